@@ -1,0 +1,41 @@
+// swift-tools-version: 6.0
+// Targets depend inward only: C system modules → NostrProtocol (pure) → LinkstrDomain (pure)
+// → storage and relay I/O → sync/runtime → front ends. See docs/ARCHITECTURE.md.
+import PackageDescription
+
+let package = Package(
+    name: "linkstr",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "linkstr", targets: ["linkstr"]),
+        .executable(name: "linkstr-bench", targets: ["linkstr-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        // C system libraries (Debian -dev packages); shims hold what Swift cannot import.
+        .systemLibrary(name: "CSecp256k1", pkgConfig: "libsecp256k1", providers: [.apt(["libsecp256k1-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+
+        // Nostr protocol: keys, NIP-01/19/44/49/59, hostile-input JSON. Pure: no sockets, no disk.
+        .target(name: "NostrProtocol", dependencies: ["CSecp256k1", "COpenSSL"]),
+
+        .executableTarget(
+            name: "linkstr",
+            dependencies: [
+                "NostrProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "linkstr-bench", dependencies: ["NostrProtocol", "LinkstrTestSupport"]),
+
+        // Locating ../shared, the test virtualenv and child processes; used by tests and the benchmark.
+        .target(name: "LinkstrTestSupport"),
+
+        .testTarget(name: "NostrProtocolTests", dependencies: ["NostrProtocol", "LinkstrTestSupport"]),
+    ]
+)

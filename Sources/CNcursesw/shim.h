@@ -1,0 +1,32 @@
+#ifndef LINKSTR_CNCURSESW_SHIM_H
+#define LINKSTR_CNCURSESW_SHIM_H
+/* SwiftPM drops pkg-config -D flags, so the wide-char switches live here (platform notes P1). */
+#define _XOPEN_SOURCE_EXTENDED 1
+#define NCURSES_WIDECHAR 1
+#include <locale.h>
+#include <wchar.h>
+#include <ncursesw/ncurses.h>
+
+/* C globals are not concurrency-safe in Swift 6 (P2); macros built from NCURSES_BITS are not imported (P3). */
+static inline WINDOW *sw_stdscr(void) { return stdscr; }
+static inline int sw_colors(void) { return COLORS; }
+static inline int sw_color_pairs(void) { return COLOR_PAIRS; }
+static inline int sw_lines(void) { return LINES; }
+static inline int sw_cols(void) { return COLS; }
+static inline int sw_escdelay_set(int ms) { return set_escdelay(ms); }
+static inline attr_t sw_a_normal(void) { return A_NORMAL; }
+static inline attr_t sw_a_bold(void) { return A_BOLD; }
+static inline attr_t sw_a_dim(void) { return A_DIM; }
+static inline attr_t sw_a_reverse(void) { return A_REVERSE; }
+static inline attr_t sw_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t sw_a_italic(void) { return A_ITALIC; }
+static inline mmask_t sw_mouse_all(void) { return ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION; }
+static inline mmask_t sw_button1_pressed(void) { return BUTTON1_PRESSED; }
+static inline mmask_t sw_button1_released(void) { return BUTTON1_RELEASED; }
+static inline mmask_t sw_button1_clicked(void) { return BUTTON1_CLICKED; }
+static inline mmask_t sw_button1_double(void) { return BUTTON1_DOUBLE_CLICKED; }
+static inline mmask_t sw_button4_pressed(void) { return BUTTON4_PRESSED; }
+static inline mmask_t sw_button5_pressed(void) { return BUTTON5_PRESSED; }
+static inline int sw_key_resize(void) { return KEY_RESIZE; }
+static inline int sw_key_mouse(void) { return KEY_MOUSE; }
+#endif

@@ -1,0 +1,51 @@
+/// Lowercase hex, as NIP-01 requires on the wire.
+public enum Hex {
+    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Decodes hex of either case. Returns nil for odd length or a non-hex character.
+    public static func decode(_ string: String) -> [UInt8]? {
+        var utf8 = string.utf8
+        if let fast = utf8.withContiguousStorageIfAvailable({ decode(bytes: $0) }) { return fast }
+        utf8 = String(string).utf8
+        return decode(bytes: Array(utf8))
+    }
+
+    public static func decode<C: Collection>(bytes: C) -> [UInt8]? where C.Element == UInt8 {
+        guard bytes.count % 2 == 0 else { return nil }
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count / 2)
+        var iterator = bytes.makeIterator()
+        while let high = iterator.next(), let low = iterator.next() {
+            guard let h = nibble(high), let l = nibble(low) else { return nil }
+            out.append(h << 4 | l)
+        }
+        return out
+    }
+
+    /// True when `string` is exactly `byteCount` bytes of lowercase hex (the NIP-01 form).
+    public static func isLowercaseHex(_ string: String, byteCount: Int) -> Bool {
+        guard string.utf8.count == byteCount * 2 else { return false }
+        for c in string.utf8 where !((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66)) { return false }
+        return true
+    }
+
+    @inline(__always)
+    static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 0x30...0x39: return c &- 0x30
+        case 0x61...0x66: return c &- 0x61 &+ 10
+        case 0x41...0x46: return c &- 0x41 &+ 10
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,2 @@
+import NostrProtocol
+print("linkstr-bench")
