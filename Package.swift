@@ -24,6 +24,9 @@ let package = Package(
         // Nostr protocol: keys, NIP-01/19/44/49/59, hostile-input JSON. Pure: no sockets, no disk.
         .target(name: "NostrProtocol", dependencies: ["CSecp256k1", "COpenSSL"]),
 
+        // linkstr's rules: payloads, URL rules, ingest, membership, outbound. Pure: no I/O, no clock.
+        .target(name: "LinkstrDomain", dependencies: ["NostrProtocol"]),
+
         .executableTarget(
             name: "linkstr",
             dependencies: [
@@ -37,5 +40,6 @@ let package = Package(
         .target(name: "LinkstrTestSupport"),
 
         .testTarget(name: "NostrProtocolTests", dependencies: ["NostrProtocol", "LinkstrTestSupport"]),
+        .testTarget(name: "LinkstrDomainTests", dependencies: ["LinkstrDomain", "NostrProtocol"]),
     ]
 )

@@ -1,0 +1,143 @@
+import NostrProtocol
+
+public struct SessionSummary: Equatable, Sendable {
+    public let id: String
+    public let name: String
+    public let creator: Pubkey
+    /// Members of the newest snapshot.
+    public let members: [Pubkey]
+    /// False once we were removed: the session stays as read-only history.
+    public let isMember: Bool
+    public let archived: Bool
+    public let unread: Bool
+    /// Newest visible post, else the newest snapshot.
+    public let lastActivityAt: Int64
+}
+
+public struct ReactionSummary: Equatable, Sendable {
+    public let emoji: String
+    public let count: Int
+    public let mine: Bool
+    public let by: [Pubkey]
+    public init(emoji: String, count: Int, mine: Bool, by: [Pubkey]) { self.emoji = emoji; self.count = count; self.mine = mine; self.by = by }
+}
+
+public struct PostView: Equatable, Sendable {
+    public let post: PostRecord
+    public let unread: Bool
+    public let reactions: [ReactionSummary]
+    public var id: String { post.id }
+}
+
+/// A change of members between two consecutive snapshots (the `in:` / `out:` separators).
+public struct MembershipChange: Equatable, Sendable {
+    public let at: Int64
+    public let joined: [Pubkey]
+    public let left: [Pubkey]
+}
+
+extension AccountState {
+    public func sessionSummaries(archived: Bool? = false) -> [SessionSummary] {
+        sessions.values.filter { $0.isListed && (archived == nil || $0.archived == archived) }
+            .map(summary)
+            .sorted { ($0.lastActivityAt, $0.id) > ($1.lastActivityAt, $1.id) }
+    }
+
+    public func summary(of sessionID: String) -> SessionSummary? {
+        guard let s = sessions[sessionID], s.isListed else { return nil }
+        return summary(s)
+    }
+
+    private func summary(_ s: SessionRecord) -> SessionSummary {
+        let visible = (postsBySession[s.id] ?? []).compactMap { posts[$0] }.filter(\.status.isVisible)
+        let last = max(visible.map(\.createdAt).max() ?? 0, s.derived.timeline.last?.createdAt ?? 0)
+        let members = s.derived.currentMembers
+        let name = s.derived.name ?? ""
+        return SessionSummary(id: s.id, name: name.isEmpty ? "untitled session" : name, creator: s.derived.creator ?? "",
+                              members: members, isMember: members.contains(me), archived: s.archived,
+                              unread: visible.contains { isUnread($0) }, lastActivityAt: last)
+    }
+
+    public func isUnread(_ p: PostRecord) -> Bool { p.status.isVisible && p.author != me && p.readAt == nil }
+
+    /// Visible posts, newest first.
+    public func postViews(in sessionID: String) -> [PostView] {
+        (postsBySession[sessionID] ?? []).compactMap { posts[$0] }.filter(\.status.isVisible)
+            .sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
+            .map { PostView(post: $0, unread: isUnread($0), reactions: reactionSummaries(postID: $0.id)) }
+    }
+
+    public func postView(_ id: String) -> PostView? {
+        guard let p = posts[id], p.status.isVisible else { return nil }
+        return PostView(post: p, unread: isUnread(p), reactions: reactionSummaries(postID: id))
+    }
+
+    /// The newest accepted toggle per (emoji, author).
+    public func reactionStates(postID: String) -> [ReactionRecord] {
+        var winners = [String: ReactionRecord]()
+        for id in reactionsByPost[postID] ?? [] {
+            guard let r = reactions[id], r.status.isVisible else { continue }
+            let key = r.emoji + "\u{0}" + r.author
+            if let w = winners[key], !(w.stamp < r.stamp) { continue }
+            winners[key] = r
+        }
+        return winners.values.sorted { ($0.emoji, $0.author) < ($1.emoji, $1.author) }
+    }
+
+    /// Active reactions per emoji: most first, then by emoji (wire document §11.6).
+    public func reactionSummaries(postID: String) -> [ReactionSummary] {
+        var byEmoji = [String: [Pubkey]]()
+        for r in reactionStates(postID: postID) where r.active { byEmoji[r.emoji, default: []].append(r.author) }
+        return byEmoji.map { ReactionSummary(emoji: $0.key, count: $0.value.count, mine: $0.value.contains(me), by: $0.value.sorted()) }
+            .sorted { $0.count != $1.count ? $0.count > $1.count : $0.emoji < $1.emoji }
+    }
+
+    public func isMyReactionActive(postID: String, emoji: String) -> Bool {
+        reactionStates(postID: postID).contains { $0.emoji == emoji && $0.author == me && $0.active }
+    }
+
+    public func membershipChanges(in sessionID: String) -> [MembershipChange] {
+        guard let timeline = sessions[sessionID]?.derived.timeline, timeline.count > 1 else { return [] }
+        var out = [MembershipChange]()
+        for (prev, next) in zip(timeline, timeline.dropFirst()) {
+            let joined = next.members.filter { !prev.members.contains($0) }
+            let left = prev.members.filter { !next.members.contains($0) }
+            if !joined.isEmpty || !left.isEmpty { out.append(MembershipChange(at: next.createdAt, joined: joined, left: left)) }
+        }
+        return out
+    }
+
+    /// alias → short npub (profile names come later from kind 0).
+    public func displayName(_ pubkey: Pubkey) -> String {
+        if pubkey == me { return "you" }
+        if let alias = contacts[pubkey]?.alias { return alias }
+        return Self.shortNpub(pubkey)
+    }
+
+    public static func shortNpub(_ pubkey: Pubkey) -> String {
+        guard let key = try? PublicKey(hex: pubkey) else { return String(pubkey.prefix(12)) }
+        let npub = key.npub
+        return String(npub.prefix(9)) + "…" + String(npub.suffix(4))
+    }
+
+    /// Everything a user can see, in one comparable value (used to prove order independence).
+    public var visibleState: VisibleState {
+        let listed = sessionSummaries(archived: nil)
+        return VisibleState(
+            sessions: listed,
+            posts: Dictionary(uniqueKeysWithValues: listed.map { ($0.id, postViews(in: $0.id)) }),
+            reactionStates: Dictionary(uniqueKeysWithValues: listed.flatMap { postViews(in: $0.id) }.map { p in
+                (p.id, reactionStates(postID: p.id).map { "\($0.emoji)/\($0.author)/\($0.active)" })
+            }),
+            membershipChanges: Dictionary(uniqueKeysWithValues: listed.map { ($0.id, membershipChanges(in: $0.id)) }),
+            contacts: contactList)
+    }
+}
+
+public struct VisibleState: Equatable, Sendable {
+    public let sessions: [SessionSummary]
+    public let posts: [String: [PostView]]
+    public let reactionStates: [String: [String]]
+    public let membershipChanges: [String: [MembershipChange]]
+    public let contacts: [Contact]
+}

@@ -1,0 +1,68 @@
+/// What a session's snapshots and deletions mean, derived from all of them at once so that the
+/// result does not depend on the order they arrived in.
+public struct SessionDerivation: Equatable, Sendable {
+    /// The creator: ourselves if we wrote a `session_create` for it; else the author of the earliest
+    /// `session_create` (they all name us); else of the earliest `session_members` that names us and
+    /// carries a name (bootstrap). nil: the session does not exist for us (yet).
+    public let creator: Pubkey?
+    /// The creator's snapshots, oldest first by (created_at, rumor id).
+    public let timeline: [Snapshot]
+    public let name: String?
+    public let deleted: Bool
+
+    public var exists: Bool { creator != nil }
+
+    /// Members of the newest valid snapshot.
+    public var currentMembers: [Pubkey] { timeline.last?.members ?? [] }
+
+    /// Active at `t`: named by the newest valid snapshot at or before `t`.
+    public func isActive(_ member: Pubkey, at t: Int64) -> Bool {
+        var lo = 0, hi = timeline.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if timeline[mid].createdAt <= t { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo > 0 else { return false }
+        return timeline[lo - 1].members.contains(member)
+    }
+
+    /// Everyone ever named by a valid snapshot (current and former members).
+    public var everyMember: [Pubkey] {
+        var seen = Set<Pubkey>()
+        var out = [Pubkey]()
+        for s in timeline { for m in s.members where seen.insert(m).inserted { out.append(m) } }
+        return out
+    }
+
+    static func derive(me: Pubkey, snapshots: [String: Snapshot], deletions: [String: SessionDeletion]) -> SessionDerivation {
+        let all = snapshots.values.sorted { $0.stamp < $1.stamp }
+        let creates = all.filter(\.isCreate)
+        let creator: Pubkey?
+        if creates.contains(where: { $0.author == me }) {
+            creator = me
+        } else if let first = creates.first {
+            creator = first.author
+        } else {
+            creator = all.first { !$0.isCreate && $0.members.contains(me) && $0.name != nil }?.author
+        }
+        guard let creator else { return SessionDerivation(creator: nil, timeline: [], name: nil, deleted: false) }
+        let timeline = all.filter { $0.author == creator }
+        let name = timeline.last { $0.name != nil }?.name
+        let deleted = deletions.values.contains { $0.author == creator }
+        return SessionDerivation(creator: creator, timeline: timeline, name: name, deleted: deleted)
+    }
+}
+
+/// A session: every snapshot and deletion notice received for it, local flags, and their meaning.
+public struct SessionRecord: Equatable, Sendable {
+    public let id: String
+    public internal(set) var snapshots: [String: Snapshot] = [:]
+    public internal(set) var deletions: [String: SessionDeletion] = [:]
+    public internal(set) var archived = false
+    public internal(set) var derived = SessionDerivation(creator: nil, timeline: [], name: nil, deleted: false)
+
+    public init(id: String) { self.id = id }
+
+    /// Visible in the session list.
+    public var isListed: Bool { derived.exists && !derived.deleted }
+}

@@ -1,0 +1,109 @@
+import NostrProtocol
+
+/// Who receives each action and whether it may be sent (wire document §6). Pure: state, time and
+/// randomness come in; rumors to wrap or a user-facing error come out.
+public enum OutboundPlanner {
+    public struct NewSession: Equatable, Sendable {
+        public let sessionID: String
+        public let rumor: OutboundRumor
+    }
+
+    /// `session_create` to every member, self first. Members may be npub or hex; invalid ones are skipped.
+    public static func createSession(name: String, members: [String], me: Pubkey, now: Int64,
+                                     random: any RandomSource) -> Result<NewSession, DomainError> {
+        let trimmed = name.trimmingWhitespace()
+        guard !trimmed.isEmpty else { return .failure(SendRuleError.enterSessionName) }
+        let list = PubkeyNormalizer.dedupedList([me] + members)
+        let sessionID = LinkstrID.make(random)
+        let payload = LinkstrPayload(conversationID: sessionID, rootID: LinkstrID.make(random), kind: .sessionCreate,
+                                     timestamp: now, sessionName: trimmed, memberPubkeys: list)
+        return .success(NewSession(sessionID: sessionID, rumor: OutboundRumor(payload: payload, tags: [], recipients: list, createdAt: now)))
+    }
+
+    /// Creator only. `session_members` (with the name, so added members can materialize the session)
+    /// goes to old ∪ new members, so that removed members learn of their removal; newly added members
+    /// also get a `session_create` carrying the full list, which older iOS builds need to see the session.
+    public static func editMembers(_ state: AccountState, sessionID: String, members: [String], now: Int64,
+                                   random: any RandomSource) -> Result<[OutboundRumor], DomainError> {
+        guard let session = state.sessions[sessionID], session.isListed else { return .failure(SendRuleError.unknownSession) }
+        guard session.derived.creator == state.me else { return .failure(SendRuleError.notCreator) }
+        let next = PubkeyNormalizer.dedupedList([state.me] + members)
+        let previous = session.derived.currentMembers
+        let name = session.derived.name ?? "untitled session"
+        let snapshot = LinkstrPayload(conversationID: sessionID, rootID: LinkstrID.make(random), kind: .sessionMembers,
+                                      timestamp: now, sessionName: name, memberPubkeys: next)
+        var rumors = [OutboundRumor(payload: snapshot, tags: [], recipients: PubkeyNormalizer.dedupedList(previous + next), createdAt: now)]
+        let added = next.filter { !previous.contains($0) }
+        if !added.isEmpty {
+            let create = LinkstrPayload(conversationID: sessionID, rootID: LinkstrID.make(random), kind: .sessionCreate,
+                                        timestamp: now, sessionName: name, memberPubkeys: next)
+            rumors.append(OutboundRumor(payload: create, tags: [], recipients: added, createdAt: now))
+        }
+        return .success(rumors)
+    }
+
+    /// A link to the session's active members; we must be one of them now.
+    public static func post(_ state: AccountState, sessionID: String, url urlInput: String, note: String?,
+                            now: Int64) -> Result<OutboundRumor, DomainError> {
+        guard let url = WebURL.normalizedUserInput(urlInput) else { return .failure(SendRuleError.invalidURL) }
+        let recipients: [Pubkey]
+        switch activeRecipients(state, sessionID: sessionID, now: now) {
+        case .success(let r): recipients = r
+        case .failure(let e): return .failure(e)
+        }
+        let trimmedNote = note?.trimmingWhitespace()
+        let payload = LinkstrPayload(conversationID: sessionID, rootID: "", kind: .root, url: url,
+                                     note: (trimmedNote?.isEmpty ?? true) ? nil : trimmedNote, timestamp: now)
+        return .success(OutboundRumor(payload: payload, tags: [], recipients: recipients, createdAt: now))
+    }
+
+    /// Toggles our reaction: `reaction_active` is the opposite of our current state for (post, emoji).
+    public static func react(_ state: AccountState, postID: String, emoji: String, now: Int64) -> Result<OutboundRumor, DomainError> {
+        let e = emoji.trimmingWhitespace()
+        guard !e.isEmpty else { return .failure(SendRuleError.emptyEmoji) }
+        guard let post = state.postView(postID)?.post else { return .failure(SendRuleError.unknownPost) }
+        let recipients: [Pubkey]
+        switch activeRecipients(state, sessionID: post.sessionID, now: now) {
+        case .success(let r): recipients = r
+        case .failure(let err): return .failure(err)
+        }
+        let payload = LinkstrPayload(conversationID: post.sessionID, rootID: postID, kind: .reaction, timestamp: now,
+                                     emoji: e, reactionActive: !state.isMyReactionActive(postID: postID, emoji: e))
+        return .success(OutboundRumor(payload: payload, tags: [["e", postID, "", "root"]], recipients: recipients, createdAt: now))
+    }
+
+    public struct DeletePlan: Equatable, Sendable {
+        /// A NIP-09 request for the wraps that carried the post (nil when none are known).
+        public let deletionRequest: UnsignedEventTemplate?
+        public let notice: OutboundRumor
+    }
+
+    /// Own posts only: kind 5 on the stored wrap ids, then `root_delete` to every current and former member.
+    public static func deletePost(_ state: AccountState, postID: String, now: Int64) -> Result<DeletePlan, DomainError> {
+        guard let post = state.posts[postID], let session = state.sessions[post.sessionID], session.isListed else {
+            return .failure(SendRuleError.unknownPost)
+        }
+        guard post.author == state.me else { return .failure(SendRuleError.notYourPost) }
+        let request = post.wrapIDs.isEmpty ? nil : NostrEventTemplates.postDeletionRequest(wrapIDs: post.wrapIDs, now: now)
+        let payload = LinkstrPayload(conversationID: post.sessionID, rootID: postID, kind: .rootDelete, timestamp: now)
+        let recipients = PubkeyNormalizer.dedupedList(session.derived.everyMember + [state.me])
+        return .success(DeletePlan(deletionRequest: request,
+                                   notice: OutboundRumor(payload: payload, tags: [["e", postID, "", "root"]], recipients: recipients, createdAt: now)))
+    }
+
+    /// Creator only: ends the session for everyone who was ever in it.
+    public static func deleteSession(_ state: AccountState, sessionID: String, now: Int64, random: any RandomSource) -> Result<OutboundRumor, DomainError> {
+        guard let session = state.sessions[sessionID], session.isListed else { return .failure(SendRuleError.unknownSession) }
+        guard session.derived.creator == state.me else { return .failure(SendRuleError.notCreator) }
+        let payload = LinkstrPayload(conversationID: sessionID, rootID: LinkstrID.make(random), kind: .sessionDelete, timestamp: now)
+        return .success(OutboundRumor(payload: payload, tags: [], recipients: PubkeyNormalizer.dedupedList(session.derived.everyMember + [state.me]),
+                                      createdAt: now))
+    }
+
+    static func activeRecipients(_ state: AccountState, sessionID: String, now: Int64) -> Result<[Pubkey], DomainError> {
+        guard let session = state.sessions[sessionID], session.isListed else { return .failure(SendRuleError.unknownSession) }
+        guard session.derived.isActive(state.me, at: now) else { return .failure(SendRuleError.notMember) }
+        let members = session.derived.currentMembers.filter { session.derived.isActive($0, at: now) }
+        return .success(PubkeyNormalizer.dedupedList([state.me] + members))
+    }
+}

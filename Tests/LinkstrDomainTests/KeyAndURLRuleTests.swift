@@ -1,0 +1,118 @@
+import LinkstrDomain
+import NostrProtocol
+import XCTest
+
+final class KeyAndURLRuleTests: XCTestCase {
+    func testPubkeyNormalization() {
+        let key = SecretKey.generate().publicKey
+        XCTAssertEqual(PubkeyNormalizer.hex("  \(key.hex.uppercased())\n"), key.hex)
+        XCTAssertNil(PubkeyNormalizer.hex("abcd"), "iOS accepts any even length; we require 64 hex digits")
+        XCTAssertNil(PubkeyNormalizer.hex("not-a-pubkey"))
+        XCTAssertEqual(PubkeyNormalizer.fromAnyForm(key.npub), key.hex)
+        XCTAssertEqual(PubkeyNormalizer.dedupedList([key.npub, "junk", key.hex]), [key.hex])
+        XCTAssertNil(PubkeyNormalizer.validatedList([key.npub, "junk"]))
+        XCTAssertEqual(PubkeyNormalizer.validatedList([key.npub, key.hex]), [key.hex])
+    }
+
+    func testContactKeyExtraction() {
+        let key = SecretKey.generate().publicKey
+        XCTAssertEqual(ContactKeyParser.npub(in: " \(key.npub) "), key.npub)
+        XCTAssertEqual(ContactKeyParser.npub(in: "NOSTR:\(key.npub)"), key.npub)
+        XCTAssertEqual(ContactKeyParser.npub(in: "add me: \(key.npub) thanks!"), key.npub)
+        XCTAssertEqual(ContactKeyParser.npub(in: "https://example.com/add?npub=\(key.npub)"), key.npub)
+        XCTAssertEqual(ContactKeyParser.npub(in: "https://example.com/p/\(key.npub)"), key.npub)
+        XCTAssertNil(ContactKeyParser.npub(in: "npub1qqqqqqqqqqqqqqqqqqqqqqqqqq"))
+        XCTAssertNil(ContactKeyParser.npub(in: "hello"))
+        XCTAssertEqual(ContactKeyParser.pubkey(in: key.hex), key.hex)
+    }
+
+    func testWebURLRule() {
+        XCTAssertEqual(WebURL.normalized("  https://Example.com/a?b#c "), "https://Example.com/a?b#c", "host not lowercased, nothing added")
+        XCTAssertEqual(WebURL.normalized("HTTP://example.com"), "HTTP://example.com")
+        XCTAssertEqual(WebURL.normalized("http://example.com"), "http://example.com", "no trailing slash added")
+        for bad in ["ftp://x.y", "mailto:a@b.c", "javascript:alert(1)", "https://", "not-a-url", "", "https://exa\u{1B}mple.com"] {
+            XCTAssertNil(WebURL.normalized(bad), bad)
+        }
+        XCTAssertEqual(WebURL.normalizedUserInput("example.com/watch?v=1"), "https://example.com/watch?v=1")
+        XCTAssertEqual(WebURL.normalizedUserInput("localhost:8080/x"), "https://localhost:8080/x")
+        XCTAssertEqual(WebURL.normalizedUserInput("http://a.b"), "http://a.b")
+        XCTAssertNil(WebURL.normalizedUserInput("mailto:x@y.z"))
+        XCTAssertNil(WebURL.normalizedUserInput("javascript:alert(1)"))
+        XCTAssertNil(WebURL.normalizedUserInput("   "))
+    }
+
+    func testRelayURLRules() {
+        XCTAssertEqual(RelayURL.normalized(" WSS://Relay.Example.COM/ "), "wss://relay.example.com")
+        XCTAssertEqual(RelayURL.normalized("ws://127.0.0.1:7000/path#frag"), "ws://127.0.0.1:7000/path")
+        for bad in ["https://relay.example.com", "wss://", "relay.example.com", "", "wss://a b"] {
+            XCTAssertNil(RelayURL.normalized(bad), bad)
+        }
+        XCTAssertEqual(RelayURL.validateNew("wss://x.y", existing: ["wss://x.y"]), .failure(.message("that relay is already in your list.")))
+        XCTAssertEqual(RelayURL.validateNew("https://x.y", existing: []), .failure(.message("enter a valid relay url (ws:// or wss://).")))
+        XCTAssertTrue(RelayURL.isLoopback("ws://127.0.0.1:7000"))
+        XCTAssertFalse(RelayURL.isLoopback("wss://relay.damus.io"))
+    }
+
+    func testURLClassification() {
+        func check(_ url: String, _ type: LinkType, _ strategy: PlaybackStrategy, label: String, file: StaticString = #filePath, line: UInt = #line) {
+            let c = URLClassifier.classify(url)
+            XCTAssertEqual(c.type, type, url, file: file, line: line)
+            XCTAssertEqual(c.strategy, strategy, url, file: file, line: line)
+            XCTAssertEqual(c.label, label, url, file: file, line: line)
+        }
+        check("https://www.tiktok.com/@u/video/7234567890123456789", .tiktok, .extractionPreferred(embedURL: "https://www.tiktok.com/embed/v2/7234567890123456789"), label: "Video")
+        check("https://vm.tiktok.com/ZMabc/", .tiktok, .extractionPreferred(embedURL: "https://vm.tiktok.com/ZMabc/"), label: "Video")
+        check("https://www.tiktok.com/@u", .tiktok, .link, label: "Link")
+        check("https://www.instagram.com/reel/CxYz123/", .instagram, .extractionPreferred(embedURL: "https://www.instagram.com/reel/CxYz123/embed"), label: "Video")
+        check("https://www.instagram.com/share/reel/AbCdE1/", .instagram, .extractionPreferred(embedURL: "https://www.instagram.com/reel/AbCdE1/embed"), label: "Video")
+        check("https://instagram.com/p/AbCdEf/", .instagram, .embedOnly(embedURL: "https://www.instagram.com/p/AbCdEf/embed"), label: "Link")
+        check("https://www.instagram.com/someone/", .instagram, .link, label: "Link")
+        check("https://notinstagram.com/reel/CxYz123/", .generic, .link, label: "Link")
+        check("https://instagram.com.evil.com/reel/CxYz123/", .generic, .link, label: "Link")
+        check("https://youtu.be/dQw4w9WgXcQ", .youtube, .embedOnly(embedURL: "https://www.youtube.com/embed/dQw4w9WgXcQ?playsinline=1&rel=0"), label: "Link")
+        check("https://www.youtube.com/watch?v=dQw4w9WgXcQ", .youtube, .embedOnly(embedURL: "https://www.youtube.com/embed/dQw4w9WgXcQ?playsinline=1&rel=0"), label: "Link")
+        check("https://m.youtube.com/shorts/abc123", .youtube, .embedOnly(embedURL: "https://www.youtube.com/embed/abc123?playsinline=1&rel=0"), label: "Link")
+        check("https://www.youtube.com/@channel", .youtube, .embedOnly(embedURL: "https://www.youtube.com/@channel"), label: "Link")
+        check("https://rumble.com/v4abc-some-title.html", .rumble, .embedOnly(embedURL: "https://rumble.com/embed/v4abc/"), label: "Link")
+        check("https://rumble.com/embed/v4abc/", .rumble, .embedOnly(embedURL: "https://rumble.com/embed/v4abc/"), label: "Link")
+        check("https://x.com/someone/status/1234567890", .twitter, .extractionPreferred(embedURL: "https://x.com/i/status/1234567890"), label: "Video")
+        check("https://twitter.com/someone", .twitter, .link, label: "Link")
+        check("https://notfacebook.com/reel/12345", .generic, .link, label: "Link")
+        check("https://example.com/a", .generic, .link, label: "Link")
+        let reel = URLClassifier.classify("https://m.facebook.com/reel/1234567890")
+        XCTAssertEqual(reel.type, .facebook)
+        XCTAssertEqual(reel.label, "Video")
+        XCTAssertEqual(reel.embedURL, "https://www.facebook.com/plugins/video.php?href=https%3A%2F%2Fwww.facebook.com%2Freel%2F1234567890&show_text=false&width=540&height=960&autoplay=false")
+        let video = URLClassifier.classify("https://www.facebook.com/someone/videos/98765/")
+        XCTAssertEqual(video.label, "Link")
+        XCTAssertTrue(video.isPlayable)
+        XCTAssertTrue(video.embedURL!.contains("width=560&height=315"))
+        XCTAssertEqual(URLClassifier.classify("https://fb.watch/abc/").strategy, .embedOnly(embedURL:
+            "https://www.facebook.com/plugins/video.php?href=https%3A%2F%2Ffb.watch%2Fabc%2F&show_text=false&width=560&height=315&autoplay=false"))
+        XCTAssertEqual(URLClassifier.classify("https://www.facebook.com/someone").strategy, .link)
+    }
+
+    func testDeepLinks() {
+        let url = "https://www.youtube.com/watch?v=x&t=1#frag"
+        let link = DeepLink.encode(url: url)
+        XCTAssertTrue(link.hasPrefix("linkstr://open?url="))
+        XCTAssertEqual(DeepLink.decode(link), url)
+        XCTAssertEqual(DeepLink.decode("LINKSTR://OPEN/?url=https%3A%2F%2Fa.b"), "https://a.b")
+        let token = DeepLink.encodeToken(url: "https://a.b/c", timestamp: 1, messageGUID: "g")
+        XCTAssertEqual(DeepLink.decode(token), "https://a.b/c")
+        XCTAssertNil(DeepLink.decode("linkstr://open?url=javascript%3Aalert(1)"))
+        XCTAssertNil(DeepLink.decode("linkstr://close?url=https%3A%2F%2Fa.b"))
+        XCTAssertNil(DeepLink.decode("linkstr://open/extra?url=https%3A%2F%2Fa.b"))
+        XCTAssertNil(DeepLink.decode("https://open?url=https%3A%2F%2Fa.b"))
+        XCTAssertNil(DeepLink.decode("linkstr://open?p=!!!"))
+        XCTAssertNil(DeepLink.decode("linkstr://open?p=" + Base64.encode(Array(#"{"url":"https://a.b"}"#.utf8))), "all three keys are required")
+    }
+
+    func testDisplayTextStripsEscapeSequences() {
+        XCTAssertEqual(DisplayText.singleLine("evil\u{1B}]52;c;aGk=\u{07}name\u{1B}[2J"), "evil]52;c;aGk=name[2J")
+        XCTAssertEqual(DisplayText.singleLine("a\nb\t\tc\r\n"), "a b c")
+        XCTAssertEqual(DisplayText.singleLine("rtl\u{202E}txt\u{9B}31m"), "rtltxt31m")
+        XCTAssertEqual(DisplayText.singleLine("👨‍👩‍👧 ok ✓ 漢字"), "👨‍👩‍👧 ok ✓ 漢字")
+        XCTAssertEqual(DisplayText.multiLine("a\u{1B}[1m\nb"), "a[1m\nb")
+    }
+}
