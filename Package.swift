@@ -27,6 +27,9 @@ let package = Package(
         // linkstr's rules: payloads, URL rules, ingest, membership, outbound. Pure: no I/O, no clock.
         .target(name: "LinkstrDomain", dependencies: ["NostrProtocol"]),
 
+        // Encrypted SQLite repositories and the identity vault.
+        .target(name: "LinkstrStorage", dependencies: ["CSQLite", "NostrProtocol", "LinkstrDomain"]),
+
         .executableTarget(
             name: "linkstr",
             dependencies: [
@@ -41,5 +44,6 @@ let package = Package(
 
         .testTarget(name: "NostrProtocolTests", dependencies: ["NostrProtocol", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrDomainTests", dependencies: ["LinkstrDomain", "NostrProtocol"]),
+        .testTarget(name: "LinkstrStorageTests", dependencies: ["LinkstrStorage", "LinkstrDomain", "NostrProtocol"]),
     ]
 )

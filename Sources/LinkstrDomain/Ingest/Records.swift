@@ -92,6 +92,9 @@ public struct SessionDeletion: Equatable, Sendable, Codable {
     public let sessionID: String
     public let author: Pubkey
     public let createdAt: Int64
+    public init(rumorID: String, sessionID: String, author: Pubkey, createdAt: Int64) {
+        self.rumorID = rumorID; self.sessionID = sessionID; self.author = author; self.createdAt = createdAt
+    }
 }
 
 /// Why a message waits instead of showing.

@@ -1,0 +1,109 @@
+import NostrProtocol
+
+/// Seals sensitive columns with ChaCha20-Poly1305 under a random per-account data key. The data key
+/// is stored only wrapped by a key derived (HKDF) from the account's secret key, so without the
+/// identity the data is unreadable. Each sealed value is bound (AAD) to its table, column, owner and
+/// row, so values cannot be moved between rows or accounts unnoticed.
+public final class FieldCipher: Sendable {
+    static let formatVersion: UInt8 = 1
+    private let dataKey: SecretBytes
+    private let indexKey: SecretBytes
+    private let random: any RandomSource
+
+    init(dataKey: SecretBytes, random: any RandomSource) {
+        self.dataKey = dataKey
+        self.random = random
+        let info = Array("linkstr/blind-index/v1".utf8)
+        let salt = Array("linkstr/storage/v1".utf8)
+        let prk = dataKey.withUnsafeBytes { k in salt.withUnsafeBytes { HKDF.extract(salt: $0, inputKeyMaterial: k) } }
+        indexKey = SecretBytes(count: 32)
+        indexKey.withUnsafeMutableBytes { out in prk.withUnsafeBytes { p in info.withUnsafeBytes { HKDF.expand(pseudoRandomKey: p, info: $0, output: out) } } }
+    }
+
+    // MARK: data key wrapping
+
+    /// The key that wraps the data key: HKDF-SHA256 over the account's secret key, bound to its pubkey.
+    static func keyEncryptionKey(for secretKey: SecretKey) -> SecretBytes {
+        let salt = Array("linkstr/storage/v1".utf8)
+        let info = Array("linkstr/data-key-wrap/v1/\(secretKey.publicKey.hex)".utf8)
+        let prk = secretKey.withUnsafeSecretBytes { sk in
+            salt.withUnsafeBytes { HKDF.extract(salt: $0, inputKeyMaterial: UnsafeRawBufferPointer(start: sk, count: 32)) }
+        }
+        let kek = SecretBytes(count: 32)
+        kek.withUnsafeMutableBytes { out in prk.withUnsafeBytes { p in info.withUnsafeBytes { HKDF.expand(pseudoRandomKey: p, info: $0, output: out) } } }
+        return kek
+    }
+
+    /// A new random data key, returned with its wrapped form for the accounts table.
+    static func create(for secretKey: SecretKey, random: any RandomSource) throws -> (FieldCipher, wrapped: [UInt8]) {
+        let dataKey = SecretBytes(count: 32)
+        dataKey.withUnsafeMutableBytes { random.fill($0) }
+        let wrapped = try seal(key: keyEncryptionKey(for: secretKey), plaintext: dataKey, aad: wrapAAD(secretKey), random: random)
+        return (FieldCipher(dataKey: dataKey, random: random), wrapped)
+    }
+
+    static func unwrap(_ wrapped: [UInt8], for secretKey: SecretKey, random: any RandomSource) throws(StorageError) -> FieldCipher {
+        guard var plain = try? open(key: keyEncryptionKey(for: secretKey), sealed: wrapped, aad: wrapAAD(secretKey)), plain.count == 32 else {
+            throw .cannotDecrypt("this account's data key does not open with this identity")
+        }
+        defer { SecretBytes.wipe(&plain) }
+        return FieldCipher(dataKey: SecretBytes(copying: plain), random: random)
+    }
+
+    private static func wrapAAD(_ secretKey: SecretKey) -> [UInt8] { Array("accounts.wrapped_data_key|\(secretKey.publicKey.hex)".utf8) }
+
+    // MARK: fields
+
+    public func seal(_ text: String?, _ context: String) -> SQLValue {
+        guard let text else { return .null }
+        return .blob(sealBytes(Array(text.utf8), context))
+    }
+
+    public func sealBytes(_ bytes: [UInt8], _ context: String) -> [UInt8] {
+        let plain = SecretBytes(copying: bytes)
+        // Sealing with a valid 32-byte key and 12-byte nonce cannot fail short of memory exhaustion.
+        return try! Self.seal(key: dataKey, plaintext: plain, aad: Array(context.utf8), random: random)
+    }
+
+    public func open(_ value: SQLValue, _ context: String) throws(StorageError) -> String? {
+        switch value {
+        case .null: return nil
+        case .blob(let b):
+            guard let plain = try? Self.open(key: dataKey, sealed: b, aad: Array(context.utf8)),
+                  let text = String(validating: plain, as: UTF8.self) else { throw .cannotDecrypt(context) }
+            return text
+        default: throw .corrupt("\(context) is not a sealed value")
+        }
+    }
+
+    public func openRequired(_ value: SQLValue, _ context: String) throws(StorageError) -> String {
+        guard let text = try open(value, context) else { throw .corrupt("\(context) is missing") }
+        return text
+    }
+
+    /// A blind index: equal inputs give equal references, which reveal nothing else about the value.
+    public func reference(_ value: String) -> String {
+        let mac = indexKey.withUnsafeBytes { k in Array(value.utf8).withUnsafeBytes { HMACSHA256.authenticate(key: k, parts: [$0]) } }
+        return String(mac.hex.prefix(40))
+    }
+
+    // MARK: AEAD framing: version || nonce(12) || ciphertext || tag(16)
+
+    private static func seal(key: SecretBytes, plaintext: SecretBytes, aad: [UInt8], random: any RandomSource) throws -> [UInt8] {
+        let nonce = random.bytes(12)
+        let sealed = try key.withUnsafeBytes { k in
+            try nonce.withUnsafeBytes { n in
+                try plaintext.withUnsafeBytes { p in try aad.withUnsafeBytes { a in try ChaCha20Poly1305.seal(key: k, nonce12: n, plaintext: p, aad: a) } }
+            }
+        }
+        return [formatVersion] + nonce + sealed
+    }
+
+    private static func open(key: SecretBytes, sealed: [UInt8], aad: [UInt8]) throws -> [UInt8] {
+        guard sealed.count >= 1 + 12 + 16, sealed[0] == formatVersion else { throw CryptoError.authenticationFailed }
+        let nonce = Array(sealed[1..<13]), body = Array(sealed[13...])
+        return try key.withUnsafeBytes { k in
+            try nonce.withUnsafeBytes { n in try body.withUnsafeBytes { b in try aad.withUnsafeBytes { a in try ChaCha20Poly1305.open(key: k, nonce12: n, sealed: b, aad: a) } } }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import LinkstrDomain
+import NostrProtocol
+
+/// The data directory: identities, the database and caches, private to the user.
+public struct DataPaths: Sendable, Equatable {
+    public let home: URL
+    public let cache: URL
+    public let config: URL
+
+    public var identities: URL { home.appendingPathComponent("identities", isDirectory: true) }
+    public var database: URL { home.appendingPathComponent("linkstr.sqlite3") }
+
+    /// `--home DIR` keeps everything under DIR; otherwise the XDG base directories.
+    public static func resolve(home: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> DataPaths {
+        if let home {
+            let root = URL(fileURLWithPath: (home as NSString).expandingTildeInPath, isDirectory: true).standardizedFileURL
+            return DataPaths(home: root, cache: root.appendingPathComponent("cache", isDirectory: true),
+                             config: root.appendingPathComponent("config", isDirectory: true))
+        }
+        let user = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory(), isDirectory: true)
+        func xdg(_ variable: String, _ fallback: String) -> URL {
+            if let v = environment[variable], v.hasPrefix("/") { return URL(fileURLWithPath: v, isDirectory: true) }
+            return user.appendingPathComponent(fallback, isDirectory: true)
+        }
+        return DataPaths(home: xdg("XDG_DATA_HOME", ".local/share").appendingPathComponent("linkstr", isDirectory: true),
+                         cache: xdg("XDG_CACHE_HOME", ".cache").appendingPathComponent("linkstr", isDirectory: true),
+                         config: xdg("XDG_CONFIG_HOME", ".config").appendingPathComponent("linkstr", isDirectory: true))
+    }
+
+    /// Creates the directories 0700 (and tightens existing ones).
+    public func prepare() throws(StorageError) {
+        for dir in [home, identities, cache, config] {
+            do {
+                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: dir.path)
+            } catch {
+                throw .io("cannot create \(dir.path): \(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// Per-account cache (thumbnails, extracted media).
+    public func cache(for owner: Pubkey) -> URL { cache.appendingPathComponent(owner, isDirectory: true) }
+}
+
+/// Opens the database (migrated) and the accounts inside it.
+public final class LocalStore: @unchecked Sendable {
+    public let db: Database
+    public let paths: DataPaths?
+
+    /// The on-disk store. A clear `StorageError` (never a crash) when it cannot be opened.
+    public init(paths: DataPaths) throws(StorageError) {
+        try paths.prepare()
+        self.paths = paths
+        db = try Database(path: paths.database.path)
+        do { try Migrations.migrate(db) } catch let e as StorageError { throw e } catch { throw .corrupt("\(error)") }
+        Database.restrictPermissions(paths.database.path)
+    }
+
+    /// A temporary store for this run only (the recovery screen's "continue in memory").
+    public init(inMemory: Void = ()) throws(StorageError) {
+        paths = nil
+        db = try Database(path: ":memory:")
+        do { try Migrations.migrate(db) } catch let e as StorageError { throw e } catch { throw .corrupt("\(error)") }
+    }
+
+    public func account(_ secretKey: SecretKey, now: Int64) throws -> AccountStore {
+        try AccountStore.open(db, secretKey: secretKey, now: now)
+    }
+
+    /// Removes an account's rows and cached files ("log out and clear local data").
+    public func clearAccount(_ store: AccountStore) throws {
+        try store.deleteAllData()
+        if let paths { try? FileManager.default.removeItem(at: paths.cache(for: store.owner)) }
+    }
+}

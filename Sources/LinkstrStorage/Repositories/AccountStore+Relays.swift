@@ -1,0 +1,51 @@
+import LinkstrDomain
+
+public struct StoredRelay: Equatable, Sendable {
+    public let url: String
+    public var enabled: Bool
+    public init(url: String, enabled: Bool) { self.url = url; self.enabled = enabled }
+}
+
+/// The account's relay list (wire document §8.7–8.8).
+extension AccountStore {
+    /// Sorted by URL. The defaults are inserted the first time; a list the user emptied stays empty.
+    public func relays(now: Int64) throws -> [StoredRelay] {
+        if try setting("relays.initialized") == nil {
+            try resetRelays(now: now)
+        }
+        return try db.query("SELECT url, enabled FROM relays WHERE owner = ? ORDER BY url", [.text(owner)]).map {
+            StoredRelay(url: $0["url"].text ?? "", enabled: $0["enabled"].int == 1)
+        }
+    }
+
+    /// Validates and adds; the iOS messages on failure.
+    public func addRelay(_ input: String, now: Int64) throws -> Result<String, DomainError> {
+        let existing = try relays(now: now).map(\.url)
+        let result = RelayURL.validateNew(input, existing: existing)
+        if case .success(let url) = result {
+            try db.run("INSERT INTO relays (owner, url, enabled, added_at) VALUES (?, ?, 1, ?)", [.text(owner), .text(url), .integer(now)])
+        }
+        return result
+    }
+
+    @discardableResult
+    public func removeRelay(_ url: String) throws -> Bool {
+        try db.run("DELETE FROM relays WHERE owner = ? AND url = ?", [.text(owner), .text(RelayURL.normalized(url) ?? url)])
+        return db.changes > 0
+    }
+
+    @discardableResult
+    public func setRelayEnabled(_ url: String, _ enabled: Bool) throws -> Bool {
+        try db.run("UPDATE relays SET enabled = ? WHERE owner = ? AND url = ?", [.integer(enabled ? 1 : 0), .text(owner), .text(RelayURL.normalized(url) ?? url)])
+        return db.changes > 0
+    }
+
+    /// Replaces the list with the defaults, all enabled.
+    public func resetRelays(now: Int64, to urls: [String] = RelayURL.defaults) throws {
+        try db.transaction {
+            try db.run("DELETE FROM relays WHERE owner = ?", [.text(owner)])
+            for url in urls { try db.run("INSERT INTO relays (owner, url, enabled, added_at) VALUES (?, ?, 1, ?)", [.text(owner), .text(url), .integer(now)]) }
+            try setSetting("relays.initialized", "1")
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import LinkstrDomain
+import NostrProtocol
+
+/// Identities as NIP-49 `ncryptsec` files (0600) in `<home>/identities` (0700); one is active.
+public struct IdentityVault: Sendable {
+    public let directory: URL
+    private var activeFile: URL { directory.appendingPathComponent("active") }
+
+    public init(paths: DataPaths) { directory = paths.identities }
+
+    public struct Identity: Equatable, Sendable {
+        public let pubkey: Pubkey
+        public var npub: String { (try? PublicKey(hex: pubkey))?.npub ?? pubkey }
+        public let isActive: Bool
+    }
+
+    public func list() throws(VaultError) -> [Identity] {
+        let active = activePubkey()
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: directory.path) } catch { return [] }
+        return names.filter { $0.hasSuffix(".ncryptsec") }.map { String($0.dropLast(10)) }
+            .filter { Hex.isLowercaseHex($0, byteCount: 32) }.sorted()
+            .map { Identity(pubkey: $0, isActive: $0 == active) }
+    }
+
+    public func activePubkey() -> Pubkey? {
+        guard let text = try? String(contentsOf: activeFile, encoding: .utf8) else { return nil }
+        let pk = text.trimmingWhitespace()
+        return FileManager.default.fileExists(atPath: file(for: pk).path) ? pk : nil
+    }
+
+    public func setActive(_ pubkey: Pubkey) throws(VaultError) {
+        guard FileManager.default.fileExists(atPath: file(for: pubkey).path) else { throw .unknownIdentity }
+        try write(Data((pubkey + "\n").utf8), to: activeFile)
+    }
+
+    /// Encrypts `key` with the passphrase and stores it; the first identity becomes active.
+    @discardableResult
+    public func store(_ key: SecretKey, passphrase: String, logN: UInt8 = NIP49.defaultLogN,
+                      security: NIP49.KeySecurity = .untracked) throws(VaultError) -> Identity {
+        guard !passphrase.isEmpty else { throw .emptyPassphrase }
+        let encrypted: String
+        do { encrypted = try NIP49.encrypt(key, password: passphrase, logN: logN, security: security) } catch { throw .crypto(error.description) }
+        try write(Data((encrypted + "\n").utf8), to: file(for: key.publicKey.hex))
+        if activePubkey() == nil { try setActive(key.publicKey.hex) }
+        return Identity(pubkey: key.publicKey.hex, isActive: activePubkey() == key.publicKey.hex)
+    }
+
+    public func ncryptsec(for pubkey: Pubkey) throws(VaultError) -> String {
+        guard let text = try? String(contentsOf: file(for: pubkey), encoding: .utf8) else { throw .unknownIdentity }
+        return text.trimmingWhitespace()
+    }
+
+    /// Decrypts the identity; a wrong passphrase is `.wrongPassphrase`, never a crash.
+    public func unlock(_ pubkey: Pubkey, passphrase: String) throws(VaultError) -> SecretKey {
+        let text = try ncryptsec(for: pubkey)
+        do {
+            let (key, _) = try NIP49.decrypt(text, password: passphrase)
+            guard key.publicKey.hex == pubkey else { throw VaultError.corrupt }
+            return key
+        } catch let e as NIP49Error {
+            if e == .wrongPasswordOrCorrupted { throw .wrongPassphrase }
+            throw .crypto(e.description)
+        } catch {
+            throw .corrupt
+        }
+    }
+
+    /// Forgets the identity file (log out). Local data stays unless cleared separately.
+    public func remove(_ pubkey: Pubkey) throws(VaultError) {
+        do { try FileManager.default.removeItem(at: file(for: pubkey)) } catch { throw .unknownIdentity }
+        if (try? String(contentsOf: activeFile, encoding: .utf8))?.trimmingWhitespace() == pubkey {
+            try? FileManager.default.removeItem(at: activeFile)
+            if let next = try list().first { try setActive(next.pubkey) }
+        }
+    }
+
+    func file(for pubkey: Pubkey) -> URL { directory.appendingPathComponent("\(pubkey).ncryptsec") }
+
+    /// Atomic write of a 0600 file inside the 0700 directory.
+    private func write(_ data: Data, to url: URL) throws(VaultError) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let tmp = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+            guard FileManager.default.createFile(atPath: tmp.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+                throw VaultError.io("cannot write \(tmp.path)")
+            }
+            if rename(tmp.path, url.path) != 0 { throw VaultError.io("cannot replace \(url.path)") }
+            chmod(url.path, 0o600)
+        } catch let e as VaultError { throw e } catch { throw .io(error.localizedDescription) }
+    }
+}
+
+public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unknownIdentity
+    case wrongPassphrase
+    case emptyPassphrase
+    case noPassphrase
+    case corrupt
+    case crypto(String)
+    case io(String)
+
+    public var description: String {
+        switch self {
+        case .unknownIdentity: return "no such identity on this device."
+        case .wrongPassphrase: return "wrong passphrase."
+        case .emptyPassphrase: return "a passphrase is required to protect the key on disk."
+        case .noPassphrase: return "a passphrase is needed: set LINKSTR_PASSPHRASE, pass --passphrase-file, or run in a terminal."
+        case .corrupt: return "the identity file is damaged."
+        case .crypto(let m): return m
+        case .io(let m): return m
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import NostrProtocol
+
+/// Where the passphrase that unlocks identities comes from.
+public enum PassphraseSource: Sendable {
+    case value(String)
+    case file(URL)
+    /// Ask on the terminal (the front end supplies the prompt).
+    case prompt(@Sendable (_ question: String) -> String?)
+
+    /// `--passphrase-file` wins, then `LINKSTR_PASSPHRASE`, then the prompt when there is one.
+    public static func resolve(file: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+                               prompt: (@Sendable (String) -> String?)?) -> PassphraseSource? {
+        if let file { return .file(URL(fileURLWithPath: file)) }
+        if let v = environment["LINKSTR_PASSPHRASE"] { return .value(v) }
+        return prompt.map { .prompt($0) }
+    }
+
+    /// The passphrase (the first line of a file, without its line break).
+    public func read(question: String = "passphrase: ") throws(VaultError) -> String {
+        switch self {
+        case .value(let v): return v
+        case .file(let url):
+            guard let data = try? Data(contentsOf: url) else { throw .io("cannot read the passphrase file \(url.path)") }
+            let text = String(decoding: data, as: UTF8.self)
+            return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+                .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+        case .prompt(let ask):
+            guard let answer = ask(question) else { throw .noPassphrase }
+            return answer
+        }
+    }
+}

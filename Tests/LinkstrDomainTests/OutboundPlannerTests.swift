@@ -1,0 +1,100 @@
+import LinkstrDomain
+import NostrProtocol
+import XCTest
+
+/// Who receives what (wire document §6) and the send preconditions.
+final class OutboundPlannerTests: XCTestCase {
+    typealias F = MessageFactory
+    let me = F.me, alice = F.alice, bob = F.bob, carol = F.carol
+    let random = SeededRandom(seed: 1)
+
+    func testCreateSessionGoesToEveryMemberSelfFirst() throws {
+        XCTAssertEqual(OutboundPlanner.createSession(name: "  ", members: [], me: me, now: 1, random: random).map(\.sessionID),
+                       .failure(.message("enter a session name.")))
+        let new = try OutboundPlanner.createSession(name: " Film club ", members: [bob, "junk", bob.uppercased(), alice], me: me, now: 10, random: random).get()
+        XCTAssertEqual(new.rumor.recipients, [me, bob, alice])
+        XCTAssertEqual(new.rumor.payload.memberPubkeys, [me, bob, alice])
+        XCTAssertEqual(new.rumor.payload.sessionName, "Film club")
+        XCTAssertEqual(new.rumor.payload.kind, .sessionCreate)
+        XCTAssertEqual(new.sessionID.count, 32)
+        XCTAssertNotNil(try? new.rumor.payload.validated())
+        let solo = try OutboundPlanner.createSession(name: "notes to self", members: [], me: me, now: 10, random: random).get()
+        XCTAssertEqual(solo.rumor.recipients, [me])
+    }
+
+    private func session(createdBy creator: Pubkey, members: [Pubkey]) -> AccountState {
+        var s = AccountState(me: me)
+        _ = s.ingest(F.create("S", by: creator, members: members, at: 10))
+        return s
+    }
+
+    func testEditMembersIsForTheCreatorAndReachesOldAndNewMembers() throws {
+        XCTAssertEqual(OutboundPlanner.editMembers(session(createdBy: alice, members: [alice, me]), sessionID: "S", members: [bob], now: 20, random: random),
+                       .failure(.message("only the session creator can manage members.")))
+        let s = session(createdBy: me, members: [me, alice, bob])
+        let rumors = try OutboundPlanner.editMembers(s, sessionID: "S", members: [alice, carol], now: 20, random: random).get()
+        XCTAssertEqual(rumors.count, 2)
+        XCTAssertEqual(rumors[0].payload.kind, .sessionMembers)
+        XCTAssertEqual(rumors[0].payload.memberPubkeys, [me, alice, carol])
+        XCTAssertEqual(rumors[0].payload.sessionName, "Film club", "the name rides along so added members can show the session")
+        XCTAssertEqual(Set(rumors[0].recipients), Set([me, alice, bob, carol]), "old ∪ new: bob learns he was removed")
+        XCTAssertEqual(rumors[1].payload.kind, .sessionCreate, "added members also get a session_create (older iOS builds need it)")
+        XCTAssertEqual(rumors[1].recipients, [carol])
+        XCTAssertEqual(rumors[1].payload.memberPubkeys, [me, alice, carol])
+    }
+
+    func testPostGoesToActiveMembersAndNeedsAValidURLAndMembership() throws {
+        var s = session(createdBy: alice, members: [alice, me, bob])
+        XCTAssertEqual(OutboundPlanner.post(s, sessionID: "S", url: "mailto:x@y.z", note: nil, now: 20), .failure(.message("enter a valid url.")))
+        let r = try OutboundPlanner.post(s, sessionID: "S", url: "example.com/v", note: "  hi  ", now: 20).get()
+        XCTAssertEqual(r.recipients, [me, alice, bob])
+        XCTAssertEqual(r.payload.url, "https://example.com/v")
+        XCTAssertEqual(r.payload.note, "hi")
+        XCTAssertEqual(r.payload.rootID, "")
+        XCTAssertNil(try OutboundPlanner.post(s, sessionID: "S", url: "https://a.b", note: "   ", now: 20).get().payload.note, "blank notes are omitted")
+        _ = s.ingest(F.members("S", by: alice, members: [alice, me], at: 30))
+        XCTAssertEqual(try OutboundPlanner.post(s, sessionID: "S", url: "https://a.b", note: nil, now: 31).get().recipients, [me, alice], "removed members get nothing")
+        _ = s.ingest(F.members("S", by: alice, members: [alice], at: 40))
+        XCTAssertEqual(OutboundPlanner.post(s, sessionID: "S", url: "https://a.b", note: nil, now: 41), .failure(.message("you're no longer a member of this session.")))
+        XCTAssertEqual(OutboundPlanner.post(s, sessionID: "nope", url: "https://a.b", note: nil, now: 41), .failure(SendRuleError.unknownSession))
+    }
+
+    func testReactionTogglesAndCarriesTheRootTag() throws {
+        var s = session(createdBy: alice, members: [alice, me])
+        let root = F.root("S", by: alice, at: 15)
+        _ = s.ingest(root)
+        let on = try OutboundPlanner.react(s, postID: root.rumorID, emoji: "👍", now: 20).get()
+        XCTAssertEqual(on.payload.reactionActive, true)
+        XCTAssertEqual(on.tags, [["e", root.rumorID, "", "root"]])
+        XCTAssertEqual(on.recipients, [me, alice])
+        _ = s.ingest(on.localMessage(rumorID: "r1", wrapIDs: ["w"], me: me, now: 20))
+        XCTAssertEqual(try OutboundPlanner.react(s, postID: root.rumorID, emoji: "👍", now: 21).get().payload.reactionActive, false)
+        XCTAssertEqual(OutboundPlanner.react(s, postID: "missing", emoji: "👍", now: 21), .failure(SendRuleError.unknownPost))
+    }
+
+    func testDeleteIsForOwnPostsAndReachesFormerMembers() throws {
+        var s = session(createdBy: me, members: [me, alice, bob])
+        let mine = F.root("S", by: me, at: 15, wrap: "wrap-1")
+        let theirs = F.root("S", by: alice, at: 16)
+        _ = s.ingest(mine)
+        _ = s.ingest(theirs)
+        _ = s.ingest(F.members("S", by: me, members: [me, alice], at: 20))
+        XCTAssertEqual(OutboundPlanner.deletePost(s, postID: theirs.rumorID, now: 30), .failure(.message("you can only delete your own posts.")))
+        let plan = try OutboundPlanner.deletePost(s, postID: mine.rumorID, now: 30).get()
+        XCTAssertEqual(plan.deletionRequest?.kind, 5)
+        XCTAssertEqual(plan.deletionRequest?.tags, [["e", "wrap-1"], ["k", "1059"]])
+        XCTAssertEqual(plan.deletionRequest?.content, "linkstr post deletion request")
+        XCTAssertEqual(Set(plan.notice.recipients), Set([me, alice, bob]), "bob was removed but had the post")
+        XCTAssertEqual(plan.notice.payload.kind, .rootDelete)
+        XCTAssertEqual(plan.notice.tags, [["e", mine.rumorID, "", "root"]])
+    }
+
+    func testPlainEventTemplates() {
+        XCTAssertEqual(NostrEventTemplates.followList([carol, alice], now: 1).tags, [["p", alice], ["p", carol]])
+        XCTAssertEqual(NostrEventTemplates.requestToVanish(relays: ["wss://b", " wss://a", "wss://b"], now: 1).tags, [["relay", "wss://a"], ["relay", "wss://b"]])
+        XCTAssertEqual(NostrEventTemplates.requestToVanish(relays: [], now: 1).tags, [["relay", "ALL_RELAYS"]])
+        XCTAssertEqual(NostrEventTemplates.profile(name: "Ann", existingContent: #"{"about":"x","name":"old"}"#, now: 1).content,
+                       #"{"about":"x","display_name":"Ann","name":"Ann"}"#)
+        XCTAssertEqual(NostrEventTemplates.profileName(fromContent: "{\"name\":\"  A\\u001b[2J  b \"}"), "A[2J b")
+    }
+}
