@@ -40,10 +40,10 @@ let package = Package(
         .executableTarget(name: "linkstr-bench", dependencies: ["NostrProtocol", "LinkstrTestSupport"]),
 
         // Locating ../shared, the test virtualenv and child processes; used by tests and the benchmark.
-        .target(name: "LinkstrTestSupport"),
+        .target(name: "LinkstrTestSupport", dependencies: ["LinkstrDomain", "NostrProtocol"]),
 
         .testTarget(name: "NostrProtocolTests", dependencies: ["NostrProtocol", "LinkstrTestSupport"]),
-        .testTarget(name: "LinkstrDomainTests", dependencies: ["LinkstrDomain", "NostrProtocol"]),
-        .testTarget(name: "LinkstrStorageTests", dependencies: ["LinkstrStorage", "LinkstrDomain", "NostrProtocol"]),
+        .testTarget(name: "LinkstrDomainTests", dependencies: ["LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
+        .testTarget(name: "LinkstrStorageTests", dependencies: ["LinkstrStorage", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
     ]
 )

@@ -3,7 +3,7 @@ import NostrProtocol
 import XCTest
 
 final class KeyAndURLRuleTests: XCTestCase {
-    func testPubkeyNormalization() {
+    func testPubkeyNormalization() throws {
         let key = SecretKey.generate().publicKey
         XCTAssertEqual(PubkeyNormalizer.hex("  \(key.hex.uppercased())\n"), key.hex)
         XCTAssertNil(PubkeyNormalizer.hex("abcd"), "iOS accepts any even length; we require 64 hex digits")
@@ -14,7 +14,7 @@ final class KeyAndURLRuleTests: XCTestCase {
         XCTAssertEqual(PubkeyNormalizer.validatedList([key.npub, key.hex]), [key.hex])
     }
 
-    func testContactKeyExtraction() {
+    func testContactKeyExtraction() throws {
         let key = SecretKey.generate().publicKey
         XCTAssertEqual(ContactKeyParser.npub(in: " \(key.npub) "), key.npub)
         XCTAssertEqual(ContactKeyParser.npub(in: "NOSTR:\(key.npub)"), key.npub)
@@ -26,7 +26,7 @@ final class KeyAndURLRuleTests: XCTestCase {
         XCTAssertEqual(ContactKeyParser.pubkey(in: key.hex), key.hex)
     }
 
-    func testWebURLRule() {
+    func testWebURLRule() throws {
         XCTAssertEqual(WebURL.normalized("  https://Example.com/a?b#c "), "https://Example.com/a?b#c", "host not lowercased, nothing added")
         XCTAssertEqual(WebURL.normalized("HTTP://example.com"), "HTTP://example.com")
         XCTAssertEqual(WebURL.normalized("http://example.com"), "http://example.com", "no trailing slash added")
@@ -41,7 +41,7 @@ final class KeyAndURLRuleTests: XCTestCase {
         XCTAssertNil(WebURL.normalizedUserInput("   "))
     }
 
-    func testRelayURLRules() {
+    func testRelayURLRules() throws {
         XCTAssertEqual(RelayURL.normalized(" WSS://Relay.Example.COM/ "), "wss://relay.example.com")
         XCTAssertEqual(RelayURL.normalized("ws://127.0.0.1:7000/path#frag"), "ws://127.0.0.1:7000/path")
         for bad in ["https://relay.example.com", "wss://", "relay.example.com", "", "wss://a b"] {
@@ -53,7 +53,7 @@ final class KeyAndURLRuleTests: XCTestCase {
         XCTAssertFalse(RelayURL.isLoopback("wss://relay.damus.io"))
     }
 
-    func testURLClassification() {
+    func testURLClassification() throws {
         func check(_ url: String, _ type: LinkType, _ strategy: PlaybackStrategy, label: String, file: StaticString = #filePath, line: UInt = #line) {
             let c = URLClassifier.classify(url)
             XCTAssertEqual(c.type, type, url, file: file, line: line)
@@ -92,7 +92,7 @@ final class KeyAndURLRuleTests: XCTestCase {
         XCTAssertEqual(URLClassifier.classify("https://www.facebook.com/someone").strategy, .link)
     }
 
-    func testDeepLinks() {
+    func testDeepLinks() throws {
         let url = "https://www.youtube.com/watch?v=x&t=1#frag"
         let link = DeepLink.encode(url: url)
         XCTAssertTrue(link.hasPrefix("linkstr://open?url="))
@@ -108,7 +108,7 @@ final class KeyAndURLRuleTests: XCTestCase {
         XCTAssertNil(DeepLink.decode("linkstr://open?p=" + Base64.encode(Array(#"{"url":"https://a.b"}"#.utf8))), "all three keys are required")
     }
 
-    func testDisplayTextStripsEscapeSequences() {
+    func testDisplayTextStripsEscapeSequences() throws {
         XCTAssertEqual(DisplayText.singleLine("evil\u{1B}]52;c;aGk=\u{07}name\u{1B}[2J"), "evil]52;c;aGk=name[2J")
         XCTAssertEqual(DisplayText.singleLine("a\nb\t\tc\r\n"), "a b c")
         XCTAssertEqual(DisplayText.singleLine("rtl\u{202E}txt\u{9B}31m"), "rtltxt31m")

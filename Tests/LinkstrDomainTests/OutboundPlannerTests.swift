@@ -1,4 +1,5 @@
 import LinkstrDomain
+import LinkstrTestSupport
 import NostrProtocol
 import XCTest
 
@@ -24,15 +25,15 @@ final class OutboundPlannerTests: XCTestCase {
 
     private func session(createdBy creator: Pubkey, members: [Pubkey]) -> AccountState {
         var s = AccountState(me: me)
-        _ = s.ingest(F.create("S", by: creator, members: members, at: 10))
+        _ = try! s.ingest(F.create("S", by: creator, members: members, at: 10))
         return s
     }
 
     func testEditMembersIsForTheCreatorAndReachesOldAndNewMembers() throws {
-        XCTAssertEqual(OutboundPlanner.editMembers(session(createdBy: alice, members: [alice, me]), sessionID: "S", members: [bob], now: 20, random: random),
+        XCTAssertEqual(OutboundPlanner.editMembers(session: session(createdBy: alice, members: [alice, me]).session("S"), me: me, members: [bob], now: 20, random: random),
                        .failure(.message("only the session creator can manage members.")))
         let s = session(createdBy: me, members: [me, alice, bob])
-        let rumors = try OutboundPlanner.editMembers(s, sessionID: "S", members: [alice, carol], now: 20, random: random).get()
+        let rumors = try OutboundPlanner.editMembers(session: s.session("S"), me: me, members: [alice, carol], now: 20, random: random).get()
         XCTAssertEqual(rumors.count, 2)
         XCTAssertEqual(rumors[0].payload.kind, .sessionMembers)
         XCTAssertEqual(rumors[0].payload.memberPubkeys, [me, alice, carol])
@@ -45,42 +46,46 @@ final class OutboundPlannerTests: XCTestCase {
 
     func testPostGoesToActiveMembersAndNeedsAValidURLAndMembership() throws {
         var s = session(createdBy: alice, members: [alice, me, bob])
-        XCTAssertEqual(OutboundPlanner.post(s, sessionID: "S", url: "mailto:x@y.z", note: nil, now: 20), .failure(.message("enter a valid url.")))
-        let r = try OutboundPlanner.post(s, sessionID: "S", url: "example.com/v", note: "  hi  ", now: 20).get()
+        XCTAssertEqual(OutboundPlanner.post(session: s.session("S"), me: me, url: "mailto:x@y.z", note: nil, now: 20), .failure(.message("enter a valid url.")))
+        let r = try OutboundPlanner.post(session: s.session("S"), me: me, url: "example.com/v", note: "  hi  ", now: 20).get()
         XCTAssertEqual(r.recipients, [me, alice, bob])
         XCTAssertEqual(r.payload.url, "https://example.com/v")
         XCTAssertEqual(r.payload.note, "hi")
         XCTAssertEqual(r.payload.rootID, "")
-        XCTAssertNil(try OutboundPlanner.post(s, sessionID: "S", url: "https://a.b", note: "   ", now: 20).get().payload.note, "blank notes are omitted")
-        _ = s.ingest(F.members("S", by: alice, members: [alice, me], at: 30))
-        XCTAssertEqual(try OutboundPlanner.post(s, sessionID: "S", url: "https://a.b", note: nil, now: 31).get().recipients, [me, alice], "removed members get nothing")
-        _ = s.ingest(F.members("S", by: alice, members: [alice], at: 40))
-        XCTAssertEqual(OutboundPlanner.post(s, sessionID: "S", url: "https://a.b", note: nil, now: 41), .failure(.message("you're no longer a member of this session.")))
-        XCTAssertEqual(OutboundPlanner.post(s, sessionID: "nope", url: "https://a.b", note: nil, now: 41), .failure(SendRuleError.unknownSession))
+        XCTAssertNil(try OutboundPlanner.post(session: s.session("S"), me: me, url: "https://a.b", note: "   ", now: 20).get().payload.note, "blank notes are omitted")
+        _ = try s.ingest(F.members("S", by: alice, members: [alice, me], at: 30))
+        XCTAssertEqual(try OutboundPlanner.post(session: s.session("S"), me: me, url: "https://a.b", note: nil, now: 31).get().recipients, [me, alice], "removed members get nothing")
+        _ = try s.ingest(F.members("S", by: alice, members: [alice], at: 40))
+        XCTAssertEqual(OutboundPlanner.post(session: s.session("S"), me: me, url: "https://a.b", note: nil, now: 41), .failure(.message("you're no longer a member of this session.")))
+        XCTAssertEqual(OutboundPlanner.post(session: s.session("nope"), me: me, url: "https://a.b", note: nil, now: 41), .failure(SendRuleError.unknownSession))
     }
 
     func testReactionTogglesAndCarriesTheRootTag() throws {
         var s = session(createdBy: alice, members: [alice, me])
         let root = F.root("S", by: alice, at: 15)
-        _ = s.ingest(root)
-        let on = try OutboundPlanner.react(s, postID: root.rumorID, emoji: "👍", now: 20).get()
+        _ = try s.ingest(root)
+        func react(_ postID: String) -> Result<OutboundRumor, DomainError> {
+            OutboundPlanner.react(post: s.post(postID), session: s.session("S"), me: me, emoji: "👍",
+                                  currentlyActive: s.isMyReactionActive(postID: postID, emoji: "👍"), now: 21)
+        }
+        let on = try react(root.rumorID).get()
         XCTAssertEqual(on.payload.reactionActive, true)
         XCTAssertEqual(on.tags, [["e", root.rumorID, "", "root"]])
         XCTAssertEqual(on.recipients, [me, alice])
-        _ = s.ingest(on.localMessage(rumorID: "r1", wrapIDs: ["w"], me: me, now: 20))
-        XCTAssertEqual(try OutboundPlanner.react(s, postID: root.rumorID, emoji: "👍", now: 21).get().payload.reactionActive, false)
-        XCTAssertEqual(OutboundPlanner.react(s, postID: "missing", emoji: "👍", now: 21), .failure(SendRuleError.unknownPost))
+        _ = try s.ingest(on.localMessage(rumorID: "r1", wrapIDs: ["w"], me: me, now: 20))
+        XCTAssertEqual(try react(root.rumorID).get().payload.reactionActive, false)
+        XCTAssertEqual(react("missing"), .failure(SendRuleError.unknownPost))
     }
 
     func testDeleteIsForOwnPostsAndReachesFormerMembers() throws {
         var s = session(createdBy: me, members: [me, alice, bob])
         let mine = F.root("S", by: me, at: 15, wrap: "wrap-1")
         let theirs = F.root("S", by: alice, at: 16)
-        _ = s.ingest(mine)
-        _ = s.ingest(theirs)
-        _ = s.ingest(F.members("S", by: me, members: [me, alice], at: 20))
-        XCTAssertEqual(OutboundPlanner.deletePost(s, postID: theirs.rumorID, now: 30), .failure(.message("you can only delete your own posts.")))
-        let plan = try OutboundPlanner.deletePost(s, postID: mine.rumorID, now: 30).get()
+        _ = try s.ingest(mine)
+        _ = try s.ingest(theirs)
+        _ = try s.ingest(F.members("S", by: me, members: [me, alice], at: 20))
+        XCTAssertEqual(OutboundPlanner.deletePost(post: s.post(theirs.rumorID), session: s.session("S"), me: me, now: 30), .failure(.message("you can only delete your own posts.")))
+        let plan = try OutboundPlanner.deletePost(post: s.post(mine.rumorID), session: s.session("S"), me: me, now: 30).get()
         XCTAssertEqual(plan.deletionRequest?.kind, 5)
         XCTAssertEqual(plan.deletionRequest?.tags, [["e", "wrap-1"], ["k", "1059"]])
         XCTAssertEqual(plan.deletionRequest?.content, "linkstr post deletion request")
@@ -89,7 +94,7 @@ final class OutboundPlannerTests: XCTestCase {
         XCTAssertEqual(plan.notice.tags, [["e", mine.rumorID, "", "root"]])
     }
 
-    func testPlainEventTemplates() {
+    func testPlainEventTemplates() throws {
         XCTAssertEqual(NostrEventTemplates.followList([carol, alice], now: 1).tags, [["p", alice], ["p", carol]])
         XCTAssertEqual(NostrEventTemplates.requestToVanish(relays: ["wss://b", " wss://a", "wss://b"], now: 1).tags, [["relay", "wss://a"], ["relay", "wss://b"]])
         XCTAssertEqual(NostrEventTemplates.requestToVanish(relays: [], now: 1).tags, [["relay", "ALL_RELAYS"]])

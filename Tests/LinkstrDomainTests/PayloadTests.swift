@@ -25,7 +25,7 @@ final class PayloadTests: XCTestCase {
         XCTAssertNil(bare.note)
     }
 
-    func testRejectsWhatIOSRejects() {
+    func testRejectsWhatIOSRejects() throws {
         func fails(_ json: String, _ expected: PayloadError, file: StaticString = #filePath, line: UInt = #line) {
             XCTAssertThrowsError(try LinkstrPayload.decode(json), file: file, line: line) { XCTAssertEqual($0 as? PayloadError, expected, file: file, line: line) }
         }
@@ -83,7 +83,7 @@ final class PayloadTests: XCTestCase {
         XCTAssertEqual(p.sessionName, "Film club")
     }
 
-    func testSessionIDsLookLikeIOSOnes() {
+    func testSessionIDsLookLikeIOSOnes() throws {
         let id = LinkstrID.make(SystemRandom())
         XCTAssertEqual(id.count, 32)
         XCTAssertEqual(id, id.uppercased())

@@ -1,4 +1,5 @@
 import Foundation
+import LinkstrDomain
 import LinkstrStorage
 import NostrProtocol
 import XCTest
@@ -54,12 +55,13 @@ final class IdentityVaultTests: StorageTestCase {
         let me = SecretKey.generate()
         try vault.store(me, passphrase: "pw", logN: 10)
         let store = try local.account(me, now: 1)
-        try store.apply([.contacts([.init(pubkey: SecretKey.generate().publicKey.hex, alias: "x")])], processedWraps: ["w1"], now: 1)
+        try store.replaceContacts([SecretKey.generate().publicKey.hex], stamp: LWWStamp(createdAt: 1, eventID: "e"))
+        try store.markProcessed(["w1"], now: 1)
         try FileManager.default.createDirectory(at: paths.cache(for: me.publicKey.hex), withIntermediateDirectories: true)
         // Log out, keep data: the identity file goes, the rows stay and open again after re-import.
         try vault.remove(me.publicKey.hex)
         try vault.store(me, passphrase: "pw", logN: 10)
-        XCTAssertEqual(try local.account(me, now: 2).loadState().contacts.count, 1)
+        XCTAssertEqual(try local.account(me, now: 2).contacts().count, 1)
         // Log out and clear: rows, wrapped key and cached files go.
         try local.clearAccount(store)
         XCTAssertFalse(FileManager.default.fileExists(atPath: paths.cache(for: me.publicKey.hex).path))

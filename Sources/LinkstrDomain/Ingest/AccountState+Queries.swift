@@ -1,6 +1,11 @@
 import NostrProtocol
 
 public struct SessionSummary: Equatable, Sendable {
+    public init(id: String, name: String, creator: Pubkey, members: [Pubkey], isMember: Bool, archived: Bool, unread: Bool, lastActivityAt: Int64) {
+        self.id = id; self.name = name; self.creator = creator; self.members = members; self.isMember = isMember
+        self.archived = archived; self.unread = unread; self.lastActivityAt = lastActivityAt
+    }
+
     public let id: String
     public let name: String
     public let creator: Pubkey
@@ -12,6 +17,38 @@ public struct SessionSummary: Equatable, Sendable {
     public let unread: Bool
     /// Newest visible post, else the newest snapshot.
     public let lastActivityAt: Int64
+}
+
+extension SessionSummary {
+    /// The list row of a session, from its record and the aggregates of its visible posts.
+    public init(record s: SessionRecord, me: Pubkey, lastPostAt: Int64?, unread: Bool) {
+        let members = s.derived.currentMembers
+        let name = s.derived.name ?? ""
+        self.init(id: s.id, name: name.isEmpty ? "untitled session" : name, creator: s.derived.creator ?? "", members: members,
+                  isMember: members.contains(me), archived: s.archived, unread: unread,
+                  lastActivityAt: max(lastPostAt ?? 0, s.derived.timeline.last?.createdAt ?? 0))
+    }
+}
+
+/// Reaction state as shown: the newest accepted toggle per (emoji, author); active ones counted per
+/// emoji, most first, then by emoji (wire document §11.6).
+public enum ReactionTally {
+    public static func winners(_ accepted: [ReactionRecord]) -> [ReactionRecord] {
+        var winners = [String: ReactionRecord]()
+        for r in accepted {
+            let key = r.emoji + "\u{0}" + r.author
+            if let w = winners[key], !(w.stamp < r.stamp) { continue }
+            winners[key] = r
+        }
+        return winners.values.sorted { ($0.emoji, $0.author) < ($1.emoji, $1.author) }
+    }
+
+    public static func summaries(_ winners: [ReactionRecord], me: Pubkey) -> [ReactionSummary] {
+        var byEmoji = [String: [Pubkey]]()
+        for r in winners where r.active { byEmoji[r.emoji, default: []].append(r.author) }
+        return byEmoji.map { ReactionSummary(emoji: $0.key, count: $0.value.count, mine: $0.value.contains(me), by: $0.value.sorted()) }
+            .sorted { $0.count != $1.count ? $0.count > $1.count : $0.emoji < $1.emoji }
+    }
 }
 
 public struct ReactionSummary: Equatable, Sendable {
@@ -26,6 +63,7 @@ public struct PostView: Equatable, Sendable {
     public let post: PostRecord
     public let unread: Bool
     public let reactions: [ReactionSummary]
+    public init(post: PostRecord, unread: Bool, reactions: [ReactionSummary]) { self.post = post; self.unread = unread; self.reactions = reactions }
     public var id: String { post.id }
 }
 
@@ -34,6 +72,7 @@ public struct MembershipChange: Equatable, Sendable {
     public let at: Int64
     public let joined: [Pubkey]
     public let left: [Pubkey]
+    public init(at: Int64, joined: [Pubkey], left: [Pubkey]) { self.at = at; self.joined = joined; self.left = left }
 }
 
 extension AccountState {
@@ -49,20 +88,15 @@ extension AccountState {
     }
 
     private func summary(_ s: SessionRecord) -> SessionSummary {
-        let visible = (postsBySession[s.id] ?? []).compactMap { posts[$0] }.filter(\.status.isVisible)
-        let last = max(visible.map(\.createdAt).max() ?? 0, s.derived.timeline.last?.createdAt ?? 0)
-        let members = s.derived.currentMembers
-        let name = s.derived.name ?? ""
-        return SessionSummary(id: s.id, name: name.isEmpty ? "untitled session" : name, creator: s.derived.creator ?? "",
-                              members: members, isMember: members.contains(me), archived: s.archived,
-                              unread: visible.contains { isUnread($0) }, lastActivityAt: last)
+        let visible = postIDs(inSession: s.id).compactMap { posts[$0] }.filter(\.status.isVisible)
+        return SessionSummary(record: s, me: me, lastPostAt: visible.map(\.createdAt).max(), unread: visible.contains { isUnread($0) })
     }
 
     public func isUnread(_ p: PostRecord) -> Bool { p.status.isVisible && p.author != me && p.readAt == nil }
 
     /// Visible posts, newest first.
     public func postViews(in sessionID: String) -> [PostView] {
-        (postsBySession[sessionID] ?? []).compactMap { posts[$0] }.filter(\.status.isVisible)
+        postIDs(inSession: sessionID).compactMap { posts[$0] }.filter(\.status.isVisible)
             .sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
             .map { PostView(post: $0, unread: isUnread($0), reactions: reactionSummaries(postID: $0.id)) }
     }
@@ -74,22 +108,11 @@ extension AccountState {
 
     /// The newest accepted toggle per (emoji, author).
     public func reactionStates(postID: String) -> [ReactionRecord] {
-        var winners = [String: ReactionRecord]()
-        for id in reactionsByPost[postID] ?? [] {
-            guard let r = reactions[id], r.status.isVisible else { continue }
-            let key = r.emoji + "\u{0}" + r.author
-            if let w = winners[key], !(w.stamp < r.stamp) { continue }
-            winners[key] = r
-        }
-        return winners.values.sorted { ($0.emoji, $0.author) < ($1.emoji, $1.author) }
+        ReactionTally.winners(reactionIDs(forPost: postID).compactMap { reactions[$0] }.filter(\.status.isVisible))
     }
 
-    /// Active reactions per emoji: most first, then by emoji (wire document §11.6).
     public func reactionSummaries(postID: String) -> [ReactionSummary] {
-        var byEmoji = [String: [Pubkey]]()
-        for r in reactionStates(postID: postID) where r.active { byEmoji[r.emoji, default: []].append(r.author) }
-        return byEmoji.map { ReactionSummary(emoji: $0.key, count: $0.value.count, mine: $0.value.contains(me), by: $0.value.sorted()) }
-            .sorted { $0.count != $1.count ? $0.count > $1.count : $0.emoji < $1.emoji }
+        ReactionTally.summaries(reactionStates(postID: postID), me: me)
     }
 
     public func isMyReactionActive(postID: String, emoji: String) -> Bool {
@@ -97,20 +120,13 @@ extension AccountState {
     }
 
     public func membershipChanges(in sessionID: String) -> [MembershipChange] {
-        guard let timeline = sessions[sessionID]?.derived.timeline, timeline.count > 1 else { return [] }
-        var out = [MembershipChange]()
-        for (prev, next) in zip(timeline, timeline.dropFirst()) {
-            let joined = next.members.filter { !prev.members.contains($0) }
-            let left = prev.members.filter { !next.members.contains($0) }
-            if !joined.isEmpty || !left.isEmpty { out.append(MembershipChange(at: next.createdAt, joined: joined, left: left)) }
-        }
-        return out
+        sessions[sessionID].map { MembershipChange.changes(in: $0.derived.timeline) } ?? []
     }
 
     /// alias → short npub (profile names come later from kind 0).
     public func displayName(_ pubkey: Pubkey) -> String {
         if pubkey == me { return "you" }
-        if let alias = contacts[pubkey]?.alias { return alias }
+        if let alias = contactsByKey[pubkey]?.alias { return alias }
         return Self.shortNpub(pubkey)
     }
 
@@ -134,7 +150,27 @@ extension AccountState {
     }
 }
 
+extension MembershipChange {
+    /// The `in:` / `out:` separators: who joined and left between consecutive snapshots.
+    public static func changes(in timeline: [Snapshot]) -> [MembershipChange] {
+        guard timeline.count > 1 else { return [] }
+        var out = [MembershipChange]()
+        for (prev, next) in zip(timeline, timeline.dropFirst()) {
+            let joined = next.members.filter { !prev.members.contains($0) }
+            let left = prev.members.filter { !next.members.contains($0) }
+            if !joined.isEmpty || !left.isEmpty { out.append(MembershipChange(at: next.createdAt, joined: joined, left: left)) }
+        }
+        return out
+    }
+}
+
 public struct VisibleState: Equatable, Sendable {
+    public init(sessions: [SessionSummary], posts: [String: [PostView]], reactionStates: [String: [String]],
+                membershipChanges: [String: [MembershipChange]], contacts: [Contact]) {
+        self.sessions = sessions; self.posts = posts; self.reactionStates = reactionStates
+        self.membershipChanges = membershipChanges; self.contacts = contacts
+    }
+
     public let sessions: [SessionSummary]
     public let posts: [String: [PostView]]
     public let reactionStates: [String: [String]]

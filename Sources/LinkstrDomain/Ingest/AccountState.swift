@@ -1,17 +1,14 @@
-/// Everything one account knows, in memory. The ingest rules (`AccountState+Ingest`) mutate it and
-/// report row changes; the store persists those and can rebuild this value at start-up.
-public struct AccountState: Equatable, Sendable {
+/// Everything one account knows, in memory: the reference `IngestStore`. Tests and the property
+/// test drive the rules through it; production runs the same rules over SQLite.
+public struct AccountState: Equatable, Sendable, IngestStore {
     public let me: Pubkey
     public internal(set) var sessions: [String: SessionRecord] = [:]
     public internal(set) var posts: [String: PostRecord] = [:]
     public internal(set) var reactions: [String: ReactionRecord] = [:]
     public internal(set) var tombstones: [TombstoneKey: Tombstone] = [:]
-    /// Posts whose deletion was validated; their tombstones keep them from coming back.
-    public internal(set) var deletedPostIDs: Set<String> = []
-    public internal(set) var contacts: [Pubkey: Contact] = [:]
-    public internal(set) var followWatermark: LWWStamp?
+    public internal(set) var contactsByKey: [Pubkey: Contact] = [:]
+    public internal(set) var storedFollowWatermark: LWWStamp?
 
-    // Indexes.
     var postsBySession: [String: Set<String>] = [:]
     var reactionsByPost: [String: Set<String>] = [:]
     var reactionsBySession: [String: Set<String>] = [:]
@@ -19,37 +16,55 @@ public struct AccountState: Equatable, Sendable {
 
     public init(me: Pubkey) { self.me = me }
 
-    /// Rebuilds the state from stored rows. Statuses are re-derived, so a store written by an
-    /// older version of the rules is read with the current ones. Raises no notifications.
-    public static func restore(me: Pubkey, snapshots: [Snapshot], deletions: [SessionDeletion], archived: Set<String>,
-                               posts: [PostRecord], reactions: [ReactionRecord], tombstones: [Tombstone],
-                               contacts: [Contact], followWatermark: LWWStamp?) -> AccountState {
-        var s = AccountState(me: me)
-        for snap in snapshots { s.sessions[snap.sessionID, default: SessionRecord(id: snap.sessionID)].snapshots[snap.rumorID] = snap }
-        for d in deletions { s.sessions[d.sessionID, default: SessionRecord(id: d.sessionID)].deletions[d.rumorID] = d }
-        for id in archived { s.sessions[id, default: SessionRecord(id: id)].archived = true }
-        for id in Array(s.sessions.keys) {
-            s.sessions[id]!.derived = SessionDerivation.derive(me: me, snapshots: s.sessions[id]!.snapshots, deletions: s.sessions[id]!.deletions)
-        }
-        for t in tombstones {
-            s.tombstones[t.key] = t
-            s.tombstonesByPost[t.key.postID, default: []].insert(t.key)
-            if t.validated { s.deletedPostIDs.insert(t.key.postID) }
-        }
-        for p in posts where !s.deletedPostIDs.contains(p.id) {
-            s.posts[p.id] = p
-            s.postsBySession[p.sessionID, default: []].insert(p.id)
-        }
-        for r in reactions where !s.deletedPostIDs.contains(r.postID) {
-            s.reactions[r.id] = r
-            s.reactionsByPost[r.postID, default: []].insert(r.id)
-            s.reactionsBySession[r.sessionID, default: []].insert(r.id)
-        }
-        for c in contacts { s.contacts[c.pubkey] = c }
-        s.followWatermark = followWatermark
-        var scratch = IngestTransaction(restoringHistory: false, quiet: true)
-        for id in s.posts.keys.sorted() { s.reevaluatePost(id, &scratch) }
-        for id in s.reactions.keys.sorted() { s.reevaluateReaction(id, &scratch) }
-        return s
+    public func session(_ id: String) -> SessionRecord? { sessions[id] }
+    public mutating func setSession(_ session: SessionRecord) { sessions[session.id] = session }
+
+    public func post(_ id: String) -> PostRecord? { posts[id] }
+    public func postIDs(inSession sessionID: String) -> [String] { (postsBySession[sessionID] ?? []).sorted() }
+    public mutating func setPost(_ post: PostRecord) {
+        posts[post.id] = post
+        postsBySession[post.sessionID, default: []].insert(post.id)
     }
+    public mutating func removePost(_ id: String) {
+        if let p = posts.removeValue(forKey: id) { postsBySession[p.sessionID]?.remove(id) }
+    }
+
+    public func reaction(_ id: String) -> ReactionRecord? { reactions[id] }
+    public func reactionIDs(forPost postID: String) -> [String] { (reactionsByPost[postID] ?? []).sorted() }
+    public func reactionIDs(inSession sessionID: String) -> [String] { (reactionsBySession[sessionID] ?? []).sorted() }
+    public mutating func setReaction(_ reaction: ReactionRecord) {
+        reactions[reaction.id] = reaction
+        reactionsByPost[reaction.postID, default: []].insert(reaction.id)
+        reactionsBySession[reaction.sessionID, default: []].insert(reaction.id)
+    }
+    public mutating func removeReaction(_ id: String) {
+        if let r = reactions.removeValue(forKey: id) {
+            reactionsByPost[r.postID]?.remove(id)
+            reactionsBySession[r.sessionID]?.remove(id)
+        }
+    }
+
+    public func tombstoneKeys(forPost postID: String) -> [TombstoneKey] {
+        (tombstonesByPost[postID] ?? []).sorted { ($0.sessionID, $0.deleter) < ($1.sessionID, $1.deleter) }
+    }
+    public func tombstone(_ key: TombstoneKey) -> Tombstone? { tombstones[key] }
+    public mutating func setTombstone(_ tombstone: Tombstone) {
+        tombstones[tombstone.key] = tombstone
+        tombstonesByPost[tombstone.key.postID, default: []].insert(tombstone.key)
+    }
+    public mutating func removeTombstone(_ key: TombstoneKey) {
+        tombstones.removeValue(forKey: key)
+        tombstonesByPost[key.postID]?.remove(key)
+    }
+
+    public var followWatermark: LWWStamp? { storedFollowWatermark }
+    public func contacts() -> [Contact] { contactsByKey.values.sorted { $0.pubkey < $1.pubkey } }
+    public mutating func setContacts(_ contacts: [Contact], watermark: LWWStamp?) {
+        contactsByKey = Dictionary(uniqueKeysWithValues: contacts.map { ($0.pubkey, $0) })
+        storedFollowWatermark = watermark
+    }
+
+    /// Posts whose deletion was validated.
+    public var deletedPostIDs: Set<String> { Set(tombstones.values.filter(\.validated).map(\.key.postID)) }
+    public var contactList: [Contact] { contacts() }
 }

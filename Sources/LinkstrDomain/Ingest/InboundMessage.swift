@@ -47,23 +47,9 @@ public enum InboundNotification: Equatable, Sendable {
     case reaction(reactionID: String, postID: String, sessionID: String, author: Pubkey, emoji: String)
 }
 
-/// Row-level changes for the store to write in one transaction.
-public enum StoreChange: Equatable, Sendable {
-    case session(SessionRecord)
-    case snapshot(Snapshot)
-    case sessionDeletion(SessionDeletion)
-    case post(PostRecord)
-    case postRemoved(id: String)
-    case reaction(ReactionRecord)
-    case reactionRemoved(id: String)
-    case tombstone(Tombstone)
-    case tombstoneRemoved(TombstoneKey)
-    case contacts([Contact])
-    case followWatermark(LWWStamp)
-}
-
 public struct IngestReport: Equatable, Sendable {
     public var outcome: IngestOutcome
-    public var changes: [StoreChange]
     public var notifications: [InboundNotification]
+    /// Sessions whose derived values, posts or read state may have changed (the list rows to refresh).
+    public var touchedSessions: Set<String>
 }

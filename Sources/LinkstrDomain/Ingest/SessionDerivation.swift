@@ -56,12 +56,17 @@ public struct SessionDerivation: Equatable, Sendable {
 /// A session: every snapshot and deletion notice received for it, local flags, and their meaning.
 public struct SessionRecord: Equatable, Sendable {
     public let id: String
-    public internal(set) var snapshots: [String: Snapshot] = [:]
-    public internal(set) var deletions: [String: SessionDeletion] = [:]
-    public internal(set) var archived = false
+    /// Call `rederive(me:)` after changing these.
+    public var snapshots: [String: Snapshot] = [:]
+    public var deletions: [String: SessionDeletion] = [:]
+    public var archived = false
     public internal(set) var derived = SessionDerivation(creator: nil, timeline: [], name: nil, deleted: false)
 
     public init(id: String) { self.id = id }
+
+    public mutating func rederive(me: Pubkey) {
+        derived = SessionDerivation.derive(me: me, snapshots: snapshots, deletions: deletions)
+    }
 
     /// Visible in the session list.
     public var isListed: Bool { derived.exists && !derived.deleted }

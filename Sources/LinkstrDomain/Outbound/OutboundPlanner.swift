@@ -23,19 +23,19 @@ public enum OutboundPlanner {
     /// Creator only. `session_members` (with the name, so added members can materialize the session)
     /// goes to old ∪ new members, so that removed members learn of their removal; newly added members
     /// also get a `session_create` carrying the full list, which older iOS builds need to see the session.
-    public static func editMembers(_ state: AccountState, sessionID: String, members: [String], now: Int64,
+    public static func editMembers(session: SessionRecord?, me: Pubkey, members: [String], now: Int64,
                                    random: any RandomSource) -> Result<[OutboundRumor], DomainError> {
-        guard let session = state.sessions[sessionID], session.isListed else { return .failure(SendRuleError.unknownSession) }
-        guard session.derived.creator == state.me else { return .failure(SendRuleError.notCreator) }
-        let next = PubkeyNormalizer.dedupedList([state.me] + members)
+        guard let session, session.isListed else { return .failure(SendRuleError.unknownSession) }
+        guard session.derived.creator == me else { return .failure(SendRuleError.notCreator) }
+        let next = PubkeyNormalizer.dedupedList([me] + members)
         let previous = session.derived.currentMembers
         let name = session.derived.name ?? "untitled session"
-        let snapshot = LinkstrPayload(conversationID: sessionID, rootID: LinkstrID.make(random), kind: .sessionMembers,
+        let snapshot = LinkstrPayload(conversationID: session.id, rootID: LinkstrID.make(random), kind: .sessionMembers,
                                       timestamp: now, sessionName: name, memberPubkeys: next)
         var rumors = [OutboundRumor(payload: snapshot, tags: [], recipients: PubkeyNormalizer.dedupedList(previous + next), createdAt: now)]
         let added = next.filter { !previous.contains($0) }
         if !added.isEmpty {
-            let create = LinkstrPayload(conversationID: sessionID, rootID: LinkstrID.make(random), kind: .sessionCreate,
+            let create = LinkstrPayload(conversationID: session.id, rootID: LinkstrID.make(random), kind: .sessionCreate,
                                         timestamp: now, sessionName: name, memberPubkeys: next)
             rumors.append(OutboundRumor(payload: create, tags: [], recipients: added, createdAt: now))
         }
@@ -43,33 +43,34 @@ public enum OutboundPlanner {
     }
 
     /// A link to the session's active members; we must be one of them now.
-    public static func post(_ state: AccountState, sessionID: String, url urlInput: String, note: String?,
+    public static func post(session: SessionRecord?, me: Pubkey, url urlInput: String, note: String?,
                             now: Int64) -> Result<OutboundRumor, DomainError> {
         guard let url = WebURL.normalizedUserInput(urlInput) else { return .failure(SendRuleError.invalidURL) }
         let recipients: [Pubkey]
-        switch activeRecipients(state, sessionID: sessionID, now: now) {
+        switch activeRecipients(session, me: me, now: now) {
         case .success(let r): recipients = r
         case .failure(let e): return .failure(e)
         }
         let trimmedNote = note?.trimmingWhitespace()
-        let payload = LinkstrPayload(conversationID: sessionID, rootID: "", kind: .root, url: url,
+        let payload = LinkstrPayload(conversationID: session!.id, rootID: "", kind: .root, url: url,
                                      note: (trimmedNote?.isEmpty ?? true) ? nil : trimmedNote, timestamp: now)
         return .success(OutboundRumor(payload: payload, tags: [], recipients: recipients, createdAt: now))
     }
 
     /// Toggles our reaction: `reaction_active` is the opposite of our current state for (post, emoji).
-    public static func react(_ state: AccountState, postID: String, emoji: String, now: Int64) -> Result<OutboundRumor, DomainError> {
+    public static func react(post: PostRecord?, session: SessionRecord?, me: Pubkey, emoji: String, currentlyActive: Bool,
+                             now: Int64) -> Result<OutboundRumor, DomainError> {
         let e = emoji.trimmingWhitespace()
         guard !e.isEmpty else { return .failure(SendRuleError.emptyEmoji) }
-        guard let post = state.postView(postID)?.post else { return .failure(SendRuleError.unknownPost) }
+        guard let post, post.status.isVisible, session?.id == post.sessionID else { return .failure(SendRuleError.unknownPost) }
         let recipients: [Pubkey]
-        switch activeRecipients(state, sessionID: post.sessionID, now: now) {
+        switch activeRecipients(session, me: me, now: now) {
         case .success(let r): recipients = r
         case .failure(let err): return .failure(err)
         }
-        let payload = LinkstrPayload(conversationID: post.sessionID, rootID: postID, kind: .reaction, timestamp: now,
-                                     emoji: e, reactionActive: !state.isMyReactionActive(postID: postID, emoji: e))
-        return .success(OutboundRumor(payload: payload, tags: [["e", postID, "", "root"]], recipients: recipients, createdAt: now))
+        let payload = LinkstrPayload(conversationID: post.sessionID, rootID: post.id, kind: .reaction, timestamp: now,
+                                     emoji: e, reactionActive: !currentlyActive)
+        return .success(OutboundRumor(payload: payload, tags: [["e", post.id, "", "root"]], recipients: recipients, createdAt: now))
     }
 
     public struct DeletePlan: Equatable, Sendable {
@@ -79,31 +80,29 @@ public enum OutboundPlanner {
     }
 
     /// Own posts only: kind 5 on the stored wrap ids, then `root_delete` to every current and former member.
-    public static func deletePost(_ state: AccountState, postID: String, now: Int64) -> Result<DeletePlan, DomainError> {
-        guard let post = state.posts[postID], let session = state.sessions[post.sessionID], session.isListed else {
-            return .failure(SendRuleError.unknownPost)
-        }
-        guard post.author == state.me else { return .failure(SendRuleError.notYourPost) }
+    public static func deletePost(post: PostRecord?, session: SessionRecord?, me: Pubkey, now: Int64) -> Result<DeletePlan, DomainError> {
+        guard let post, let session, session.id == post.sessionID, session.isListed else { return .failure(SendRuleError.unknownPost) }
+        guard post.author == me else { return .failure(SendRuleError.notYourPost) }
         let request = post.wrapIDs.isEmpty ? nil : NostrEventTemplates.postDeletionRequest(wrapIDs: post.wrapIDs, now: now)
-        let payload = LinkstrPayload(conversationID: post.sessionID, rootID: postID, kind: .rootDelete, timestamp: now)
-        let recipients = PubkeyNormalizer.dedupedList(session.derived.everyMember + [state.me])
+        let payload = LinkstrPayload(conversationID: post.sessionID, rootID: post.id, kind: .rootDelete, timestamp: now)
+        let recipients = PubkeyNormalizer.dedupedList(session.derived.everyMember + [me])
         return .success(DeletePlan(deletionRequest: request,
-                                   notice: OutboundRumor(payload: payload, tags: [["e", postID, "", "root"]], recipients: recipients, createdAt: now)))
+                                   notice: OutboundRumor(payload: payload, tags: [["e", post.id, "", "root"]], recipients: recipients, createdAt: now)))
     }
 
     /// Creator only: ends the session for everyone who was ever in it.
-    public static func deleteSession(_ state: AccountState, sessionID: String, now: Int64, random: any RandomSource) -> Result<OutboundRumor, DomainError> {
-        guard let session = state.sessions[sessionID], session.isListed else { return .failure(SendRuleError.unknownSession) }
-        guard session.derived.creator == state.me else { return .failure(SendRuleError.notCreator) }
-        let payload = LinkstrPayload(conversationID: sessionID, rootID: LinkstrID.make(random), kind: .sessionDelete, timestamp: now)
-        return .success(OutboundRumor(payload: payload, tags: [], recipients: PubkeyNormalizer.dedupedList(session.derived.everyMember + [state.me]),
+    public static func deleteSession(session: SessionRecord?, me: Pubkey, now: Int64, random: any RandomSource) -> Result<OutboundRumor, DomainError> {
+        guard let session, session.isListed else { return .failure(SendRuleError.unknownSession) }
+        guard session.derived.creator == me else { return .failure(SendRuleError.notCreator) }
+        let payload = LinkstrPayload(conversationID: session.id, rootID: LinkstrID.make(random), kind: .sessionDelete, timestamp: now)
+        return .success(OutboundRumor(payload: payload, tags: [], recipients: PubkeyNormalizer.dedupedList(session.derived.everyMember + [me]),
                                       createdAt: now))
     }
 
-    static func activeRecipients(_ state: AccountState, sessionID: String, now: Int64) -> Result<[Pubkey], DomainError> {
-        guard let session = state.sessions[sessionID], session.isListed else { return .failure(SendRuleError.unknownSession) }
-        guard session.derived.isActive(state.me, at: now) else { return .failure(SendRuleError.notMember) }
+    static func activeRecipients(_ session: SessionRecord?, me: Pubkey, now: Int64) -> Result<[Pubkey], DomainError> {
+        guard let session, session.isListed else { return .failure(SendRuleError.unknownSession) }
+        guard session.derived.isActive(me, at: now) else { return .failure(SendRuleError.notMember) }
         let members = session.derived.currentMembers.filter { session.derived.isActive($0, at: now) }
-        return .success(PubkeyNormalizer.dedupedList([state.me] + members))
+        return .success(PubkeyNormalizer.dedupedList([me] + members))
     }
 }

@@ -31,20 +31,20 @@ enum RecordCodec {
         ])))
     }
 
-    static func post(fromJSON text: String) throws -> PostRecord {
+    static func post(fromJSON text: String, status: CandidateStatus) throws -> PostRecord {
         let o = try object(text)
         return PostRecord(id: try o.string("id"), sessionID: try o.string("session_id"), author: try o.string("author"),
                           createdAt: try o.int("created_at"), url: try o.string("url"), note: o["note"]?.stringValue,
                           wrapIDs: (o["wrap_ids"]?.arrayValue ?? []).compactMap(\.stringValue), arrivals: arrivals(o["arrivals"]?.stringValue ?? ""),
-                          readAt: o["read_at"]?.integerValue, notified: o["notified"]?.boolValue ?? false, status: .pending(.sessionUnknown))
+                          readAt: o["read_at"]?.integerValue, notified: o["notified"]?.boolValue ?? false, status: status)
     }
 
-    static func reaction(fromJSON text: String) throws -> ReactionRecord {
+    static func reaction(fromJSON text: String, status: CandidateStatus) throws -> ReactionRecord {
         let o = try object(text)
         return ReactionRecord(id: try o.string("id"), sessionID: try o.string("session_id"), postID: try o.string("post_id"),
                               emoji: try o.string("emoji"), author: try o.string("author"), active: o["active"]?.boolValue ?? false,
                               createdAt: try o.int("created_at"), arrivals: arrivals(o["arrivals"]?.stringValue ?? ""),
-                              notified: o["notified"]?.boolValue ?? false, status: .pending(.sessionUnknown))
+                              notified: o["notified"]?.boolValue ?? false, status: status)
     }
 
     private static func object(_ text: String) throws -> JSONObject {

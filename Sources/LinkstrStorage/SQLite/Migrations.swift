@@ -21,11 +21,16 @@ enum Migrations {
             session_id TEXT NOT NULL,
             name_enc BLOB,
             creator_enc BLOB,
+            members_enc BLOB,
+            is_member INTEGER NOT NULL DEFAULT 0,
             updated_at INTEGER NOT NULL DEFAULT 0,
+            last_activity_at INTEGER NOT NULL DEFAULT 0,
+            unread INTEGER NOT NULL DEFAULT 0,
             listed INTEGER NOT NULL DEFAULT 0,
             archived INTEGER NOT NULL DEFAULT 0,
             PRIMARY KEY (owner, session_id)
         );
+        CREATE INDEX sessions_by_activity ON sessions(owner, listed, archived, last_activity_at);
         CREATE TABLE snapshots (
             owner TEXT NOT NULL REFERENCES accounts(pubkey) ON DELETE CASCADE,
             rumor_id TEXT NOT NULL,
@@ -73,6 +78,7 @@ enum Migrations {
             note_enc BLOB,
             wrap_ids TEXT NOT NULL,
             arrivals TEXT NOT NULL,
+            inbound INTEGER NOT NULL,
             read_at INTEGER,
             notified INTEGER NOT NULL,
             PRIMARY KEY (owner, post_id)
@@ -108,11 +114,16 @@ enum Migrations {
             rumor_id TEXT NOT NULL,
             kind TEXT NOT NULL,
             session_id TEXT NOT NULL,
+            post_id TEXT,
             created_at INTEGER NOT NULL,
             reason TEXT NOT NULL,
             body_enc BLOB NOT NULL,
             PRIMARY KEY (owner, rumor_id)
         );
+        CREATE INDEX staged_by_session ON staged_messages(owner, session_id);
+        CREATE INDEX staged_by_post ON staged_messages(owner, post_id);
+        CREATE INDEX reactions_by_session ON reactions(owner, session_id);
+        CREATE INDEX tombstones_by_post ON tombstones(owner, post_id);
         CREATE TABLE contacts (
             owner TEXT NOT NULL REFERENCES accounts(pubkey) ON DELETE CASCADE,
             pubkey_ref TEXT NOT NULL,

@@ -1,0 +1,98 @@
+import LinkstrDomain
+
+/// Writing through the ingest rules, and the local-only changes (archive, read, aliases).
+extension AccountStore {
+    /// Ingests one batch in a single transaction, together with the gift wraps it consumed, so that a
+    /// crash never leaves half a change and a restart never opens those wraps again.
+    public func ingest(_ messages: [InboundMessage], restoringHistory: Bool = false, processedWraps: [String] = [],
+                       now: Int64) throws -> [IngestReport] {
+        try writing {
+            var store = SQLiteIngestStore(store: self)
+            var reports = [IngestReport]()
+            reports.reserveCapacity(messages.count)
+            var touched = Set<String>()
+            for m in messages {
+                let r = try store.ingest(m, restoringHistory: restoringHistory)
+                touched.formUnion(r.touchedSessions)
+                reports.append(r)
+            }
+            for sid in touched.sorted() { try refreshAggregates(sid) }
+            try insertProcessed(processedWraps, now: now)
+            return reports
+        }
+    }
+
+    /// A kind-3 follow list from our own key.
+    public func ingestFollowList(author: Pubkey, createdAt: Int64, eventID: String, tags: [[String]], wrapOrEventID: String? = nil,
+                                 now: Int64) throws -> FollowListOutcome {
+        try writing {
+            var store = SQLiteIngestStore(store: self)
+            return try store.ingestFollowList(author: author, createdAt: createdAt, eventID: eventID, tags: tags)
+        }
+    }
+
+    /// After our own follow list was accepted by relays.
+    public func replaceContacts(_ keys: [Pubkey], stamp: LWWStamp) throws {
+        try writing {
+            var store = SQLiteIngestStore(store: self)
+            try store.replaceContacts(keys, stamp: stamp)
+        }
+    }
+
+    @discardableResult
+    public func setAlias(_ pubkey: Pubkey, _ alias: String?) throws -> Bool {
+        try writing {
+            var store = SQLiteIngestStore(store: self)
+            return try store.setAlias(pubkey, alias)
+        }
+    }
+
+    /// Archive is local and never on the wire.
+    public func setArchived(_ sessionID: String, _ archived: Bool) throws {
+        try writing {
+            var store = SQLiteIngestStore(store: self)
+            guard var s = try store.session(sessionID), s.isListed else { throw StorageError.corrupt("no such session") }
+            s.archived = archived
+            try store.setSession(s)
+        }
+    }
+
+    /// Marks one inbound post read.
+    public func markRead(postID: String, now: Int64) throws {
+        try writing {
+            try db.run("UPDATE posts SET read_at = ? WHERE owner = ? AND post_id = ? AND inbound = 1 AND read_at IS NULL", [.integer(now), o, .text(postID)])
+            if let sid = try db.scalar("SELECT session_id FROM posts WHERE owner = ? AND post_id = ?", [o, .text(postID)]).text {
+                try refreshAggregates(sid)
+            }
+        }
+    }
+
+    /// Opening a session marks its visible inbound posts read (readme v2).
+    public func markSessionRead(_ sessionID: String, now: Int64) throws {
+        try writing {
+            try db.run("UPDATE posts SET read_at = ? WHERE owner = ? AND session_id = ? AND inbound = 1 AND read_at IS NULL",
+                       [.integer(now), o, .text(sessionID)])
+            try refreshAggregates(sessionID)
+        }
+    }
+
+    /// The list row's newest activity and unread dot, from its visible posts.
+    func refreshAggregates(_ sessionID: String) throws {
+        guard let session = try allSessions()[sessionID] else { return }
+        let r = try db.query("SELECT max(created_at) AS last, max(inbound AND read_at IS NULL) AS unread FROM posts WHERE owner = ? AND session_id = ?",
+                             [o, .text(sessionID)]).first
+        let last = max(r?["last"].int ?? 0, session.derived.timeline.last?.createdAt ?? 0)
+        try db.run("UPDATE sessions SET last_activity_at = ?, unread = ? WHERE owner = ? AND session_id = ?",
+                    [.integer(last), .integer(r?["unread"].int ?? 0), o, .text(sessionID)])
+    }
+
+    /// A transaction; the session cache is dropped when it rolls back, so memory never runs ahead of disk.
+    func writing<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try db.transaction(body)
+        } catch {
+            sessionCache.invalidate()
+            throw error
+        }
+    }
+}

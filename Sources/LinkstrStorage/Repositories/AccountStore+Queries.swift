@@ -1,0 +1,92 @@
+import LinkstrDomain
+
+/// What the front ends read: list rows from the materialized `sessions` table, posts a page at a time.
+extension AccountStore {
+    /// Listed sessions, newest activity first.
+    public func sessionSummaries(archived: Bool? = false) throws -> [SessionSummary] {
+        var sql = "SELECT * FROM sessions WHERE owner = ? AND listed = 1"
+        var params: [SQLValue] = [o]
+        if let archived { sql += " AND archived = ?"; params.append(.integer(archived ? 1 : 0)) }
+        sql += " ORDER BY last_activity_at DESC, session_id DESC"
+        return try db.query(sql, params).map { r in
+            let id = r["session_id"].text ?? ""
+            let name = try cipher.open(r["name_enc"], ctx("sessions.name", id)) ?? ""
+            let members = (try cipher.open(r["members_enc"], ctx("sessions.members", id)) ?? "").split(separator: ",").map(String.init)
+            return SessionSummary(id: id, name: name.isEmpty ? "untitled session" : name, creator: try cipher.open(r["creator_enc"], ctx("sessions.creator", id)) ?? "",
+                                  members: members, isMember: r["is_member"].int == 1, archived: r["archived"].int == 1,
+                                  unread: r["unread"].int == 1, lastActivityAt: r["last_activity_at"].int ?? 0)
+        }
+    }
+
+    public func sessionSummary(_ id: String) throws -> SessionSummary? {
+        try sessionSummaries(archived: nil).first { $0.id == id }
+    }
+
+    /// The full session record (snapshots and derivation), for the members view and send rules.
+    public func session(_ id: String) throws -> SessionRecord? { try allSessions()[id] }
+
+    /// A page of visible posts, newest first; `before` continues after the last post of the previous page.
+    public func postPage(in sessionID: String, limit: Int = 50, before: (createdAt: Int64, id: String)? = nil) throws -> [PostView] {
+        var sql = "SELECT * FROM posts WHERE owner = ? AND session_id = ?"
+        var params: [SQLValue] = [o, .text(sessionID)]
+        if let before {
+            sql += " AND (created_at < ? OR (created_at = ? AND post_id < ?))"
+            params += [.integer(before.createdAt), .integer(before.createdAt), .text(before.id)]
+        }
+        sql += " ORDER BY created_at DESC, post_id DESC LIMIT ?"
+        params.append(.integer(Int64(limit)))
+        let posts = try db.query(sql, params).map(decodePost)
+        let reactions = try reactionStates(postIDs: posts.map(\.id))
+        return posts.map { PostView(post: $0, unread: $0.author != owner && $0.readAt == nil,
+                                    reactions: ReactionTally.summaries(reactions[$0.id] ?? [], me: owner)) }
+    }
+
+    public func postView(_ id: String) throws -> PostView? {
+        guard let row = try db.query("SELECT * FROM posts WHERE owner = ? AND post_id = ?", [o, .text(id)]).first else { return nil }
+        let p = try decodePost(row)
+        return PostView(post: p, unread: p.author != owner && p.readAt == nil,
+                        reactions: ReactionTally.summaries(try reactionStates(postIDs: [id])[id] ?? [], me: owner))
+    }
+
+    /// The newest accepted toggle per (emoji, author) for each post.
+    public func reactionStates(postIDs: [String]) throws -> [String: [ReactionRecord]] {
+        guard !postIDs.isEmpty else { return [:] }
+        var out = [String: [ReactionRecord]]()
+        for chunk in stride(from: 0, to: postIDs.count, by: 400).map({ Array(postIDs[$0..<min($0 + 400, postIDs.count)]) }) {
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            for r in try db.query("SELECT * FROM reactions WHERE owner = ? AND post_id IN (\(marks))", [o] + chunk.map { .text($0) }) {
+                let reaction = try decodeReaction(r)
+                out[reaction.postID, default: []].append(reaction)
+            }
+        }
+        return out.mapValues(ReactionTally.winners)
+    }
+
+    public func isMyReactionActive(postID: String, emoji: String) throws -> Bool {
+        (try reactionStates(postIDs: [postID])[postID] ?? []).contains { $0.emoji == emoji && $0.author == owner && $0.active }
+    }
+
+    public func membershipChanges(in sessionID: String) throws -> [MembershipChange] {
+        MembershipChange.changes(in: try allSessions()[sessionID]?.derived.timeline ?? [])
+    }
+
+    public func postCount(in sessionID: String) throws -> Int {
+        Int(try db.scalar("SELECT count(*) FROM posts WHERE owner = ? AND session_id = ?", [o, .text(sessionID)]).int ?? 0)
+    }
+
+    /// Everything a user can see, as one value; equal to `AccountState.visibleState` for the same messages.
+    public func visibleState() throws -> VisibleState {
+        let listed = try sessionSummaries(archived: nil)
+        var posts = [String: [PostView]]()
+        var reactionStates = [String: [String]]()
+        var changes = [String: [MembershipChange]]()
+        for s in listed {
+            let page = try postPage(in: s.id, limit: Int(Int32.max))
+            posts[s.id] = page
+            let states = try self.reactionStates(postIDs: page.map(\.id))
+            for p in page { reactionStates[p.id] = (states[p.id] ?? []).map { "\($0.emoji)/\($0.author)/\($0.active)" } }
+            changes[s.id] = try membershipChanges(in: s.id)
+        }
+        return VisibleState(sessions: listed, posts: posts, reactionStates: reactionStates, membershipChanges: changes, contacts: try contacts())
+    }
+}

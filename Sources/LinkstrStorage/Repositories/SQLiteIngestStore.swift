@@ -1,0 +1,285 @@
+import LinkstrDomain
+import NostrProtocol
+
+/// The ingest rules' storage over SQLite, write-through: it is only used inside the transaction that
+/// `AccountStore.ingest` opens, so a batch lands completely or not at all. Visible posts and reactions
+/// live in `posts` / `reactions`; staged ones in `staged_messages`.
+struct SQLiteIngestStore: IngestStore {
+    let store: AccountStore
+    var me: Pubkey { store.owner }
+    private var db: Database { store.db }
+    private var cipher: FieldCipher { store.cipher }
+    private var o: SQLValue { store.o }
+
+    // MARK: sessions
+
+    func session(_ id: String) throws -> SessionRecord? { try store.allSessions()[id] }
+
+    mutating func setSession(_ s: SessionRecord) throws {
+        let old = try session(s.id)
+        for snap in s.snapshots.values where old?.snapshots[snap.rumorID] == nil {
+            try db.run("""
+                INSERT OR IGNORE INTO snapshots (owner, rumor_id, session_id, created_at, is_create, author_enc, members_enc, name_enc)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, [o, .text(snap.rumorID), .text(snap.sessionID), .integer(snap.createdAt), .integer(snap.isCreate ? 1 : 0),
+                      cipher.seal(snap.author, store.ctx("snapshots.author", snap.rumorID)),
+                      cipher.seal(snap.members.joined(separator: ","), store.ctx("snapshots.members", snap.rumorID)),
+                      cipher.seal(snap.name, store.ctx("snapshots.name", snap.rumorID))])
+        }
+        for d in s.deletions.values where old?.deletions[d.rumorID] == nil {
+            try db.run("INSERT OR IGNORE INTO session_deletions (owner, rumor_id, session_id, created_at, author_enc) VALUES (?, ?, ?, ?, ?)",
+                       [o, .text(d.rumorID), .text(d.sessionID), .integer(d.createdAt), cipher.seal(d.author, store.ctx("session_deletions.author", d.rumorID))])
+        }
+        if old?.derived != s.derived || old?.archived != s.archived || old == nil {
+            try store.writeSessionRow(s)
+        }
+        store.sessionCache.set(s)
+    }
+
+    // MARK: posts
+
+    func post(_ id: String) throws -> PostRecord? {
+        if let r = try db.query("SELECT * FROM posts WHERE owner = ? AND post_id = ?", [o, .text(id)]).first {
+            return try store.decodePost(r)
+        }
+        return try staged(id, kind: "root").map { try RecordCodec.post(fromJSON: $0.body, status: $0.status) }
+    }
+
+    func postIDs(inSession sessionID: String) throws -> [String] {
+        try db.query("""
+            SELECT post_id AS id FROM posts WHERE owner = ?1 AND session_id = ?2
+            UNION SELECT rumor_id FROM staged_messages WHERE owner = ?1 AND session_id = ?2 AND kind = 'root' ORDER BY 1
+            """, [o, .text(sessionID)]).compactMap { $0.values.first?.text }
+    }
+
+    mutating func setPost(_ p: PostRecord) throws {
+        if p.status.isVisible {
+            try db.run("DELETE FROM staged_messages WHERE owner = ? AND rumor_id = ?", [o, .text(p.id)])
+            try db.run("""
+                INSERT OR REPLACE INTO posts (owner, post_id, session_id, created_at, author_enc, url_enc, note_enc, wrap_ids, arrivals, inbound, read_at, notified)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [o, .text(p.id), .text(p.sessionID), .integer(p.createdAt), cipher.seal(p.author, store.ctx("posts.author", p.id)),
+                      cipher.seal(p.url, store.ctx("posts.url", p.id)), cipher.seal(p.note, store.ctx("posts.note", p.id)),
+                      .text(p.wrapIDs.joined(separator: ",")), .text(RecordCodec.arrivalsText(p.arrivals)), .integer(p.author != me ? 1 : 0),
+                      p.readAt.map { .integer($0) } ?? .null, .integer(p.notified ? 1 : 0)])
+        } else {
+            try db.run("DELETE FROM posts WHERE owner = ? AND post_id = ?", [o, .text(p.id)])
+            try stage(id: p.id, kind: "root", sessionID: p.sessionID, postID: nil, createdAt: p.createdAt, status: p.status, body: RecordCodec.json(p))
+        }
+    }
+
+    mutating func removePost(_ id: String) throws {
+        try db.run("DELETE FROM posts WHERE owner = ? AND post_id = ?", [o, .text(id)])
+        try db.run("DELETE FROM staged_messages WHERE owner = ? AND rumor_id = ?", [o, .text(id)])
+    }
+
+    // MARK: reactions
+
+    func reaction(_ id: String) throws -> ReactionRecord? {
+        if let r = try db.query("SELECT * FROM reactions WHERE owner = ? AND rumor_id = ?", [o, .text(id)]).first {
+            return try store.decodeReaction(r)
+        }
+        return try staged(id, kind: "reaction").map { try RecordCodec.reaction(fromJSON: $0.body, status: $0.status) }
+    }
+
+    func reactionIDs(forPost postID: String) throws -> [String] {
+        try db.query("""
+            SELECT rumor_id FROM reactions WHERE owner = ?1 AND post_id = ?2
+            UNION SELECT rumor_id FROM staged_messages WHERE owner = ?1 AND post_id = ?2 AND kind = 'reaction' ORDER BY 1
+            """, [o, .text(postID)]).compactMap { $0.values.first?.text }
+    }
+
+    func reactionIDs(inSession sessionID: String) throws -> [String] {
+        try db.query("""
+            SELECT rumor_id FROM reactions WHERE owner = ?1 AND session_id = ?2
+            UNION SELECT rumor_id FROM staged_messages WHERE owner = ?1 AND session_id = ?2 AND kind = 'reaction' ORDER BY 1
+            """, [o, .text(sessionID)]).compactMap { $0.values.first?.text }
+    }
+
+    mutating func setReaction(_ r: ReactionRecord) throws {
+        if r.status.isVisible {
+            try db.run("DELETE FROM staged_messages WHERE owner = ? AND rumor_id = ?", [o, .text(r.id)])
+            try db.run("""
+                INSERT OR REPLACE INTO reactions (owner, rumor_id, session_id, post_id, created_at, author_enc, emoji_enc, active, arrivals, notified)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [o, .text(r.id), .text(r.sessionID), .text(r.postID), .integer(r.createdAt), cipher.seal(r.author, store.ctx("reactions.author", r.id)),
+                      cipher.seal(r.emoji, store.ctx("reactions.emoji", r.id)), .integer(r.active ? 1 : 0),
+                      .text(RecordCodec.arrivalsText(r.arrivals)), .integer(r.notified ? 1 : 0)])
+        } else {
+            try db.run("DELETE FROM reactions WHERE owner = ? AND rumor_id = ?", [o, .text(r.id)])
+            try stage(id: r.id, kind: "reaction", sessionID: r.sessionID, postID: r.postID, createdAt: r.createdAt, status: r.status, body: RecordCodec.json(r))
+        }
+    }
+
+    mutating func removeReaction(_ id: String) throws {
+        try db.run("DELETE FROM reactions WHERE owner = ? AND rumor_id = ?", [o, .text(id)])
+        try db.run("DELETE FROM staged_messages WHERE owner = ? AND rumor_id = ?", [o, .text(id)])
+    }
+
+    // MARK: tombstones
+
+    func tombstoneKeys(forPost postID: String) throws -> [TombstoneKey] {
+        try db.query("SELECT session_id, deleter_enc FROM tombstones WHERE owner = ? AND post_id = ? ORDER BY session_id, deleter_ref",
+                     [o, .text(postID)]).map { r in
+            let sid = r["session_id"].text ?? ""
+            return TombstoneKey(sessionID: sid, postID: postID, deleter: try cipher.openRequired(r["deleter_enc"], store.ctx("tombstones.deleter", sid + "/" + postID)))
+        }
+    }
+
+    func tombstone(_ key: TombstoneKey) throws -> Tombstone? {
+        guard let r = try db.query("SELECT created_at, rumor_id, validated FROM tombstones WHERE owner = ? AND session_id = ? AND post_id = ? AND deleter_ref = ?",
+                                   [o, .text(key.sessionID), .text(key.postID), .text(cipher.reference(key.deleter))]).first else { return nil }
+        return Tombstone(key: key, stamp: LWWStamp(createdAt: r["created_at"].int ?? 0, eventID: r["rumor_id"].text ?? ""), validated: r["validated"].int == 1)
+    }
+
+    mutating func setTombstone(_ t: Tombstone) throws {
+        try db.run("""
+            INSERT OR REPLACE INTO tombstones (owner, session_id, post_id, deleter_ref, deleter_enc, created_at, rumor_id, validated)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, [o, .text(t.key.sessionID), .text(t.key.postID), .text(cipher.reference(t.key.deleter)),
+                  cipher.seal(t.key.deleter, store.ctx("tombstones.deleter", t.key.sessionID + "/" + t.key.postID)),
+                  .integer(t.stamp.createdAt), .text(t.stamp.eventID), .integer(t.validated ? 1 : 0)])
+    }
+
+    mutating func removeTombstone(_ key: TombstoneKey) throws {
+        try db.run("DELETE FROM tombstones WHERE owner = ? AND session_id = ? AND post_id = ? AND deleter_ref = ?",
+                   [o, .text(key.sessionID), .text(key.postID), .text(cipher.reference(key.deleter))])
+    }
+
+    // MARK: contacts
+
+    var followWatermark: LWWStamp? {
+        get throws {
+            guard let r = try db.query("SELECT follow_watermark_at, follow_watermark_id FROM account_state WHERE owner = ?", [o]).first,
+                  let at = r["follow_watermark_at"].int else { return nil }
+            return LWWStamp(createdAt: at, eventID: r["follow_watermark_id"].text ?? "")
+        }
+    }
+
+    func contacts() throws -> [Contact] { try store.contacts() }
+
+    mutating func setContacts(_ contacts: [Contact], watermark: LWWStamp?) throws {
+        try db.run("DELETE FROM contacts WHERE owner = ?", [o])
+        for c in contacts {
+            let ref = cipher.reference(c.pubkey)
+            try db.run("INSERT INTO contacts (owner, pubkey_ref, pubkey_enc, alias_enc) VALUES (?, ?, ?, ?)",
+                       [o, .text(ref), cipher.seal(c.pubkey, store.ctx("contacts.pubkey", ref)), cipher.seal(c.alias, store.ctx("contacts.alias", ref))])
+        }
+        try db.run("UPDATE account_state SET follow_watermark_at = ?, follow_watermark_id = ? WHERE owner = ?",
+                   [watermark.map { .integer($0.createdAt) } ?? .null, watermark.map { .text($0.eventID) } ?? .null, o])
+    }
+
+    // MARK: staging
+
+    private func staged(_ id: String, kind: String) throws -> (body: String, status: CandidateStatus)? {
+        guard let r = try db.query("SELECT reason, body_enc FROM staged_messages WHERE owner = ? AND rumor_id = ? AND kind = ?",
+                                   [o, .text(id), .text(kind)]).first else { return nil }
+        let reason = PendingReason(rawValue: r["reason"].text ?? "") ?? .sessionUnknown
+        return (try cipher.openRequired(r["body_enc"], store.ctx("staged_messages.body", id)), .pending(reason))
+    }
+
+    private func stage(id: String, kind: String, sessionID: String, postID: String?, createdAt: Int64, status: CandidateStatus, body: String) throws {
+        let reason: String
+        if case .pending(let r) = status { reason = r.rawValue } else { reason = "" }
+        try db.run("""
+            INSERT OR REPLACE INTO staged_messages (owner, rumor_id, kind, session_id, post_id, created_at, reason, body_enc)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, [o, .text(id), .text(kind), .text(sessionID), postID.map { .text($0) } ?? .null, .integer(createdAt), .text(reason),
+                  cipher.seal(body, store.ctx("staged_messages.body", id))])
+    }
+}
+
+extension AccountStore {
+    /// Every session of the account (cached after the first call).
+    func allSessions() throws -> [String: SessionRecord] {
+        try sessionCache.get {
+            var sessions = [String: SessionRecord]()
+            for r in try db.query("SELECT * FROM snapshots WHERE owner = ?", [o]) {
+                let id = r["rumor_id"].text ?? ""
+                let members = try cipher.openRequired(r["members_enc"], ctx("snapshots.members", id)).split(separator: ",").map(String.init)
+                let snap = Snapshot(rumorID: id, sessionID: r["session_id"].text ?? "",
+                                    author: try cipher.openRequired(r["author_enc"], ctx("snapshots.author", id)), createdAt: r["created_at"].int ?? 0,
+                                    isCreate: r["is_create"].int == 1, members: members, name: try cipher.open(r["name_enc"], ctx("snapshots.name", id)))
+                sessions[snap.sessionID, default: SessionRecord(id: snap.sessionID)].snapshots[id] = snap
+            }
+            for r in try db.query("SELECT * FROM session_deletions WHERE owner = ?", [o]) {
+                let id = r["rumor_id"].text ?? ""
+                let d = SessionDeletion(rumorID: id, sessionID: r["session_id"].text ?? "",
+                                        author: try cipher.openRequired(r["author_enc"], ctx("session_deletions.author", id)), createdAt: r["created_at"].int ?? 0)
+                sessions[d.sessionID, default: SessionRecord(id: d.sessionID)].deletions[id] = d
+            }
+            for r in try db.query("SELECT session_id FROM sessions WHERE owner = ? AND archived = 1", [o]) {
+                if let id = r["session_id"].text { sessions[id, default: SessionRecord(id: id)].archived = true }
+            }
+            for id in Array(sessions.keys) { sessions[id]!.rederive(me: owner) }
+            return sessions
+        }
+    }
+
+    func decodePost(_ r: Row) throws -> PostRecord {
+        let id = r["post_id"].text ?? ""
+        return PostRecord(id: id, sessionID: r["session_id"].text ?? "", author: try cipher.openRequired(r["author_enc"], ctx("posts.author", id)),
+                          createdAt: r["created_at"].int ?? 0, url: try cipher.openRequired(r["url_enc"], ctx("posts.url", id)),
+                          note: try cipher.open(r["note_enc"], ctx("posts.note", id)),
+                          wrapIDs: (r["wrap_ids"].text ?? "").split(separator: ",").map(String.init),
+                          arrivals: RecordCodec.arrivals(r["arrivals"].text ?? ""), readAt: r["read_at"].int,
+                          notified: r["notified"].int == 1, status: .visible)
+    }
+
+    func decodeReaction(_ r: Row) throws -> ReactionRecord {
+        let id = r["rumor_id"].text ?? ""
+        return ReactionRecord(id: id, sessionID: r["session_id"].text ?? "", postID: r["post_id"].text ?? "",
+                              emoji: try cipher.openRequired(r["emoji_enc"], ctx("reactions.emoji", id)),
+                              author: try cipher.openRequired(r["author_enc"], ctx("reactions.author", id)), active: r["active"].int == 1,
+                              createdAt: r["created_at"].int ?? 0, arrivals: RecordCodec.arrivals(r["arrivals"].text ?? ""),
+                              notified: r["notified"].int == 1, status: .visible)
+    }
+
+    public func contacts() throws -> [Contact] {
+        try db.query("SELECT * FROM contacts WHERE owner = ?", [o]).map { r -> Contact in
+            let ref = r["pubkey_ref"].text ?? ""
+            return Contact(pubkey: try cipher.openRequired(r["pubkey_enc"], ctx("contacts.pubkey", ref)),
+                           alias: try cipher.open(r["alias_enc"], ctx("contacts.alias", ref)))
+        }.sorted { $0.pubkey < $1.pubkey }
+    }
+
+    /// The session's list row plus its members and membership intervals, materialized from the timeline.
+    func writeSessionRow(_ s: SessionRecord) throws {
+        let d = s.derived
+        try db.run("""
+            INSERT INTO sessions (owner, session_id, name_enc, creator_enc, members_enc, is_member, updated_at, listed, archived) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (owner, session_id) DO UPDATE SET name_enc = excluded.name_enc, creator_enc = excluded.creator_enc,
+                members_enc = excluded.members_enc, is_member = excluded.is_member, updated_at = excluded.updated_at,
+                listed = excluded.listed, archived = excluded.archived
+            """, [o, .text(s.id), cipher.seal(d.name, ctx("sessions.name", s.id)), cipher.seal(d.creator, ctx("sessions.creator", s.id)),
+                  cipher.seal(d.currentMembers.joined(separator: ","), ctx("sessions.members", s.id)),
+                  .integer(d.currentMembers.contains(owner) ? 1 : 0), .integer(d.timeline.last?.createdAt ?? 0),
+                  .integer(s.isListed ? 1 : 0), .integer(s.archived ? 1 : 0)])
+        try db.run("DELETE FROM session_members WHERE owner = ? AND session_id = ?", [o, .text(s.id)])
+        try db.run("DELETE FROM membership_intervals WHERE owner = ? AND session_id = ?", [o, .text(s.id)])
+        var open = [Pubkey: Int64]()
+        var lastChange = [Pubkey: Int64]()
+        for snapshot in d.timeline {
+            for m in snapshot.members where open[m] == nil { open[m] = snapshot.createdAt; lastChange[m] = snapshot.createdAt }
+            for (m, start) in open where !snapshot.members.contains(m) {
+                try insertInterval(s.id, m, start, snapshot.createdAt)
+                open[m] = nil
+                lastChange[m] = snapshot.createdAt
+            }
+        }
+        for (m, start) in open { try insertInterval(s.id, m, start, nil) }
+        for (m, at) in lastChange {
+            let ref = cipher.reference(m)
+            try db.run("INSERT INTO session_members (owner, session_id, member_ref, member_enc, active, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+                       [o, .text(s.id), .text(ref), cipher.seal(m, ctx("session_members.member", s.id + "/" + ref)),
+                        .integer(open[m] != nil ? 1 : 0), .integer(at)])
+        }
+    }
+
+    private func insertInterval(_ sid: String, _ member: Pubkey, _ start: Int64, _ end: Int64?) throws {
+        let ref = cipher.reference(member)
+        try db.run("INSERT INTO membership_intervals (owner, session_id, member_ref, member_enc, start_at, end_at) VALUES (?, ?, ?, ?, ?, ?)",
+                   [o, .text(sid), .text(ref), cipher.seal(member, ctx("membership_intervals.member", "\(sid)/\(ref)/\(start)")),
+                    .integer(start), end.map { .integer($0) } ?? .null])
+    }
+}
