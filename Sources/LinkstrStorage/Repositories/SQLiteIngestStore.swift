@@ -262,7 +262,8 @@ extension AccountStore {
         for snapshot in d.timeline {
             for m in snapshot.members where open[m] == nil { open[m] = snapshot.createdAt; lastChange[m] = snapshot.createdAt }
             for (m, start) in open where !snapshot.members.contains(m) {
-                try insertInterval(s.id, m, start, snapshot.createdAt)
+                // Snapshots in the same second can open and close at once: an empty interval means nothing.
+                if start < snapshot.createdAt { try insertInterval(s.id, m, start, snapshot.createdAt) }
                 open[m] = nil
                 lastChange[m] = snapshot.createdAt
             }
