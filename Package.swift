@@ -37,6 +37,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Test helper: ingests a deterministic message stream (the crash test kills it mid-write).
+        .executableTarget(name: "linkstr-ingest-worker", dependencies: ["LinkstrStorage", "LinkstrTestSupport", "NostrProtocol"]),
         .executableTarget(name: "linkstr-bench", dependencies: ["NostrProtocol", "LinkstrTestSupport"]),
 
         // Locating ../shared, the test virtualenv and child processes; used by tests and the benchmark.
@@ -44,6 +46,7 @@ let package = Package(
 
         .testTarget(name: "NostrProtocolTests", dependencies: ["NostrProtocol", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrDomainTests", dependencies: ["LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
-        .testTarget(name: "LinkstrStorageTests", dependencies: ["LinkstrStorage", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
+        .testTarget(name: "LinkstrStorageTests", dependencies: ["LinkstrStorage", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport",
+                                                             "linkstr-ingest-worker"]),
     ]
 )

@@ -66,6 +66,40 @@ public enum ScenarioGenerator {
     }
 }
 
+extension ScenarioGenerator {
+    /// At least `count` messages from independent scenarios (session ids made unique per scenario),
+    /// spoken to `me` instead of `MessageFactory.me`.
+    public static func stream(count: Int, seed: UInt64, me: Pubkey = MessageFactory.me) -> [InboundMessage] {
+        var rng = SplitMix(seed: seed)
+        var out = [InboundMessage]()
+        var j = 0
+        while out.count < count {
+            // Ids are hashes over content that includes the session id, so each scenario gets its own
+            // (remapped consistently, keeping references between its messages intact).
+            func remap(_ id: String) -> String { id.isEmpty || id == "op" ? id : MessageFactory.id("\(j)/\(id)") }
+            for var m in scenario(&rng) {
+                m.payload.conversationID = "\(j)/" + m.payload.conversationID
+                m.rumorID = remap(m.rumorID)
+                m.payload.rootID = remap(m.payload.rootID)
+                m.wrapIDs = m.wrapIDs.map(remap)
+                out.append(me == MessageFactory.me ? m : m.replacingKey(MessageFactory.me, with: me))
+            }
+            j += 1
+        }
+        return Array(out.prefix(count))
+    }
+}
+
+extension InboundMessage {
+    /// The same message with one public key replaced everywhere (sender and member lists).
+    public func replacingKey(_ old: Pubkey, with new: Pubkey) -> InboundMessage {
+        var m = self
+        if m.sender == old { m.sender = new }
+        m.payload.memberPubkeys = m.payload.memberPubkeys?.map { $0 == old ? new : $0 }
+        return m
+    }
+}
+
 /// SplitMix64: a small, fast, seedable generator for reproducible randomness in tests.
 public struct SplitMix: Sendable {
     public var state: UInt64

@@ -49,3 +49,19 @@ public enum TestEnvironment {
         projectRoot.appendingPathComponent("Tests/Interop").appendingPathComponent(name)
     }
 }
+
+extension TestEnvironment {
+    /// An executable built by this package, next to the running test binary (`.build/<config>/`).
+    public static func builtProduct(_ name: String) throws -> URL {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+            projectRoot.appendingPathComponent(".build/debug"),
+        ]
+        for dir in candidates {
+            let url = dir.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        throw Missing(description: "the \(name) executable was not built (looked in \(candidates.map(\.path)))")
+    }
+}

@@ -81,8 +81,12 @@ extension IngestStore {
             for w in m.wrapIDs where !existing.wrapIDs.contains(w) { existing.wrapIDs.append(w); changed = true }
             guard changed else { return .duplicate }
             existing.wrapIDs.sort()
+            let before = existing.status
+            try settle(&existing, &tx)
             try setPost(existing)
-            try reevaluatePost(id, &tx, force: true)
+            if existing.status != before {
+                for r in try reactionIDs(forPost: id) { try reevaluateReaction(r, &tx) }
+            }
             return .duplicate
         }
         if try isPostDeleted(id) { return .ignored(.postDeleted) }
@@ -100,11 +104,13 @@ extension IngestStore {
         }
 
         let readAt: Int64? = tx.restoringHistory && m.source == .historical ? m.createdAt : nil
-        try setPost(PostRecord(id: id, sessionID: sid, author: m.sender, createdAt: m.createdAt, url: url, note: m.payload.note,
-                               wrapIDs: Array(Set(m.wrapIDs)).sorted(), arrivals: Arrivals(source: m.source, at: m.receivedAt),
-                               readAt: readAt, notified: false, status: .pending(.sessionUnknown)))
-        try reevaluatePost(id, &tx, force: true)
-        return outcome(for: try post(id)!.status)
+        var p = PostRecord(id: id, sessionID: sid, author: m.sender, createdAt: m.createdAt, url: url, note: m.payload.note,
+                           wrapIDs: Array(Set(m.wrapIDs)).sorted(), arrivals: Arrivals(source: m.source, at: m.receivedAt),
+                           readAt: readAt, notified: false, status: .pending(.sessionUnknown))
+        try settle(&p, &tx)
+        try setPost(p)
+        for r in try reactionIDs(forPost: id) { try reevaluateReaction(r, &tx) }
+        return outcome(for: p.status)
     }
 
     func evaluatePost(_ p: PostRecord) throws -> CandidateStatus {
@@ -116,21 +122,25 @@ extension IngestStore {
         return .visible
     }
 
-    mutating func reevaluatePost(_ id: String, _ tx: inout IngestTransaction, force: Bool = false) throws {
-        guard var p = try post(id) else { return }
-        let status = try evaluatePost(p)
-        guard status != p.status || force else { return }
-        let statusChanged = status != p.status
-        p.status = status
-        if status.isVisible, !p.notified {
+    /// Gives a post its current status, and queues its first notification once it shows.
+    func settle(_ p: inout PostRecord, _ tx: inout IngestTransaction) throws {
+        p.status = try evaluatePost(p)
+        tx.sessions.insert(p.sessionID)
+        if p.status.isVisible, !p.notified {
             p.notified = true
             if p.arrivals.hasLive, p.author != me, !tx.restoringHistory, try session(p.sessionID)?.archived != true {
-                tx.notifications.append(.post(postID: id, sessionID: p.sessionID, author: p.author))
+                tx.notifications.append(.post(postID: p.id, sessionID: p.sessionID, author: p.author))
             }
         }
+    }
+
+    mutating func reevaluatePost(_ id: String, _ tx: inout IngestTransaction) throws {
+        guard var p = try post(id) else { return }
+        let before = p
+        try settle(&p, &tx)
+        guard p != before else { return }
         try setPost(p)
-        tx.sessions.insert(p.sessionID)
-        if statusChanged || force {
+        if p.status != before.status {
             for r in try reactionIDs(forPost: id) { try reevaluateReaction(r, &tx) }
         }
     }
@@ -142,17 +152,17 @@ extension IngestStore {
         let postID = m.payload.rootID
         if var existing = try reaction(id) {
             guard existing.arrivals.add(source: m.source, at: m.receivedAt) else { return .duplicate }
+            try settle(&existing, &tx)
             try setReaction(existing)
-            try reevaluateReaction(id, &tx)
             return .duplicate
         }
         if try isPostDeleted(postID) { return .ignored(.postDeleted) }
-        try setReaction(ReactionRecord(id: id, sessionID: m.payload.conversationID, postID: postID, emoji: m.payload.emoji ?? "",
-                                       author: m.sender, active: m.payload.reactionActive ?? false, createdAt: m.createdAt,
-                                       arrivals: Arrivals(source: m.source, at: m.receivedAt), notified: false,
-                                       status: .pending(.sessionUnknown)))
-        try reevaluateReaction(id, &tx, force: true)
-        return outcome(for: try reaction(id)!.status)
+        var r = ReactionRecord(id: id, sessionID: m.payload.conversationID, postID: postID, emoji: m.payload.emoji ?? "",
+                               author: m.sender, active: m.payload.reactionActive ?? false, createdAt: m.createdAt,
+                               arrivals: Arrivals(source: m.source, at: m.receivedAt), notified: false, status: .pending(.sessionUnknown))
+        try settle(&r, &tx)
+        try setReaction(r)
+        return outcome(for: r.status)
     }
 
     func evaluateReaction(_ r: ReactionRecord) throws -> CandidateStatus {
@@ -165,19 +175,22 @@ extension IngestStore {
         return .visible
     }
 
-    mutating func reevaluateReaction(_ id: String, _ tx: inout IngestTransaction, force: Bool = false) throws {
-        guard var r = try reaction(id) else { return }
-        let status = try evaluateReaction(r)
-        guard status != r.status || force else { return }
-        r.status = status
-        if status.isVisible, !r.notified {
+    func settle(_ r: inout ReactionRecord, _ tx: inout IngestTransaction) throws {
+        r.status = try evaluateReaction(r)
+        tx.sessions.insert(r.sessionID)
+        if r.status.isVisible, !r.notified {
             r.notified = true
             if r.active, r.arrivals.hasLive, r.author != me, !tx.restoringHistory, try session(r.sessionID)?.archived != true {
-                tx.notifications.append(.reaction(reactionID: id, postID: r.postID, sessionID: r.sessionID, author: r.author, emoji: r.emoji))
+                tx.notifications.append(.reaction(reactionID: r.id, postID: r.postID, sessionID: r.sessionID, author: r.author, emoji: r.emoji))
             }
         }
-        try setReaction(r)
-        tx.sessions.insert(r.sessionID)
+    }
+
+    mutating func reevaluateReaction(_ id: String, _ tx: inout IngestTransaction) throws {
+        guard var r = try reaction(id) else { return }
+        let before = r
+        try settle(&r, &tx)
+        if r != before { try setReaction(r) }
     }
 
     // MARK: deletes

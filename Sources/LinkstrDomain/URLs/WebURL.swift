@@ -6,7 +6,7 @@ public enum WebURL {
     /// The trimmed input when it is a valid http(s) URL, else nil. Used for received roots and deep links.
     public static func normalized(_ input: String) -> String? {
         let s = input.trimmingWhitespace()
-        guard !s.isEmpty, !s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }),
+        guard !s.isEmpty, !s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.isWhitespace }),
               let c = URLComponents(string: s), let scheme = c.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = c.host, !host.isEmpty else { return nil }
         return s

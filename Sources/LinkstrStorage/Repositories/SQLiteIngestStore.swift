@@ -30,8 +30,8 @@ struct SQLiteIngestStore: IngestStore {
             try db.run("INSERT OR IGNORE INTO session_deletions (owner, rumor_id, session_id, created_at, author_enc) VALUES (?, ?, ?, ?, ?)",
                        [o, .text(d.rumorID), .text(d.sessionID), .integer(d.createdAt), cipher.seal(d.author, store.ctx("session_deletions.author", d.rumorID))])
         }
-        if old?.derived != s.derived || old?.archived != s.archived || old == nil {
-            try store.writeSessionRow(s)
+        if old == nil || old?.derived != s.derived || old?.archived != s.archived {
+            try store.writeSessionRow(s, membersChanged: old?.derived.timeline != s.derived.timeline)
         }
         store.sessionCache.set(s)
     }
@@ -48,8 +48,8 @@ struct SQLiteIngestStore: IngestStore {
     func postIDs(inSession sessionID: String) throws -> [String] {
         try db.query("""
             SELECT post_id AS id FROM posts WHERE owner = ?1 AND session_id = ?2
-            UNION SELECT rumor_id FROM staged_messages WHERE owner = ?1 AND session_id = ?2 AND kind = 'root' ORDER BY 1
-            """, [o, .text(sessionID)]).compactMap { $0.values.first?.text }
+            UNION SELECT rumor_id FROM staged_messages WHERE owner = ?1 AND session_id = ?2 AND kind = 'root'
+            """, [o, .text(sessionID)]).compactMap { $0.values.first?.text }.sorted()
     }
 
     mutating func setPost(_ p: PostRecord) throws {
@@ -85,15 +85,15 @@ struct SQLiteIngestStore: IngestStore {
     func reactionIDs(forPost postID: String) throws -> [String] {
         try db.query("""
             SELECT rumor_id FROM reactions WHERE owner = ?1 AND post_id = ?2
-            UNION SELECT rumor_id FROM staged_messages WHERE owner = ?1 AND post_id = ?2 AND kind = 'reaction' ORDER BY 1
-            """, [o, .text(postID)]).compactMap { $0.values.first?.text }
+            UNION SELECT rumor_id FROM staged_messages WHERE owner = ?1 AND post_id = ?2 AND kind = 'reaction'
+            """, [o, .text(postID)]).compactMap { $0.values.first?.text }.sorted()
     }
 
     func reactionIDs(inSession sessionID: String) throws -> [String] {
         try db.query("""
             SELECT rumor_id FROM reactions WHERE owner = ?1 AND session_id = ?2
-            UNION SELECT rumor_id FROM staged_messages WHERE owner = ?1 AND session_id = ?2 AND kind = 'reaction' ORDER BY 1
-            """, [o, .text(sessionID)]).compactMap { $0.values.first?.text }
+            UNION SELECT rumor_id FROM staged_messages WHERE owner = ?1 AND session_id = ?2 AND kind = 'reaction'
+            """, [o, .text(sessionID)]).compactMap { $0.values.first?.text }.sorted()
     }
 
     mutating func setReaction(_ r: ReactionRecord) throws {
@@ -119,11 +119,12 @@ struct SQLiteIngestStore: IngestStore {
     // MARK: tombstones
 
     func tombstoneKeys(forPost postID: String) throws -> [TombstoneKey] {
-        try db.query("SELECT session_id, deleter_enc FROM tombstones WHERE owner = ? AND post_id = ? ORDER BY session_id, deleter_ref",
+        // No ORDER BY: it would make SQLite walk the (owner, …) primary key instead of the post index.
+        try db.query("SELECT session_id, deleter_enc FROM tombstones WHERE owner = ? AND post_id = ?",
                      [o, .text(postID)]).map { r in
             let sid = r["session_id"].text ?? ""
             return TombstoneKey(sessionID: sid, postID: postID, deleter: try cipher.openRequired(r["deleter_enc"], store.ctx("tombstones.deleter", sid + "/" + postID)))
-        }
+        }.sorted { ($0.sessionID, $0.deleter) < ($1.sessionID, $1.deleter) }
     }
 
     func tombstone(_ key: TombstoneKey) throws -> Tombstone? {
@@ -244,7 +245,7 @@ extension AccountStore {
     }
 
     /// The session's list row plus its members and membership intervals, materialized from the timeline.
-    func writeSessionRow(_ s: SessionRecord) throws {
+    func writeSessionRow(_ s: SessionRecord, membersChanged: Bool) throws {
         let d = s.derived
         try db.run("""
             INSERT INTO sessions (owner, session_id, name_enc, creator_enc, members_enc, is_member, updated_at, listed, archived) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -255,6 +256,7 @@ extension AccountStore {
                   cipher.seal(d.currentMembers.joined(separator: ","), ctx("sessions.members", s.id)),
                   .integer(d.currentMembers.contains(owner) ? 1 : 0), .integer(d.timeline.last?.createdAt ?? 0),
                   .integer(s.isListed ? 1 : 0), .integer(s.archived ? 1 : 0)])
+        guard membersChanged else { return }
         try db.run("DELETE FROM session_members WHERE owner = ? AND session_id = ?", [o, .text(s.id)])
         try db.run("DELETE FROM membership_intervals WHERE owner = ? AND session_id = ?", [o, .text(s.id)])
         var open = [Pubkey: Int64]()

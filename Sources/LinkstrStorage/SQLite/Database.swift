@@ -6,6 +6,8 @@ import Foundation
 public final class Database: @unchecked Sendable {
     private var handle: OpaquePointer?
     private let lock = NSRecursiveLock()
+    /// Prepared statements by SQL text: preparing is a large share of a small statement's cost.
+    private var statements: [String: Statement] = [:]
     public let path: String
 
     /// Opens (creating if needed) the database at `path`, or an in-memory one for ":memory:".
@@ -35,7 +37,10 @@ public final class Database: @unchecked Sendable {
         if path != ":memory:" { Database.restrictPermissions(path) }
     }
 
-    deinit { sqlite3_close(handle) }
+    deinit {
+        statements.removeAll()
+        sqlite3_close(handle)
+    }
 
     /// Files 0600 (SQLite creates -wal and -shm with the database's mode, but make sure).
     static func restrictPermissions(_ path: String) {
@@ -59,7 +64,8 @@ public final class Database: @unchecked Sendable {
     /// Runs `sql` once per parameter row (or once with none).
     public func run(_ sql: String, _ parameters: [SQLValue] = []) throws(StorageError) {
         try locked { () throws(StorageError) in
-            let statement = try Statement(self, sql)
+            let statement = try prepared(sql)
+            defer { statement.reset() }
             try statement.bind(parameters)
             while try statement.step() {}
         }
@@ -67,12 +73,21 @@ public final class Database: @unchecked Sendable {
 
     public func query(_ sql: String, _ parameters: [SQLValue] = []) throws(StorageError) -> [Row] {
         try locked { () throws(StorageError) -> [Row] in
-            let statement = try Statement(self, sql)
+            let statement = try prepared(sql)
+            defer { statement.reset() }
             try statement.bind(parameters)
             var rows = [Row]()
             while try statement.step() { rows.append(statement.row()) }
             return rows
         }
+    }
+
+    private func prepared(_ sql: String) throws(StorageError) -> Statement {
+        if let s = statements[sql] { return s }
+        let s = try Statement(self, sql)
+        if statements.count > 256 { statements.removeAll() }
+        statements[sql] = s
+        return s
     }
 
     public func scalar(_ sql: String, _ parameters: [SQLValue] = []) throws(StorageError) -> SQLValue {
@@ -130,7 +145,8 @@ public struct Row: Sendable {
 
 final class Statement {
     private var statement: OpaquePointer?
-    private let database: Database
+    private unowned let database: Database
+    private lazy var names: [String] = (0..<sqlite3_column_count(statement)).map { String(cString: sqlite3_column_name(statement, $0)) }
 
     init(_ database: Database, _ sql: String) throws(StorageError) {
         self.database = database
@@ -143,6 +159,11 @@ final class Statement {
     }
 
     deinit { sqlite3_finalize(statement) }
+
+    func reset() {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+    }
 
     func bind(_ values: [SQLValue]) throws(StorageError) {
         for (i, v) in values.enumerated() {
@@ -171,10 +192,8 @@ final class Statement {
     func row() -> Row {
         let count = sqlite3_column_count(statement)
         var values = [SQLValue]()
-        var names = [String]()
         values.reserveCapacity(Int(count))
         for i in 0..<count {
-            names.append(String(cString: sqlite3_column_name(statement, i)))
             switch sqlite3_column_type(statement, i) {
             case SQLITE_INTEGER: values.append(.integer(sqlite3_column_int64(statement, i)))
             case SQLITE_TEXT: values.append(.text(String(cString: sqlite3_column_text(statement, i))))

@@ -15,8 +15,14 @@ public final class SecretBytes: @unchecked Sendable {
     /// Copies `bytes` in; the caller should wipe its own copy (see `wipe(_:)`).
     public convenience init<C: Collection>(copying bytes: C) where C.Element == UInt8 {
         self.init(count: bytes.count)
-        var i = 0
-        for b in bytes { base.storeBytes(of: b, toByteOffset: i, as: UInt8.self); i += 1 }
+        let copied = bytes.withContiguousStorageIfAvailable { src -> Bool in
+            if let p = src.baseAddress { base.copyMemory(from: p, byteCount: src.count) }
+            return true
+        }
+        if copied == nil {
+            var i = 0
+            for b in bytes { base.storeBytes(of: b, toByteOffset: i, as: UInt8.self); i += 1 }
+        }
     }
 
     deinit {
