@@ -1,0 +1,150 @@
+import Dispatch
+import Foundation
+import LinkstrTestSupport
+import NostrProtocol
+
+/// Protocol core: primitives, and fully checked unwraps side by side with rust-nostr.
+enum ProtocolBench {
+    static func run(wrapCount: Int) throws {
+        let senderCount = 20
+
+        func measure(_ label: String, operations: Int, minimumSeconds: Double = 1.0, _ body: (Int) -> Void) -> Double {
+            // Repeat the workload until it has run long enough to time reliably.
+            var rounds = 0
+            let start = DispatchTime.now().uptimeNanoseconds
+            var elapsed = 0.0
+            repeat {
+                body(rounds)
+                rounds += 1
+                elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            } while elapsed < minimumSeconds
+            let rate = Double(operations * rounds) / elapsed
+            report(label, rate)
+            return rate
+        }
+
+        func report(_ label: String, _ rate: Double) {
+            let padded = label.padding(toLength: 46, withPad: " ", startingAt: 0)
+            let number = String(format: "%.0f", rate)
+            print("  \(padded)\(String(repeating: " ", count: max(0, 10 - number.count)))\(number) /s")
+        }
+
+        func format(_ v: Double) -> String { String(format: "%.0f", v) }
+
+        print("linkstr-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(wrapCount) wraps from \(senderCount) senders")
+
+        // MARK: fixtures
+
+        let random = SeededRandom(seed: 0xB16_B00B5)
+        let recipient = SecretKey.generate(using: random)
+        let senders = (0..<senderCount).map { _ in SecretKey.generate(using: random) }
+        let senderCaches = senders.map { ConversationKeyCache(secretKey: $0, capacity: 4) }
+        let now: Int64 = 1_795_000_000
+
+        func linkstrPayload(_ i: Int) -> String {
+            #"{"conversation_id":"3F2504E04F8911D39A0C0305E82C3301","root_id":"","kind":"root","url":"https:\/\/www.youtube.com\/watch?v=dQw4w9WgXcQ&i=\#(i)","note":"watch this one, it is the best of the week \#(i)","timestamp":\#(now + Int64(i))}"#
+        }
+
+        let setupStart = Date()
+        let wrapJSON: [String] = try (0..<wrapCount).map { i in
+            let s = i % senderCount
+            let rumor = UnsignedEvent(pubkey: senders[s].publicKey, createdAt: now + Int64(i), kind: 44001, content: linkstrPayload(i))
+            return try NIP59.giftWrap(rumor: rumor, sender: senders[s], recipient: recipient.publicKey, now: now, random: random,
+                                      cache: senderCaches[s]).jsonString()
+        }
+        print(String(format: "  (built %d wraps in %.1f s)", wrapCount, Date().timeIntervalSince(setupStart)))
+
+        // MARK: primitives
+
+        print("primitives")
+        let events = try wrapJSON.prefix(2000).map { try NostrEvent(json: $0) }
+        let verifyRate = measure("schnorr verify", operations: events.count) { _ in
+            for e in events { precondition(Schnorr.verify(signature: e.sig, message: e.id.raw, publicKey: e.pubkey)) }
+        }
+        let peers = events.prefix(500).map(\.pubkey)
+        let ecdhRate = measure("ECDH (x-only, unhashed)", operations: peers.count) { _ in
+            for p in peers { _ = try! ECDH.sharedX(secret: recipient, publicKey: p) }
+        }
+        let conversation = try NIP44.conversationKey(secretKey: recipient, publicKey: senders[0].publicKey)
+        let kib = String(repeating: "linkstr!", count: 128)
+        let kibPayloads = try (0..<200).map { _ in try NIP44.encrypt(kib, conversationKey: conversation, random: random) }
+        let decryptRate = measure("NIP-44 decrypt, 1 KiB", operations: kibPayloads.count) { _ in
+            for p in kibPayloads { precondition(try! NIP44.decrypt(p, conversationKey: conversation).utf8.count == 1024) }
+        }
+        _ = measure("SHA-256 event id (wrap)", operations: events.count) { _ in
+            for e in events { precondition(e.unsigned.id == e.id) }
+        }
+
+        // MARK: unwrap
+
+        /// What a client does per gift wrap it receives: parse the relay JSON, check the wrap id and
+        /// signature, decrypt, check the seal id, signature and kind, decrypt, check the rumor id and author.
+        @Sendable func unwrapAll(_ range: Range<Int>, cache: ConversationKeyCache, wrapJSON: [String]) -> Int {
+            var ok = 0
+            for i in range {
+                let event = try! NostrEvent(json: wrapJSON[i])
+                let gift = try! NIP59.unwrap(event, recipient: recipient, cache: cache)
+                if gift.rumor.kind == 44001 { ok += 1 }
+            }
+            return ok
+        }
+
+        print("gift-wrap unwrap (fully checked, from relay JSON), \(wrapCount) wraps")
+        let coldCache = ConversationKeyCache(secretKey: recipient)
+        let coldStart = DispatchTime.now().uptimeNanoseconds
+        precondition(unwrapAll(0..<wrapCount, cache: coldCache, wrapJSON: wrapJSON) == wrapCount)
+        let coldRate = Double(wrapCount) / (Double(DispatchTime.now().uptimeNanoseconds - coldStart) / 1e9)
+        report("1 core, first pass (cache cold)", coldRate)
+
+        let oneCoreRate = measure("1 core, no conversation-key cache", operations: wrapCount) { _ in
+            for i in 0..<wrapCount {
+                let event = try! NostrEvent(json: wrapJSON[i])
+                _ = try! NIP59.unwrap(event, recipient: recipient, cache: nil)
+            }
+        }
+        let cachedRate = measure("1 core, conversation-key cache", operations: wrapCount) { _ in
+            precondition(unwrapAll(0..<wrapCount, cache: coldCache, wrapJSON: wrapJSON) == wrapCount)
+        }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let parallelRate = measure("\(cores) cores, conversation-key cache", operations: wrapCount) { _ in
+            let chunk = (wrapCount + cores - 1) / cores
+            DispatchQueue.concurrentPerform(iterations: cores) { c in
+                let range = (c * chunk)..<min(wrapCount, (c + 1) * chunk)
+                precondition(unwrapAll(range, cache: coldCache, wrapJSON: wrapJSON) == range.count)
+            }
+        }
+        let floorRate = 1 / (2 / verifyRate + 1 / ecdhRate)
+        report("libsecp256k1 floor (2 verify + 1 ECDH)", floorRate)
+
+        // MARK: rust-nostr
+
+        print("rust-nostr (nostr-sdk PyPI wheel) on the same \(wrapCount) wraps")
+        var rustRate: Double?
+        do {
+            let python = try TestEnvironment.python()
+            let request: [String: Any] = ["recipient_secret": recipient.revealHex(),
+                                          "wraps": try wrapJSON.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) }]
+            let result = try ProcessRunner.run(python, [TestEnvironment.interopScript("rust_nostr_peer.py").path, "bench-unwrap"],
+                                               stdin: try JSONSerialization.data(withJSONObject: request), timeout: 600)
+            guard result.status == 0, let out = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any],
+                  let seconds = out["seconds"] as? Double, let ok = out["ok"] as? Int else {
+                throw ProcessRunner.Failure(description: result.stderrText)
+            }
+            precondition(ok == wrapCount, "rust-nostr opened \(ok) of \(wrapCount)")
+            rustRate = Double(wrapCount) / seconds
+            report("1 core (parse + verify + unwrap)", rustRate!)
+        } catch {
+            print("  unavailable: \(error) (scripts/bench creates the virtualenv)")
+        }
+
+        print("summary")
+        print("  unwraps/s: linkstr \(format(cachedRate)) (1 core), \(format(parallelRate)) (\(cores) cores); rust-nostr \(rustRate.map(format) ?? "n/a")")
+        if let rustRate {
+            print(String(format: "  ratio linkstr/rust-nostr: %.2fx (1 core), %.2fx (%d cores)", cachedRate / rustRate, parallelRate / rustRate, cores))
+        }
+        print(String(format: "  linkstr 1-core unwrap at %.0f%% of the libsecp256k1 floor", 100 * cachedRate / floorRate))
+        _ = oneCoreRate
+        _ = decryptRate
+
+    }
+}

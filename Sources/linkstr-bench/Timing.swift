@@ -1,0 +1,23 @@
+import Dispatch
+import Foundation
+
+/// Small timing helpers shared by the benchmarks.
+enum Timing {
+    static func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    /// Median and p99 of `runs` timings of `body`, in milliseconds.
+    static func distribution(runs: Int, _ body: (Int) throws -> Void) rethrows -> (median: Double, p99: Double) {
+        var samples = [Double]()
+        for i in 0..<runs { samples.append(try seconds { try body(i) } * 1000) }
+        samples.sort()
+        return (samples[samples.count / 2], samples[min(samples.count - 1, Int(Double(samples.count) * 0.99))])
+    }
+
+    static func report(_ label: String, _ value: String) {
+        print("  \(label.padding(toLength: 46, withPad: " ", startingAt: 0))\(value)")
+    }
+}
