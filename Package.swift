@@ -5,13 +5,15 @@ import PackageDescription
 
 let package = Package(
     name: "linkstr",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "linkstr", targets: ["linkstr"]),
         .executable(name: "linkstr-bench", targets: ["linkstr-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // C system libraries (Debian -dev packages); shims hold what Swift cannot import.
@@ -29,6 +31,16 @@ let package = Package(
 
         // Encrypted SQLite repositories and the identity vault.
         .target(name: "LinkstrStorage", dependencies: ["CSQLite", "NostrProtocol", "LinkstrDomain"]),
+
+        // Relay I/O: a WebSocket client on SwiftNIO, the relay pool (NIP-01/11/42), publishing with acknowledgements.
+        .target(name: "LinkstrRelay", dependencies: [
+            "NostrProtocol", "LinkstrDomain",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
 
         .executableTarget(
             name: "linkstr",

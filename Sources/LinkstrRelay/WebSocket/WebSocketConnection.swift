@@ -1,0 +1,247 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NIOWebSocket
+
+/// One WebSocket to one relay (ws or wss). Text messages in and out; pings answered; a ping of our own
+/// measures latency. Inbound messages larger than `maxMessageBytes` close the connection.
+public final class WebSocketConnection: Sendable {
+    public enum Event: Sendable, Equatable {
+        case text(String)
+        case pong(milliseconds: Double)
+        /// The connection ended; the reason in plain words (nil when we closed it).
+        case closed(String?)
+    }
+
+    enum Outgoing: Sendable {
+        case text(String)
+        case ping
+        case close
+    }
+
+    public let url: URL
+    public let events: AsyncStream<Event>
+    private let outgoing: AsyncStream<Outgoing>.Continuation
+
+    private init(url: URL, events: AsyncStream<Event>, outgoing: AsyncStream<Outgoing>.Continuation) {
+        self.url = url
+        self.events = events
+        self.outgoing = outgoing
+    }
+
+    /// Queues a text message. Returns false when the connection is already closed.
+    @discardableResult
+    public func send(_ text: String) -> Bool {
+        if case .enqueued = outgoing.yield(.text(text)) { return true }
+        return false
+    }
+
+    public func ping() { outgoing.yield(.ping) }
+
+    public func close() {
+        outgoing.yield(.close)
+        outgoing.finish()
+    }
+
+    enum UpgradeResult: Sendable {
+        case websocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>)
+        case notUpgraded
+    }
+
+    /// Connects and upgrades, or throws a `ConnectionError` within `timeout`.
+    public static func connect(to url: URL, group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+                               maxMessageBytes: Int = 4 << 20, timeout: TimeAmount = .seconds(10)) async throws -> WebSocketConnection {
+        guard let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "wss", let host = url.host, !host.isEmpty else {
+            throw ConnectionError.invalidURL(url.absoluteString)
+        }
+        let secure = scheme == "wss"
+        let port = url.port ?? (secure ? 443 : 80)
+        let path = (url.path.isEmpty ? "/" : url.path) + (url.query.map { "?" + $0 } ?? "")
+        let hostHeader = (url.port == nil) ? host : "\(host):\(port)"
+        let tlsContext: NIOSSLContext? = secure ? try makeTLSContext() : nil
+
+        let upgrade: EventLoopFuture<UpgradeResult>
+        do {
+            upgrade = try await ClientBootstrap(group: group)
+                .connectTimeout(timeout)
+                .channelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
+                .connect(host: host, port: port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        if let tlsContext {
+                            let handler = try NIOSSLClientHandler(context: tlsContext, serverHostname: host.first?.isNumber == true ? nil : host)
+                            try channel.pipeline.syncOperations.addHandler(handler)
+                        }
+                        let upgrader = NIOTypedWebSocketClientUpgrader<UpgradeResult>(
+                            maxFrameSize: maxMessageBytes,
+                            upgradePipelineHandler: { channel, _ in
+                                channel.eventLoop.makeCompletedFuture {
+                                    try channel.pipeline.syncOperations.addHandler(
+                                        NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 4096,
+                                                                    maxAccumulatedFrameSize: maxMessageBytes))
+                                    return UpgradeResult.websocket(try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel))
+                                }
+                            })
+                        var headers = HTTPHeaders()
+                        headers.add(name: "Host", value: hostHeader)
+                        headers.add(name: "User-Agent", value: "linkstr")
+                        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)
+                        var configuration = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: .init(
+                            upgradeRequestHead: head, upgraders: [upgrader],
+                            notUpgradingCompletionHandler: { channel in channel.eventLoop.makeCompletedFuture { UpgradeResult.notUpgraded } }))
+                        // A relay may send its first frame in the same packet as the 101 response.
+                        configuration.leftOverBytesStrategy = .forwardBytes
+                        return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: configuration)
+                    }
+                }
+        } catch {
+            throw ConnectionError.describe(error)
+        }
+        let result: UpgradeResult
+        do {
+            result = try await withTimeout(timeout) { try await upgrade.get() }
+        } catch {
+            throw ConnectionError.describe(error)
+        }
+        guard case .websocket(let channel) = result else { throw ConnectionError.upgradeRefused }
+
+        let (events, eventSink) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
+        let (outgoingStream, outgoing) = AsyncStream<Outgoing>.makeStream(bufferingPolicy: .unbounded)
+        let connection = WebSocketConnection(url: url, events: events, outgoing: outgoing)
+        Task {
+            let reason = await run(channel, outgoing: outgoingStream, events: eventSink)
+            eventSink.yield(.closed(reason))
+            eventSink.finish()
+            outgoing.finish()
+        }
+        return connection
+    }
+
+    /// Pumps frames both ways until either side ends; returns why it ended.
+    private static func run(_ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, outgoing: AsyncStream<Outgoing>,
+                            events: AsyncStream<Event>.Continuation) async -> String? {
+        let pingSentAt = PingClock()
+        do {
+            return try await channel.executeThenClose { inbound, outbound in
+                try await withThrowingTaskGroup(of: String?.self) { group in
+                    group.addTask {
+                        for await message in outgoing {
+                            switch message {
+                            case .text(let text):
+                                try await outbound.write(WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: ByteBuffer(string: text)))
+                            case .ping:
+                                pingSentAt.mark()
+                                try await outbound.write(WebSocketFrame(fin: true, opcode: .ping, maskKey: .random(), data: ByteBuffer(string: "linkstr")))
+                            case .close:
+                                var data = ByteBuffer()
+                                data.write(webSocketErrorCode: .normalClosure)
+                                try? await outbound.write(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data))
+                                return nil
+                            }
+                        }
+                        return nil
+                    }
+                    group.addTask {
+                        for try await frame in inbound {
+                            switch frame.opcode {
+                            case .text:
+                                var data = frame.unmaskedData
+                                guard let bytes = data.readBytes(length: data.readableBytes) else { continue }
+                                // Invalid UTF-8 is not JSON; the decoder reports it, decoding lossily here would hide it.
+                                if let text = String(validating: bytes, as: UTF8.self) { events.yield(.text(text)) } else {
+                                    events.yield(.text(String(decoding: bytes, as: UTF8.self)))
+                                }
+                            case .ping:
+                                try await outbound.write(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData))
+                            case .pong:
+                                if let ms = pingSentAt.elapsedMilliseconds() { events.yield(.pong(milliseconds: ms)) }
+                            case .connectionClose:
+                                var data = frame.unmaskedData
+                                let code = data.readWebSocketErrorCode()
+                                return code.map { "relay closed the connection (\($0))" } ?? "relay closed the connection"
+                            case .binary:
+                                continue
+                            default:
+                                return "relay sent an invalid frame"
+                            }
+                        }
+                        return "connection lost"
+                    }
+                    let first = try await group.next() ?? nil
+                    group.cancelAll()
+                    return first
+                }
+            }
+        } catch {
+            return ConnectionError.describe(error).description
+        }
+    }
+
+    static func makeTLSContext() throws -> NIOSSLContext {
+        do { return try NIOSSLContext(configuration: .makeClientConfiguration()) } catch { throw ConnectionError.tls("\(error)") }
+    }
+}
+
+/// When the last ping left, for the latency figure.
+private final class PingClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sentAt: UInt64?
+    func mark() { lock.lock(); sentAt = DispatchTime.now().uptimeNanoseconds; lock.unlock() }
+    func elapsedMilliseconds() -> Double? {
+        lock.lock(); defer { lock.unlock() }
+        guard let s = sentAt else { return nil }
+        sentAt = nil
+        return Double(DispatchTime.now().uptimeNanoseconds - s) / 1e6
+    }
+}
+
+public enum ConnectionError: Error, Equatable, Sendable, CustomStringConvertible {
+    case invalidURL(String)
+    case timeout
+    case refused
+    case unresolvable(String)
+    case upgradeRefused
+    case tls(String)
+    case io(String)
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let u): return "invalid relay url format: \(u)"
+        case .timeout: return "the relay did not answer in time"
+        case .refused: return "connection refused"
+        case .unresolvable(let h): return "cannot resolve \(h)"
+        case .upgradeRefused: return "the server does not speak WebSocket here"
+        case .tls(let m): return "TLS failed: \(m)"
+        case .io(let m): return m
+        }
+    }
+
+    static func describe(_ error: any Error) -> ConnectionError {
+        if let e = error as? ConnectionError { return e }
+        if error is ChannelError, case .connectTimeout = error as! ChannelError { return .timeout }
+        if let e = error as? IOError, e.errnoCode == ECONNREFUSED { return .refused }
+        if error is NIOConnectionError {
+            let text = "\(error)"
+            return text.contains("refused") || text.contains("111") ? .refused : .io("cannot connect (\(text.prefix(120)))")
+        }
+        if error is NIOSSLError { return .tls("\(error)") }
+        if error is TimeoutError { return .timeout }
+        return .io("\(error)".prefix(160).description)
+    }
+}
+
+struct TimeoutError: Error {}
+
+/// Runs `body`, failing with `TimeoutError` when it takes longer than `timeout`.
+func withTimeout<T: Sendable>(_ timeout: TimeAmount, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(nanoseconds: UInt64(max(0, timeout.nanoseconds)))
+            throw TimeoutError()
+        }
+        defer { group.cancelAll() }
+        return try await group.next()!
+    }
+}
