@@ -42,6 +42,9 @@ let package = Package(
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
 
+        // The sync engine: subscriptions, paged backfill, gift-wrap ingest in batches, sending.
+        .target(name: "LinkstrSync", dependencies: ["NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay"]),
+
         .executableTarget(
             name: "linkstr",
             dependencies: [

@@ -269,6 +269,7 @@ public actor RelayPool {
         case .eose(let sub):
             sink.yield(.eose(relay: url, subscription: sub))
         case .closed(let sub, let m):
+            if m.prefix == .authRequired, relays[url]?.authEventID != nil { return }  // refused before AUTH landed; re-sent after
             if m.prefix == .authRequired, retryAfterAuth(url, key: "REQ " + sub, message: reqText(sub, url)) { return }
             if m.prefix == .rateLimited, let s = subscriptions[sub] {
                 // Ask again later, once.
@@ -294,9 +295,16 @@ public actor RelayPool {
             for p in publishes.values { p.tracker.ok(relay: url, eventID: id, accepted: accepted, message: m) }
             settlePublishes()
         case .auth(let challenge):
+            // Our subscriptions already name our key in `#p`, so answering a challenge reveals nothing new.
             relays[url]?.challenge = challenge
-            if relays[url]?.information?.authRequired == true || !(relays[url]?.awaitingAuth.isEmpty ?? true) { authenticate(url) }
+            relays[url]?.authenticated = false
+            authenticate(url)
         case .notice(let text):
+            // Some relays refuse a REQ with a NOTICE instead of CLOSED; authenticate if we can.
+            let m = RelayStatusMessage(text)
+            if m.prefix == .authRequired || m.prefix == .restricted, relays[url]?.authenticated == false, relays[url]?.challenge != nil {
+                authenticate(url)
+            }
             sink.yield(.notice(relay: url, text))
         case .count:
             break
@@ -324,12 +332,25 @@ public actor RelayPool {
               let event = signer(url, challenge) else { return }
         relays[url]?.authEventID = event.id
         relay.connection?.send(ClientMessage.auth(event).encoded())
+        // NIP-42 relays answer with OK; some never do. Silence for a moment counts as acceptance.
+        let generation = relay.generation
+        Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(1500))
+            await self?.authTimedOut(url, generation, event.id)
+        }
+    }
+
+    private func authTimedOut(_ url: String, _ generation: Int, _ id: EventID) {
+        guard relays[url]?.generation == generation, relays[url]?.authEventID == id else { return }
+        authResult(url, accepted: true, message: RelayStatusMessage(""))
     }
 
     private func authResult(_ url: String, accepted: Bool, message: RelayStatusMessage) {
         relays[url]?.authEventID = nil
         if accepted {
             relays[url]?.authenticated = true
+            // Subscriptions sent before AUTH may have been refused: install them again (same ids replace).
+            for (id, sub) in subscriptions where sub.relays?.contains(url) ?? true { sendREQ(id, sub.filters, to: url) }
             flushAwaitingAuth(url)
         } else {
             relays[url]?.lastError = "authentication refused: " + (message.text.isEmpty ? message.raw : message.text)

@@ -1,0 +1,399 @@
+import Dispatch
+import Foundation
+import LinkstrDomain
+import LinkstrRelay
+import LinkstrStorage
+import NostrProtocol
+
+/// What the sync engine tells its owner (the CLI or the app runtime).
+public enum SyncUpdate: Sendable {
+    case ingested(touchedSessions: Set<String>, notifications: [InboundNotification])
+    case contactsChanged
+    case relay(RelaySnapshot)
+    case notice(relay: String, String)
+    /// Every relay that connected has been backfilled (late relays get their own later).
+    case backfillComplete
+}
+
+/// Counters of one engine's life (`sync --json` prints them).
+public struct SyncStats: Sendable, Equatable {
+    public var wrapsReceived = 0
+    /// Skipped before decrypting: already processed (persisted) or already in flight.
+    public var wrapsAlreadyProcessed = 0
+    /// Unwrap attempts: every one costs ECDH and signature checks.
+    public var decryptions = 0
+    public var invalidWraps = 0
+    public var notLinkstr = 0
+    public var rejectedPayloads = 0
+    public var applied = 0
+    public var duplicates = 0
+    public var pending = 0
+    public var ignored = 0
+    public var backfillPages = 0
+    public init() {}
+}
+
+/// Keeps one account in sync: installs the live subscription on every relay, backfills each relay in
+/// pages, opens gift wraps (deduplicated by wrap id before any decryption, persisted), ingests them in
+/// batches (one transaction each), and sends the user's actions.
+public actor SyncEngine {
+    public static let livePrefix = "linkstr-live"
+    public static let backfillPrefix = "linkstr-backfill-"
+    public static let followListSubscription = "linkstr-follow-list"
+    public static let pageSize = 500
+    /// Live events may be backdated by the 0–2 day wrap tweak; allow ten minutes of clock skew too.
+    public static let liveWindow: Int64 = NIP59.maxTimestampTweak + 600
+    public static let pageDeadline: Duration = .seconds(15)
+
+    public nonisolated let updates: AsyncStream<SyncUpdate>
+    private let updateSink: AsyncStream<SyncUpdate>.Continuation
+
+    public let identity: SecretKey
+    public let store: AccountStore
+    public let pool: RelayPool
+    private let clock: @Sendable () -> Int64
+    private let random: any RandomSource
+    private let keyCache: ConversationKeyCache
+    private var me: Pubkey { identity.publicKey.hex }
+
+    private var processed = Set<String>()
+    private var inFlight = Set<String>()
+    private var buffer: [(relay: String, subscription: String, event: NostrEvent)] = []
+    private var flushScheduled = false
+    private var liveEOSE = Set<String>()
+    private var restoringHistory = false
+    private var consumer: Task<Void, Never>?
+    public private(set) var stats = SyncStats()
+
+    private enum BackfillState { case running(page: Int, subscription: String, until: Int64?, count: Int, oldest: Int64?, limit: Int), done }
+    private var backfill: [String: BackfillState] = [:]
+    private var relayIndex: [String: Int] = [:]
+    private var pageTimers: [String: Task<Void, Never>] = [:]
+    private var relayStatus: [String: RelayStatus] = [:]
+    private var backfillWaiters: [CheckedContinuation<Void, Never>] = []
+    private var completedOnce = false
+
+    public init(identity: SecretKey, store: AccountStore, pool: RelayPool, clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
+                random: any RandomSource = SystemRandom()) {
+        self.identity = identity
+        self.store = store
+        self.pool = pool
+        self.clock = clock
+        self.random = random
+        keyCache = ConversationKeyCache(secretKey: identity)
+        (updates, updateSink) = AsyncStream<SyncUpdate>.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    /// The NIP-42 signer the pool should use for this identity.
+    public static func authSigner(for identity: SecretKey) -> AuthSigner {
+        { relay, challenge in
+            UnsignedEvent(pubkey: identity.publicKey, createdAt: Int64(Date().timeIntervalSince1970), kind: 22242,
+                          tags: [["relay", relay], ["challenge", challenge]], content: "").signed(with: identity)
+        }
+    }
+
+    // MARK: lifecycle
+
+    public func start() async throws {
+        processed = try store.processedWrapIDs()
+        restoringHistory = try store.isConversationStoreEmpty() && !(try store.historyRestored())
+        let events = pool.events
+        consumer = Task { [weak self] in
+            for await event in events { await self?.handle(event) }
+        }
+        let now = clock()
+        await pool.subscribe(Self.livePrefix, filters: [Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]], since: now - Self.liveWindow,
+                                                               limit: Self.pageSize)])
+        await pool.subscribe(Self.followListSubscription, filters: [Filter(authors: [me], kinds: [3], limit: 1)])
+    }
+
+    public func stop() async {
+        consumer?.cancel()
+        pageTimers.values.forEach { $0.cancel() }
+        await flush()
+        await pool.stop()
+        updateSink.finish()
+        for w in backfillWaiters { w.resume() }
+        backfillWaiters.removeAll()
+    }
+
+    /// Waits until every relay that connected has been backfilled, or `timeout`. True when complete.
+    public func waitForBackfill(timeout: Duration) async -> Bool {
+        if backfillComplete { return true }
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            await self?.releaseWaiters()
+        }
+        await withCheckedContinuation { backfillWaiters.append($0) }
+        timer.cancel()
+        return backfillComplete
+    }
+
+    private func releaseWaiters() {
+        for w in backfillWaiters { w.resume() }
+        backfillWaiters.removeAll()
+    }
+
+    /// Backfill is complete when no relay is mid-backfill, at least one finished, and every relay
+    /// that is still trying to connect has given up for now.
+    private var backfillComplete: Bool {
+        let finished = backfill.values.contains { if case .done = $0 { return true } else { return false } }
+        let running = backfill.values.contains { if case .running = $0 { return true } else { return false } }
+        let connecting = relayStatus.contains { url, status in status == .connecting && backfill[url] == nil }
+        return finished && !running && !connecting
+    }
+
+    // MARK: pool events
+
+    private func handle(_ event: PoolEvent) async {
+        switch event {
+        case .event(let relay, let sub, let e):
+            if sub == Self.followListSubscription {
+                ingestFollowList(e)
+            } else if sub == Self.livePrefix || sub.hasPrefix(Self.backfillPrefix) {
+                if case .running(let page, let id, let until, let count, let oldest, let limit)? = backfill[relay], id == sub {
+                    backfill[relay] = .running(page: page, subscription: id, until: until, count: count + 1,
+                                               oldest: min(oldest ?? e.createdAt, e.createdAt), limit: limit)
+                }
+                enqueue(relay, sub, e)
+            }
+        case .eose(let relay, let sub):
+            if sub == Self.livePrefix { liveEOSE.insert(relay) }
+            if sub.hasPrefix(Self.backfillPrefix) { await pageFinished(relay, sub) }
+            await flush()
+        case .closed(let relay, let sub, _):
+            if sub.hasPrefix(Self.backfillPrefix) { await pageFinished(relay, sub) }
+        case .notice(let relay, let text):
+            updateSink.yield(.notice(relay: relay, text))
+        case .ready(let relay):
+            liveEOSE.remove(relay)
+            if backfill[relay] == nil { await startBackfill(relay) }
+        case .status(let snapshot):
+            relayStatus[snapshot.url] = snapshot.status
+            updateSink.yield(.relay(snapshot))
+            checkBackfillComplete()
+        }
+    }
+
+    // MARK: backfill
+
+    private func startBackfill(_ relay: String) async {
+        if relayIndex[relay] == nil { relayIndex[relay] = relayIndex.count }
+        let limit = await pool.effectiveLimit(Self.pageSize, relay: relay)
+        await requestPage(relay, page: 0, until: nil, limit: limit)
+    }
+
+    private func requestPage(_ relay: String, page: Int, until: Int64?, limit: Int) async {
+        let sub = "\(Self.backfillPrefix)\(relayIndex[relay] ?? 0)-\(page)"
+        backfill[relay] = .running(page: page, subscription: sub, until: until, count: 0, oldest: nil, limit: limit)
+        stats.backfillPages += 1
+        await pool.subscribe(sub, filters: [Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]], until: until, limit: limit)], relays: [relay])
+        pageTimers[relay]?.cancel()
+        pageTimers[relay] = Task { [weak self] in
+            try? await Task.sleep(for: Self.pageDeadline)
+            if Task.isCancelled { return }
+            await self?.pageFinished(relay, sub)
+        }
+    }
+
+    /// A page ends on EOSE, CLOSED or its deadline. A full page asks for the next, older one.
+    private func pageFinished(_ relay: String, _ sub: String) async {
+        guard case .running(let page, let id, let until, let count, let oldest, let limit)? = backfill[relay], id == sub else { return }
+        pageTimers[relay]?.cancel()
+        pageTimers[relay] = nil
+        await pool.unsubscribe(sub, relays: [relay])
+        await flush()
+        if count >= limit, let oldest, oldest > 0, until.map({ oldest - 1 < $0 }) ?? true {
+            await requestPage(relay, page: page + 1, until: oldest - 1, limit: limit)
+        } else {
+            backfill[relay] = .done
+            checkBackfillComplete()
+        }
+    }
+
+    private func checkBackfillComplete() {
+        guard backfillComplete else { return }
+        if !completedOnce {
+            completedOnce = true
+            if restoringHistory {
+                restoringHistory = false
+                try? store.setHistoryRestored()
+            }
+            updateSink.yield(.backfillComplete)
+        }
+        releaseWaiters()
+    }
+
+    // MARK: ingest
+
+    private func enqueue(_ relay: String, _ sub: String, _ e: NostrEvent) {
+        stats.wrapsReceived += 1
+        let id = e.id.hex
+        guard !processed.contains(id), !inFlight.contains(id) else {
+            stats.wrapsAlreadyProcessed += 1
+            return
+        }
+        inFlight.insert(id)
+        buffer.append((relay, sub, e))
+        if buffer.count >= 256 {
+            Task { await self.flush() }
+        } else if !flushScheduled {
+            flushScheduled = true
+            Task {
+                try? await Task.sleep(for: .milliseconds(40))
+                await self.flush()
+            }
+        }
+    }
+
+    /// Opens the buffered wraps (on every core) and ingests them in one transaction.
+    public func flush() async {
+        flushScheduled = false
+        guard !buffer.isEmpty else { return }
+        let batch = buffer
+        buffer.removeAll()
+        let now = clock()
+        let identity = identity, cache = keyCache
+        let liveRelays = liveEOSE
+        let opened = await Self.unwrapAll(batch.map(\.event), identity: identity, cache: cache)
+        stats.decryptions += batch.count
+        var messages = [InboundMessage]()
+        for (item, result) in zip(batch, opened) {
+            switch result {
+            case .failure:
+                stats.invalidWraps += 1
+            case .success(let gift):
+                // Stored events the live subscription replays before its EOSE are history, not news.
+                let live = item.subscription == Self.livePrefix && liveRelays.contains(item.relay)
+                switch InboundDecoder.decode(rumor: gift.rumor, rumorID: gift.rumorID, sender: gift.sender, wrapID: item.event.id.hex,
+                                             source: live ? .live : .historical, receivedAt: now) {
+                case .success(let m): messages.append(m)
+                case .failure(.notLinkstr): stats.notLinkstr += 1
+                case .failure: stats.rejectedPayloads += 1
+                }
+            }
+        }
+        let wrapIDs = batch.map { $0.event.id.hex }
+        do {
+            let reports = try store.ingest(messages, restoringHistory: restoringHistory, processedWraps: wrapIDs, now: now)
+            var touched = Set<String>(), notifications = [InboundNotification]()
+            for r in reports {
+                touched.formUnion(r.touchedSessions)
+                notifications += r.notifications
+                switch r.outcome {
+                case .applied: stats.applied += 1
+                case .duplicate: stats.duplicates += 1
+                case .pending: stats.pending += 1
+                case .ignored: stats.ignored += 1
+                }
+            }
+            processed.formUnion(wrapIDs)
+            if !touched.isEmpty || !notifications.isEmpty { updateSink.yield(.ingested(touchedSessions: touched, notifications: notifications)) }
+        } catch {
+            // Nothing was written; these wraps are opened again next time.
+            updateSink.yield(.notice(relay: "", "could not store incoming messages: \(error)"))
+        }
+        inFlight.subtract(wrapIDs)
+    }
+
+    /// Fully checked unwraps, spread over the cores (each unwrap is ~200 µs of elliptic-curve work).
+    static func unwrapAll(_ wraps: [NostrEvent], identity: SecretKey, cache: ConversationKeyCache) async -> [Result<NIP59.UnwrappedGift, GiftWrapError>] {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                let results = ResultSlots(count: wraps.count)
+                let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, wraps.count / 8))
+                DispatchQueue.concurrentPerform(iterations: workers) { w in
+                    var i = w
+                    while i < wraps.count {
+                        results.set(i, Result { () throws(GiftWrapError) in try NIP59.unwrap(wraps[i], recipient: identity, cache: cache) })
+                        i += workers
+                    }
+                }
+                continuation.resume(returning: results.values)
+            }
+        }
+    }
+
+    private func ingestFollowList(_ e: NostrEvent) {
+        guard e.kind == 3, e.pubkey.hex == me, e.isValid else { return }
+        if (try? store.ingestFollowList(author: me, createdAt: e.createdAt, eventID: e.id.hex, tags: e.tags, now: clock())) == .applied {
+            updateSink.yield(.contactsChanged)
+        }
+    }
+
+    // MARK: sending
+
+    public struct SentRumor: Sendable, Equatable {
+        public let rumorID: String
+        public let wrapIDs: [String]
+    }
+
+    /// One user action: wraps every rumor to each of its recipients (ourselves included), publishes all
+    /// of them as one batch, and only after every wrap was accepted applies them locally.
+    public func send(_ rumors: [OutboundRumor]) async throws -> [SentRumor] {
+        if let error = await pool.waitForWritableRelay() { throw error }
+        let now = clock()
+        var wraps = [NostrEvent]()
+        var sent = [(OutboundRumor, UnsignedEvent, [NostrEvent])]()
+        for outbound in rumors {
+            let rumor = outbound.rumor(author: identity.publicKey)
+            var mine = [NostrEvent]()
+            for recipient in PubkeyNormalizer.dedupedList(outbound.recipients + [me]) {
+                guard let key = try? PublicKey(hex: recipient) else { continue }
+                mine.append(try NIP59.giftWrap(rumor: rumor, sender: identity, recipient: key, now: now, random: random, cache: keyCache))
+            }
+            wraps += mine
+            sent.append((outbound, rumor, mine))
+        }
+        switch await pool.publish(wraps) {
+        case .failure(let error): throw error
+        case .success: break
+        }
+        var result = [SentRumor]()
+        var messages = [InboundMessage]()
+        for (outbound, rumor, mine) in sent {
+            let ids = mine.map { $0.id.hex }
+            messages.append(outbound.localMessage(rumorID: rumor.id.hex, wrapIDs: ids, me: me, now: now))
+            result.append(SentRumor(rumorID: rumor.id.hex, wrapIDs: ids))
+        }
+        // Our self-copies will come back from the relays: mark them processed so they are never opened.
+        let reports = try store.ingest(messages, processedWraps: wraps.map { $0.id.hex }, now: now)
+        processed.formUnion(wraps.map { $0.id.hex })
+        updateSink.yield(.ingested(touchedSessions: reports.reduce(into: Set<String>()) { $0.formUnion($1.touchedSessions) }, notifications: []))
+        return result
+    }
+
+    /// Signs and publishes a plain event (kind 0, 3, 5, 62, 10050) with send gating.
+    public func publish(_ template: UnsignedEventTemplate) async throws -> NostrEvent {
+        if let error = await pool.waitForWritableRelay() { throw error }
+        let event = template.event(author: identity.publicKey).signed(with: identity, random: random)
+        switch await pool.publish([event]) {
+        case .failure(let error): throw error
+        case .success: return event
+        }
+    }
+
+    /// Publishes the full follow list and, once accepted, replaces the local contacts.
+    public func setContacts(_ keys: [Pubkey]) async throws {
+        let event = try await publish(NostrEventTemplates.followList(keys, now: clock()))
+        try store.replaceContacts(keys, stamp: LWWStamp(createdAt: event.createdAt, eventID: event.id.hex))
+        updateSink.yield(.contactsChanged)
+    }
+}
+
+/// One slot per wrap; each index is written by exactly one worker, then read after all of them finished.
+private final class ResultSlots: @unchecked Sendable {
+    private let base: UnsafeMutablePointer<Result<NIP59.UnwrappedGift, GiftWrapError>?>
+    private let count: Int
+    init(count: Int) {
+        self.count = count
+        base = .allocate(capacity: max(count, 1))
+        base.initialize(repeating: nil, count: count)
+    }
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+    func set(_ i: Int, _ r: Result<NIP59.UnwrappedGift, GiftWrapError>) { base[i] = r }
+    var values: [Result<NIP59.UnwrappedGift, GiftWrapError>] { (0..<count).map { base[$0]! } }
+}
