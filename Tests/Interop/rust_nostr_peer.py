@@ -5,6 +5,8 @@ Commands (JSON on stdin/stdout):
   wrap         {"sender_secret", "recipient_pubkey", "kind", "content", "created_at", "tags"} -> gift wrap event JSON
   unwrap       {"recipient_secret", "wrap"} -> {"sender", "rumor"} or {"error"}
   bench-unwrap {"recipient_secret", "wraps": [...]} -> {"count", "seconds", "ok"}
+  publish      {"relay", "events": [...]} -> {"ok": [bool, ...], "messages": [...]}
+  fetch        {"relay", "recipient_secret"} -> {"gifts": [{"wrap_id", "sender", "rumor"}], "errors": [...]}
 """
 import json
 import sys
@@ -60,10 +62,46 @@ def cmd_bench_unwrap(req):
     return {"count": len(wraps), "ok": ok, "seconds": seconds}
 
 
+def cmd_publish(req):
+    from websockets.sync.client import connect
+    oks, messages = [], []
+    with connect(req["relay"], max_size=None) as ws:
+        for event in req["events"]:
+            ws.send(json.dumps(["EVENT", event]))
+            while True:
+                reply = json.loads(ws.recv(timeout=10))
+                if reply[0] == "OK" and reply[1] == event["id"]:
+                    oks.append(bool(reply[2]))
+                    messages.append(reply[3] if len(reply) > 3 else "")
+                    break
+    return {"ok": oks, "messages": messages}
+
+
+def cmd_fetch(req):
+    """Every gift wrap for the recipient on the relay, opened by rust-nostr."""
+    from websockets.sync.client import connect
+    recipient = keys(req["recipient_secret"])
+    gifts, errors = [], []
+    with connect(req["relay"], max_size=None) as ws:
+        ws.send(json.dumps(["REQ", "peer", {"kinds": [1059], "#p": [recipient.public_key().to_hex()], "limit": 5000}]))
+        while True:
+            reply = json.loads(ws.recv(timeout=10))
+            if reply[0] == "EOSE":
+                break
+            if reply[0] != "EVENT":
+                continue
+            try:
+                gift = open_wrap(recipient, json.dumps(reply[2]))
+                gifts.append({"wrap_id": reply[2]["id"], "sender": gift.sender().to_hex(), "rumor": json.loads(gift.rumor().as_json())})
+            except Exception as e:
+                errors.append(str(e))
+    return {"gifts": gifts, "errors": errors}
+
+
 def main():
     command = sys.argv[1]
     req = json.load(sys.stdin)
-    out = {"wrap": cmd_wrap, "unwrap": cmd_unwrap, "bench-unwrap": cmd_bench_unwrap}[command](req)
+    out = {"wrap": cmd_wrap, "unwrap": cmd_unwrap, "bench-unwrap": cmd_bench_unwrap, "publish": cmd_publish, "fetch": cmd_fetch}[command](req)
     json.dump(out, sys.stdout)
 
 

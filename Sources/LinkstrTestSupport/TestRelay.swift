@@ -1,0 +1,135 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real relay (`nostr-relay` from the test virtualenv) on 127.0.0.1 for one test, stopped afterwards.
+public final class TestRelay: @unchecked Sendable {
+    public let port: Int
+    public let directory: URL
+    public var url: String { "ws://127.0.0.1:\(port)" }
+    private var process: Process?
+    private let auth: Bool
+    private let readers: [String]
+
+    /// `requireAuthToRead`: reading needs NIP-42 AUTH by one of `readers` (hex pubkeys).
+    public init(requireAuthToRead: Bool = false, readers: [String] = []) throws {
+        port = try TestRelay.freePort()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-relay-\(UUID().uuidString)")
+        auth = requireAuthToRead
+        self.readers = readers
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try start()
+    }
+
+    deinit { stop(); try? FileManager.default.removeItem(at: directory) }
+
+    private var config: URL { directory.appendingPathComponent("config.yaml") }
+
+    public func start() throws {
+        var yaml = """
+        storage:
+          sqlalchemy.url: sqlite+aiosqlite:///\(directory.path)/nostr.sqlite3
+          validators: [nostr_relay.validators.is_signed]
+        gunicorn: {bind: "127.0.0.1:\(port)", workers: 1, loglevel: warning}
+        max_limit: 6000
+        subscription_limit: 64
+        message_timeout: 3600
+
+        """
+        if auth {
+            yaml += """
+            authentication:
+              enabled: true
+              relay_urls: [\(url)]
+              actions: {save: a, query: r}
+
+            """
+        }
+        try yaml.write(to: config, atomically: true, encoding: .utf8)
+        let bin = try TestEnvironment.venv().appendingPathComponent("bin/nostr-relay")
+        for reader in readers {
+            let r = try ProcessRunner.run(bin, ["-c", config.path, "role", "set", reader, "-r", "ra"], timeout: 60)
+            guard r.status == 0 else { throw TestEnvironment.Missing(description: "nostr-relay role set failed: \(r.stderrText)") }
+        }
+        let p = Process()
+        p.executableURL = bin
+        p.arguments = ["-c", config.path, "serve", "--use-uvicorn"]
+        p.currentDirectoryURL = directory
+        p.standardOutput = FileHandle.nullDevice
+        let logFile = directory.appendingPathComponent("relay.log")
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        p.standardError = try FileHandle(forWritingTo: logFile)
+        try p.run()
+        process = p
+        try TestRelay.waitUntilListening(port: port, timeout: 30)
+    }
+
+    public func stop() {
+        guard let p = process else { return }
+        if p.isRunning { p.terminate() }
+        p.waitUntilExit()
+        process = nil
+    }
+
+    public var log: String { (try? String(contentsOf: directory.appendingPathComponent("relay.log"), encoding: .utf8)) ?? "" }
+
+    /// A TCP port nobody listens on right now.
+    public static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = 0
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &addr) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
+        }
+        guard ok else { throw TestEnvironment.Missing(description: "no free port") }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+
+    public static func waitUntilListening(port: Int, timeout: TimeInterval) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            addr.sin_port = in_port_t(UInt16(port).bigEndian)
+            let connected = withUnsafePointer(to: &addr) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            close(fd)
+            if connected { return }
+            usleep(100_000)
+        }
+        throw TestEnvironment.Missing(description: "nothing listens on port \(port) after \(timeout) s")
+    }
+}
+
+/// The fault-injecting WebSocket proxy (Tests/Interop/fault_proxy.py) in front of a relay.
+public final class FaultProxy: @unchecked Sendable {
+    public let port: Int
+    public var url: String { "ws://127.0.0.1:\(port)" }
+    private let process: Process
+
+    public init(upstream: String, mode: String, argument: String = "0") throws {
+        port = try TestRelay.freePort()
+        process = Process()
+        process.executableURL = try TestEnvironment.python()
+        process.arguments = [TestEnvironment.interopScript("fault_proxy.py").path, String(port), upstream, mode, argument]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try TestRelay.waitUntilListening(port: port, timeout: 20)
+    }
+
+    deinit { stop() }
+
+    public func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import LinkstrDomain
+import LinkstrRelay
+import LinkstrStorage
+import LinkstrSync
+import NostrProtocol
+
+/// Everything a command needs, opened on demand: data directory, vault, store, identity, relays.
+final class CLIContext: @unchecked Sendable {
+    let options: GlobalOptions
+    let paths: DataPaths
+    let vault: IdentityVault
+    private var openedStore: LocalStore?
+
+    init(_ options: GlobalOptions) throws {
+        self.options = options
+        umask(0o077)
+        paths = DataPaths.resolve(home: options.home)
+        try paths.prepare()
+        vault = IdentityVault(paths: paths)
+    }
+
+    var now: Int64 { Int64(Date().timeIntervalSince1970) }
+
+    func store() throws -> LocalStore {
+        if let openedStore { return openedStore }
+        let s = try LocalStore(paths: paths)
+        openedStore = s
+        return s
+    }
+
+    var passphraseSource: PassphraseSource? {
+        let hasTerminal = FileManager.default.isReadableFile(atPath: "/dev/tty")
+        let ask: @Sendable (String) -> String? = { question in TerminalPrompt.secret(question) }
+        let prompt: (@Sendable (String) -> String?)? = hasTerminal ? ask : nil
+        return PassphraseSource.resolve(file: options.passphraseFile, prompt: prompt)
+    }
+
+    func passphrase(_ question: String = "passphrase: ") throws -> String {
+        guard let source = passphraseSource else { throw VaultError.noPassphrase }
+        return try source.read(question: question)
+    }
+
+    /// A new passphrase: asked twice when typed.
+    func newPassphrase() throws -> String {
+        guard let source = passphraseSource else { throw VaultError.noPassphrase }
+        let first = try source.read(question: "new passphrase: ")
+        if case .prompt = source {
+            guard try source.read(question: "repeat passphrase: ") == first else { throw CLIError("the passphrases do not match.") }
+        }
+        guard !first.isEmpty else { throw VaultError.emptyPassphrase }
+        return first
+    }
+
+    /// The active identity, unlocked.
+    func identity() throws -> SecretKey {
+        guard let active = vault.activePubkey() else { throw CLIError("no identity yet: run `linkstr identity create` or `linkstr identity import`.") }
+        return try vault.unlock(active, passphrase: try passphrase())
+    }
+
+    func account() throws -> (SecretKey, AccountStore) {
+        let key = try identity()
+        return (key, try store().account(key, now: now))
+    }
+
+    /// `--relay` values (validated), else the stored enabled relays.
+    func relayList(_ store: AccountStore) throws -> [(url: String, enabled: Bool)] {
+        if !options.relays.isEmpty {
+            return try options.relays.map {
+                guard let url = RelayURL.normalized($0) else { throw CLIError(RelayURL.invalidMessage + " (\($0))") }
+                return (url, true)
+            }
+        }
+        return try store.relays(now: now).map { ($0.url, $0.enabled) }
+    }
+
+    /// A sync engine connected to the relays (subscriptions are installed by `start()` only).
+    func engine(_ key: SecretKey, _ store: AccountStore) async throws -> SyncEngine {
+        let pool = RelayPool(authSigner: SyncEngine.authSigner(for: key))
+        await pool.setRelays(try relayList(store))
+        return SyncEngine(identity: key, store: store, pool: pool)
+    }
+}

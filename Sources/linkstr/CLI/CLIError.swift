@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+
+/// An error for people: printed as `linkstr: <message>` on stderr, exit code 1.
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ message: String) { description = message }
+}
+
+/// Commands implement `execute`; `run` turns any error into one plain line on stderr and exit code 1.
+protocol LinkstrCommand: AsyncParsableCommand {
+    var global: GlobalOptions { get }
+    func execute() async throws
+}
+
+extension LinkstrCommand {
+    func run() async throws {
+        do {
+            try await execute()
+        } catch let e as ExitCode {
+            throw e
+        } catch let e as CleanExit {
+            throw e
+        } catch {
+            FileHandle.standardError.write(Data("linkstr: \(String(describing: error))\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}
+
+func printLine(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+func printError(_ text: String) { FileHandle.standardError.write(Data(("linkstr: " + text + "\n").utf8)) }

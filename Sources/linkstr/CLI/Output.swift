@@ -1,0 +1,42 @@
+import LinkstrDomain
+import NostrProtocol
+
+/// JSON and text forms of what commands print. Text output passes every remote string through
+/// `DisplayText`, so nothing a peer wrote can drive the terminal.
+enum Output {
+    static func json(_ value: JSONValue) -> String { JSONWriter.encode(value) }
+
+    static func session(_ s: SessionSummary) -> JSONValue {
+        .object(JSONObject([
+            ("id", .string(s.id)), ("name", .string(s.name)), ("creator", .string(s.creator)),
+            ("members", .array(s.members.map { .string($0) })), ("unread", .bool(s.unread)), ("archived", .bool(s.archived)),
+            ("is_member", .bool(s.isMember)), ("updated_at", .integer(s.lastActivityAt)),
+        ]))
+    }
+
+    static func post(_ p: PostView) -> JSONValue {
+        .object(JSONObject([
+            ("id", .string(p.id)), ("session_id", .string(p.post.sessionID)), ("author", .string(p.post.author)),
+            ("url", .string(p.post.url)), ("note", p.post.note.map { .string($0) } ?? .null), ("created_at", .integer(p.post.createdAt)),
+            ("unread", .bool(p.unread)), ("label", .string(URLClassifier.classify(p.post.url).label)),
+            ("reactions", .array(p.reactions.map { r in
+                .object(JSONObject([("emoji", .string(r.emoji)), ("count", .integer(Int64(r.count))), ("mine", .bool(r.mine)),
+                                    ("by", .array(r.by.map { .string($0) }))]))
+            })),
+        ]))
+    }
+
+    static func sessionLine(_ s: SessionSummary) -> String {
+        "\(s.unread ? "●" : " ") \(s.id)  \(DisplayText.singleLine(s.name))  (\(s.members.count) members\(s.archived ? ", archived" : "")\(s.isMember ? "" : ", read-only"))"
+    }
+
+    static func postLines(_ p: PostView, names: (Pubkey) -> String) -> String {
+        var lines = ["\(p.unread ? "●" : " ") \(p.id)  [\(URLClassifier.classify(p.post.url).label)] \(DisplayText.singleLine(p.post.url))",
+                     "    by \(DisplayText.singleLine(names(p.post.author)))"]
+        if let note = p.post.note { lines.append("    “\(DisplayText.singleLine(note))”") }
+        if !p.reactions.isEmpty {
+            lines.append("    " + p.reactions.map { "\(DisplayText.singleLine($0.emoji)) \($0.count)\($0.mine ? "*" : "")" }.joined(separator: "  "))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import LinkstrDomain
+import NostrProtocol
+
+struct ContactsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "contacts", abstract: "Your follow list (kind 3) and private aliases.",
+                                                    subcommands: [Add.self, Remove.self, List.self])
+
+    struct Add: LinkstrCommand {
+        static let configuration = CommandConfiguration(abstract: "Follow someone (publishes the follow list); --alias is private.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "npub, nostr:npub… or hex.") var key: String
+        @Option(help: "A private name for them, never published.") var alias: String?
+
+        func execute() async throws {
+            guard let pk = ContactKeyParser.pubkey(in: key) ?? PubkeyNormalizer.fromAnyForm(key) else {
+                throw CLIError("that is not a public key (npub1… or 64 hex characters).")
+            }
+            let ctx = try CLIContext(global)
+            let (me, store) = try ctx.account()
+            let current = try store.contacts().map(\.pubkey)
+            if !current.contains(pk) {
+                let engine = try await ctx.engine(me, store)
+                do { try await engine.setContacts(current + [pk]) } catch { await engine.stop(); throw error }
+                await engine.stop()
+            }
+            // Re-adding only updates the alias (no republish).
+            if let alias { try store.setAlias(pk, alias) }
+            printLine((try? PublicKey(hex: pk))?.npub ?? pk)
+        }
+    }
+
+    struct Remove: LinkstrCommand {
+        static let configuration = CommandConfiguration(abstract: "Unfollow (publishes the follow list).")
+        @OptionGroup var global: GlobalOptions
+        @Argument var key: String
+        func execute() async throws {
+            guard let pk = PubkeyNormalizer.fromAnyForm(key) else { throw CLIError("that is not a public key.") }
+            let ctx = try CLIContext(global)
+            let (me, store) = try ctx.account()
+            let current = try store.contacts().map(\.pubkey)
+            guard current.contains(pk) else { throw CLIError("that key is not in your contacts.") }
+            let engine = try await ctx.engine(me, store)
+            do { try await engine.setContacts(current.filter { $0 != pk }) } catch { await engine.stop(); throw error }
+            await engine.stop()
+        }
+    }
+
+    struct List: LinkstrCommand {
+        static let configuration = CommandConfiguration(abstract: "Contacts with their aliases.")
+        @OptionGroup var global: GlobalOptions
+        func execute() async throws {
+            let (_, store) = try CLIContext(global).account()
+            let contacts = try store.contacts()
+            if global.json {
+                printLine(Output.json(.array(contacts.map { c in
+                    .object(JSONObject([("pubkey", .string(c.pubkey)), ("npub", .string((try? PublicKey(hex: c.pubkey))?.npub ?? "")),
+                                        ("alias", c.alias.map { .string($0) } ?? .null)]))
+                })))
+            } else {
+                for c in contacts { printLine("\((try? PublicKey(hex: c.pubkey))?.npub ?? c.pubkey)\(c.alias.map { "  " + DisplayText.singleLine($0) } ?? "")") }
+            }
+        }
+    }
+}

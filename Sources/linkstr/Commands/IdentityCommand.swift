@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import LinkstrDomain
+import LinkstrStorage
+import NostrProtocol
+
+struct IdentityCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "identity", abstract: "Create, import, list and switch identities.",
+                                                    subcommands: [Create.self, Import.self, List.self, Show.self, Use.self, ExportSecret.self])
+
+    struct Create: LinkstrCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a new key; prints its npub.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "A profile name others will see (published on the next sync).") var name: String?
+        @Option(name: .customLong("kdf-cost"), help: "scrypt cost exponent for the key file (NIP-49 log_n).") var kdfCost: UInt8 = NIP49.defaultLogN
+
+        func execute() async throws {
+            let ctx = try CLIContext(global)
+            let key = SecretKey.generate()
+            try ctx.vault.store(key, passphrase: try ctx.newPassphrase(), logN: kdfCost, security: .notKnownInsecure)
+            try ctx.vault.setActive(key.publicKey.hex)
+            let store = try ctx.store().account(key, now: ctx.now)
+            if let name = name?.trimmingWhitespace(), !name.isEmpty { try store.setSetting("profile.name.pending", name) }
+            printLine(global.json ? Output.json(.object(JSONObject([("npub", .string(key.publicKey.npub)), ("pubkey", .string(key.publicKey.hex))])))
+                                  : key.publicKey.npub)
+        }
+    }
+
+    struct Import: LinkstrCommand {
+        static let configuration = CommandConfiguration(abstract: "Read an nsec, 64-hex or ncryptsec key from stdin; prints its npub.")
+        @OptionGroup var global: GlobalOptions
+        @Option(name: .customLong("kdf-cost"), help: "scrypt cost exponent for the key file (NIP-49 log_n).") var kdfCost: UInt8 = NIP49.defaultLogN
+
+        func execute() async throws {
+            let ctx = try CLIContext(global)
+            var input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self).trimmingWhitespace()
+            defer { input = String(repeating: " ", count: input.count) }
+            let key: SecretKey
+            if input.lowercased().hasPrefix("ncryptsec1") {
+                key = try NIP49.decrypt(input, password: try ctx.passphrase("passphrase of the ncryptsec: ")).key
+            } else {
+                key = try SecretKey.parse(input)
+            }
+            try ctx.vault.store(key, passphrase: try ctx.newPassphrase(), logN: kdfCost, security: .knownInsecure)
+            try ctx.vault.setActive(key.publicKey.hex)
+            printLine(key.publicKey.npub)
+        }
+    }
+
+    struct List: LinkstrCommand {
+        static let configuration = CommandConfiguration(abstract: "Identities on this device; * marks the active one.")
+        @OptionGroup var global: GlobalOptions
+        func execute() async throws {
+            let ids = try CLIContext(global).vault.list()
+            if global.json {
+                printLine(Output.json(.array(ids.map { .object(JSONObject([("npub", .string($0.npub)), ("pubkey", .string($0.pubkey)), ("active", .bool($0.isActive))])) })))
+            } else {
+                for i in ids { printLine("\(i.isActive ? "*" : " ") \(i.npub)") }
+            }
+        }
+    }
+
+    struct Show: LinkstrCommand {
+        static let configuration = CommandConfiguration(abstract: "The active identity's npub and hex key.")
+        @OptionGroup var global: GlobalOptions
+        func execute() async throws {
+            guard let pk = try CLIContext(global).vault.activePubkey(), let key = try? PublicKey(hex: pk) else { throw CLIError("no identity yet.") }
+            printLine(global.json ? Output.json(.object(JSONObject([("npub", .string(key.npub)), ("pubkey", .string(key.hex))]))) : "\(key.npub)\n\(key.hex)")
+        }
+    }
+
+    struct Use: LinkstrCommand {
+        static let configuration = CommandConfiguration(abstract: "Make another stored identity active.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "npub or hex of a stored identity.") var key: String
+        func execute() async throws {
+            let pk = try PublicKey.parse(key)
+            try CLIContext(global).vault.setActive(pk.hex)
+            printLine(pk.npub)
+        }
+    }
+
+    struct ExportSecret: LinkstrCommand {
+        static let configuration = CommandConfiguration(commandName: "export-secret", abstract: "Print the active identity's nsec (needs --yes).")
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Yes, print the secret key to standard output.") var yes = false
+        func execute() async throws {
+            guard yes else { throw CLIError("this prints your secret key; add --yes if you mean it.") }
+            printLine(try CLIContext(global).identity().revealNsec())
+        }
+    }
+}
+
+struct LogoutCommand: LinkstrCommand {
+    static let configuration = CommandConfiguration(commandName: "logout", abstract: "Forget the active identity on this device (data kept unless cleared).")
+    @OptionGroup var global: GlobalOptions
+    @Flag(name: .customLong("clear-local-data"), help: "Also delete this account's local data and cache.") var clear = false
+
+    func execute() async throws {
+        let ctx = try CLIContext(global)
+        guard let active = ctx.vault.activePubkey() else { throw CLIError("no identity is active.") }
+        if clear {
+            let (_, store) = try ctx.account()
+            try ctx.store().clearAccount(store)
+        }
+        try ctx.vault.remove(active)
+        printLine(clear ? "logged out; local data cleared." : "logged out; local data kept.")
+    }
+}
+
+struct AccountCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "account", abstract: "Account-wide actions.", subcommands: [Delete.self])
+
+    struct Delete: LinkstrCommand {
+        static let configuration = CommandConfiguration(abstract: "Publish an empty follow list and a NIP-62 request to vanish, then wipe the account here.")
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Yes, delete the account.") var yes = false
+
+        func execute() async throws {
+            guard yes else { throw CLIError("this deletes your account from relays and this device; add --yes if you mean it.") }
+            let ctx = try CLIContext(global)
+            let (key, store) = try ctx.account()
+            let engine = try await ctx.engine(key, store)
+            defer { Task { await engine.stop() } }
+            // Both must be accepted before anything is wiped (wire document §7).
+            _ = try await engine.publish(NostrEventTemplates.followList([], now: ctx.now))
+            _ = try await engine.publish(NostrEventTemplates.requestToVanish(relays: try ctx.relayList(store).filter(\.enabled).map(\.url), now: ctx.now))
+            try ctx.store().clearAccount(store)
+            try ctx.vault.remove(key.publicKey.hex)
+            printLine("account deleted.")
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import ArgumentParser
+import LinkstrDomain
+import NostrProtocol
+
+struct SessionCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "session", abstract: "Create and manage sessions.",
+                                                    subcommands: [Create.self, Members.self, List.self, Archive.self, Unarchive.self])
+
+    struct Create: LinkstrCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a session; prints its id once relays accepted it.")
+        @OptionGroup var global: GlobalOptions
+        @Argument var name: String
+        @Option(name: .customLong("member"), help: "A member's npub or hex (repeatable).") var members: [String] = []
+
+        func execute() async throws {
+            let ctx = try CLIContext(global)
+            let (me, store) = try ctx.account()
+            for m in members where PubkeyNormalizer.fromAnyForm(m) == nil { throw CLIError("not a public key: \(DisplayText.singleLine(m))") }
+            let new = try OutboundPlanner.createSession(name: name, members: members, me: me.publicKey.hex, now: ctx.now, random: SystemRandom()).get()
+            let engine = try await ctx.engine(me, store)
+            defer { Task { await engine.stop() } }
+            _ = try await engine.send([new.rumor])
+            printLine(new.sessionID)
+        }
+    }
+
+    struct Members: LinkstrCommand {
+        static let configuration = CommandConfiguration(abstract: "Replace a session's members (creator only).")
+        @OptionGroup var global: GlobalOptions
+        @Argument var id: String
+        @Option(name: .customLong("set"), parsing: .upToNextOption, help: "The new members (you are always included).") var members: [String] = []
+
+        func execute() async throws {
+            let ctx = try CLIContext(global)
+            let (me, store) = try ctx.account()
+            for m in members where PubkeyNormalizer.fromAnyForm(m) == nil { throw CLIError("not a public key: \(DisplayText.singleLine(m))") }
+            let rumors = try OutboundPlanner.editMembers(session: try store.session(id), me: me.publicKey.hex, members: members,
+                                                         now: ctx.now, random: SystemRandom()).get()
+            let engine = try await ctx.engine(me, store)
+            defer { Task { await engine.stop() } }
+            _ = try await engine.send(rumors)
+            if global.json, let s = try store.sessionSummary(id) { printLine(Output.json(Output.session(s))) }
+        }
+    }
+
+    struct List: LinkstrCommand {
+        static let configuration = CommandConfiguration(abstract: "Sessions, newest activity first (● unread).")
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "List archived sessions instead.") var archived = false
+        func execute() async throws {
+            let (_, store) = try CLIContext(global).account()
+            let sessions = try store.sessionSummaries(archived: archived)
+            if global.json { printLine(Output.json(.array(sessions.map(Output.session)))) } else { sessions.forEach { printLine(Output.sessionLine($0)) } }
+        }
+    }
+
+    struct Archive: LinkstrCommand {
+        @OptionGroup var global: GlobalOptions
+        @Argument var id: String
+        func execute() async throws {
+            let (_, store) = try CLIContext(global).account()
+            do { try store.setArchived(id, true) } catch { throw CLIError("that session is not available.") }
+        }
+    }
+
+    struct Unarchive: LinkstrCommand {
+        @OptionGroup var global: GlobalOptions
+        @Argument var id: String
+        func execute() async throws {
+            let (_, store) = try CLIContext(global).account()
+            do { try store.setArchived(id, false) } catch { throw CLIError("that session is not available.") }
+        }
+    }
+}
+
+struct PostCommand: LinkstrCommand {
+    static let configuration = CommandConfiguration(commandName: "post", abstract: "Share a link; prints the post id once relays accepted it.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Session id.") var session: String
+    @Argument var url: String
+    @Option var note: String?
+
+    func execute() async throws {
+        let ctx = try CLIContext(global)
+        let (me, store) = try ctx.account()
+        let rumor = try OutboundPlanner.post(session: try store.session(session), me: me.publicKey.hex, url: url, note: note, now: ctx.now).get()
+        let engine = try await ctx.engine(me, store)
+        defer { Task { await engine.stop() } }
+        let sent = try await engine.send([rumor])
+        printLine(sent[0].rumorID)
+    }
+}
+
+struct PostsCommand: LinkstrCommand {
+    static let configuration = CommandConfiguration(commandName: "posts", abstract: "A session's posts, newest first.")
+    @OptionGroup var global: GlobalOptions
+    @Argument var session: String
+    @Option(help: "At most this many.") var limit = 200
+
+    func execute() async throws {
+        let (_, store) = try CLIContext(global).account()
+        guard try store.sessionSummary(session) != nil else { throw SendRuleError.unknownSession }
+        let posts = try store.postPage(in: session, limit: limit)
+        let contacts = Dictionary(uniqueKeysWithValues: try store.contacts().map { ($0.pubkey, $0.alias) })
+        if global.json { printLine(Output.json(.array(posts.map(Output.post)))) } else {
+            posts.forEach { printLine(Output.postLines($0) { pk in (contacts[pk] ?? nil) ?? AccountState.shortNpub(pk) }) }
+        }
+    }
+}
+
+struct ReactCommand: LinkstrCommand {
+    static let configuration = CommandConfiguration(commandName: "react", abstract: "React to a post (or take it back with --off).")
+    @OptionGroup var global: GlobalOptions
+    @Argument var post: String
+    @Argument var emoji: String
+    @Flag var off = false
+
+    func execute() async throws {
+        let ctx = try CLIContext(global)
+        let (me, store) = try ctx.account()
+        let view = try store.postView(post)
+        let active = try store.isMyReactionActive(postID: post, emoji: emoji.trimmingWhitespace())
+        guard active == off else {
+            printLine(off ? "no such reaction to take back." : "already reacted.")
+            return
+        }
+        let rumor = try OutboundPlanner.react(post: view?.post, session: try view.flatMap { try store.session($0.post.sessionID) },
+                                              me: me.publicKey.hex, emoji: emoji, currentlyActive: active, now: ctx.now).get()
+        let engine = try await ctx.engine(me, store)
+        defer { Task { await engine.stop() } }
+        _ = try await engine.send([rumor])
+    }
+}
+
+struct DeleteCommand: LinkstrCommand {
+    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete one of your posts for everyone.")
+    @OptionGroup var global: GlobalOptions
+    @Argument var post: String
+
+    func execute() async throws {
+        let ctx = try CLIContext(global)
+        let (me, store) = try ctx.account()
+        let view = try store.postView(post)
+        let plan = try OutboundPlanner.deletePost(post: view?.post, session: try view.flatMap { try store.session($0.post.sessionID) },
+                                                  me: me.publicKey.hex, now: ctx.now).get()
+        let engine = try await ctx.engine(me, store)
+        defer { Task { await engine.stop() } }
+        // iOS order: the relay-side deletion request first, then the linkstr notice (wire document §6).
+        var requestSent = false
+        if let request = plan.deletionRequest {
+            _ = try await engine.publish(request)
+            requestSent = true
+        }
+        do {
+            _ = try await engine.send([plan.notice])
+        } catch where requestSent {
+            // Delete locally anyway, as iOS does.
+            _ = try store.ingest([plan.notice.localMessage(rumorID: "local-\(post)", wrapIDs: [], me: me.publicKey.hex, now: ctx.now)], now: ctx.now)
+            printError("post deleted, but other members may keep seeing it until sync catches up.")
+            return
+        }
+        if !requestSent { printError("post deleted, but relay deletion is unavailable for older copies of this post.") }
+    }
+}
+
+struct ReadCommand: LinkstrCommand {
+    static let configuration = CommandConfiguration(commandName: "read", abstract: "Mark a post, or every post of a session, read.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "A post id or a session id.") var id: String
+
+    func execute() async throws {
+        let ctx = try CLIContext(global)
+        let (_, store) = try ctx.account()
+        if try store.sessionSummary(id) != nil { try store.markSessionRead(id, now: ctx.now) } else if try store.postView(id) != nil {
+            try store.markRead(postID: id, now: ctx.now)
+        } else { throw CLIError("no post or session with that id.") }
+    }
+}
+
+struct OpenCommand: LinkstrCommand {
+    static let configuration = CommandConfiguration(commandName: "open", abstract: "Show what a linkstr://open?url=… deep link carries.")
+    @OptionGroup var global: GlobalOptions
+    @Argument var link: String
+
+    func execute() async throws {
+        guard let url = DeepLink.decode(link) ?? WebURL.normalized(link) else { throw CLIError("that is not a linkstr link or a web address.") }
+        let c = URLClassifier.classify(url)
+        if global.json {
+            printLine(Output.json(.object(JSONObject([("url", .string(url)), ("type", .string(c.type.rawValue)), ("label", .string(c.label)),
+                                                      ("embed_url", c.embedURL.map { .string($0) } ?? .null)]))))
+        } else {
+            printLine("\(url)\n\(c.label) (\(c.type.rawValue))\(c.embedURL.map { "\nembed: \($0)" } ?? "")")
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import LinkstrDomain
+import LinkstrRelay
+import LinkstrSync
+import NostrProtocol
+
+struct SyncCommand: LinkstrCommand {
+    static let configuration = CommandConfiguration(commandName: "sync",
+                                                    abstract: "Connect, backfill every relay to EOSE, ingest, and exit (or keep following).")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "Give up waiting after this many seconds.") var timeout: Double = 30
+    @Flag(help: "Keep running and print what arrives (JSON lines with --json).") var follow = false
+
+    func execute() async throws {
+        let ctx = try CLIContext(global)
+        let (me, store) = try ctx.account()
+        let engine = try await ctx.engine(me, store)
+        let updates = engine.updates
+        let printer = Task {
+            for await update in updates where follow {
+                switch update {
+                case .ingested(let sessions, let notes):
+                    if global.json {
+                        printLine(Output.json(.object(JSONObject([("type", .string("ingested")), ("sessions", .array(sessions.sorted().map { .string($0) })),
+                                                                  ("notifications", .integer(Int64(notes.count)))]))))
+                    } else {
+                        for n in notes {
+                            switch n {
+                            case .post(_, _, let author): printLine("\(AccountState.shortNpub(author)) shared a post")
+                            case .reaction(_, _, _, let author, let emoji): printLine("\(AccountState.shortNpub(author)) reacted \(DisplayText.singleLine(emoji))")
+                            }
+                        }
+                    }
+                case .relay(let r):
+                    if !global.json { printLine("relay \(r.url): \(r.status.rawValue)\(r.lastError.map { " (\(DisplayText.singleLine($0)))" } ?? "")") }
+                default: break
+                }
+            }
+        }
+        try await engine.start()
+        if let name = try store.setting("profile.name.pending") {
+            if (try? await engine.publish(NostrEventTemplates.profile(name: name, existingContent: nil, now: ctx.now))) != nil {
+                try store.setSetting("profile.name", name)
+                try store.setSetting("profile.name.pending", nil)
+            }
+        }
+        let complete = await engine.waitForBackfill(timeout: .milliseconds(Int(timeout * 1000)))
+        if follow {
+            try? await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
+        }
+        await engine.flush()
+        let stats = await engine.stats
+        let relays = await engine.pool.snapshots()
+        await engine.stop()
+        printer.cancel()
+        if global.json {
+            printLine(Output.json(.object(JSONObject([
+                ("complete", .bool(complete)), ("received", .integer(Int64(stats.wrapsReceived))),
+                ("already_processed", .integer(Int64(stats.wrapsAlreadyProcessed))), ("decrypted", .integer(Int64(stats.decryptions))),
+                ("applied", .integer(Int64(stats.applied))), ("pending", .integer(Int64(stats.pending))), ("ignored", .integer(Int64(stats.ignored))),
+                ("duplicates", .integer(Int64(stats.duplicates))), ("invalid", .integer(Int64(stats.invalidWraps + stats.rejectedPayloads))),
+                ("not_linkstr", .integer(Int64(stats.notLinkstr))), ("pages", .integer(Int64(stats.backfillPages))),
+                ("relays", .array(relays.map { r in .object(JSONObject([("url", .string(r.url)), ("status", .string(r.status.rawValue)),
+                                                                        ("error", r.lastError.map { .string($0) } ?? .null)])) })),
+            ]))))
+        } else {
+            printLine("received \(stats.wrapsReceived) gift wraps (\(stats.wrapsAlreadyProcessed) already known), opened \(stats.decryptions), applied \(stats.applied), waiting \(stats.pending)")
+        }
+        guard complete else {
+            let errors = relays.compactMap { r in r.lastError.map { "\(r.url): \($0)" } }
+            throw CLIError("sync did not finish within \(Int(timeout)) s" + (errors.isEmpty ? "." : " (" + errors.joined(separator: "; ") + ")"))
+        }
+    }
+}

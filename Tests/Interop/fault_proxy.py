@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""A WebSocket proxy in front of a real relay that injects faults, for linkstr's fault tests.
+
+usage: fault_proxy.py PORT UPSTREAM MODE ARG
+  forward 0         pass everything through
+  drop N            on the first connection, cut it after N relayed EVENTs (mid-backfill)
+  blocked 0         answer every EVENT with ["OK", id, false, "blocked: ..."] (nothing reaches the relay)
+  garbage 0         interleave malformed frames with the real ones
+  silent 0          accept the WebSocket, then never answer anything
+  flap MS           close every connection MS milliseconds after it opens
+"""
+import asyncio
+import json
+import sys
+
+from websockets.asyncio.client import connect
+from websockets.asyncio.server import serve
+
+PORT, UPSTREAM, MODE, ARG = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
+connections = 0
+
+GARBAGE = [
+    "not json at all", "[", "{}", "[]", "[1,2,3]", '["EVENT"]', '["EVENT","sub",{"id":5}]',
+    '["OK","zz",true,""]', '["EOSE",42]', '["NOTICE",' + '"x"' * 3 + "]", '["CLOSED"]', '["AUTH",{}]',
+    '["EVENT","linkstr-live",{"id":"' + "0" * 64 + '","pubkey":"' + "1" * 64 + '","created_at":1e999,"kind":1059,"tags":[],"content":"","sig":"' + "2" * 128 + '"}]',
+    '[' * 500 + ']' * 500, '["NOTICE","' + "A" * 100000 + '"]', '["EVENT","s",{"kind":"1059"}]', "\u0000\u0001\u0002",
+]
+
+
+async def handler(client):
+    global connections
+    connections += 1
+    number = connections
+    if MODE == "silent":
+        await asyncio.sleep(3600)
+        return
+    if MODE == "flap":
+        await asyncio.sleep(ARG / 1000)
+        await client.close()
+        return
+    async with connect(UPSTREAM, max_size=None) as upstream:
+        relayed = 0
+
+        async def client_to_upstream():
+            async for message in client:
+                if MODE == "blocked":
+                    try:
+                        parsed = json.loads(message)
+                    except ValueError:
+                        parsed = None
+                    if parsed and parsed[0] == "EVENT":
+                        await client.send(json.dumps(["OK", parsed[1]["id"], False, "blocked: this relay does not accept your events"]))
+                        continue
+                await upstream.send(message)
+
+        async def upstream_to_client():
+            nonlocal relayed
+            i = 0
+            async for message in upstream:
+                if MODE == "garbage":
+                    await client.send(GARBAGE[i % len(GARBAGE)])
+                    i += 1
+                if MODE == "drop" and number == 1 and message.startswith('["EVENT"'):
+                    relayed += 1
+                    if relayed > ARG:
+                        client.transport.abort()  # an abrupt cut, no close frame
+                        return
+                await client.send(message)
+
+        tasks = [asyncio.create_task(client_to_upstream()), asyncio.create_task(upstream_to_client())]
+        done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for t in pending:
+            t.cancel()
+
+
+async def main():
+    async with serve(handler, "127.0.0.1", PORT, max_size=None, ping_interval=None):
+        await asyncio.Future()
+
+
+asyncio.run(main())

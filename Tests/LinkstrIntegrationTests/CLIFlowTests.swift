@@ -1,0 +1,117 @@
+import Foundation
+import LinkstrTestSupport
+import XCTest
+
+/// Two and three homes sharing sessions through a real relay, all through the CLI.
+final class CLIFlowTests: XCTestCase {
+    func testSessionLifecycleAcrossThreeHomes() throws {
+        let relay = try TestRelay()
+        let a = try Home("a", relays: [relay.url]), b = try Home("b", relays: [relay.url]), c = try Home("c", relays: [relay.url])
+        defer { [a, b, c].forEach { $0.remove() } }
+        let (_, aHex) = try a.createIdentity()
+        let (bNpub, bHex) = try b.createIdentity()
+        let (cNpub, cHex) = try c.createIdentity()
+
+        // A creates a session with B.
+        let session = try a.ok(["session", "create", "Film club", "--member", bNpub]).trimmed
+        XCTAssertEqual(session.count, 32)
+        _ = try b.sync()
+        let bSessions = try b.sessions()
+        XCTAssertEqual(bSessions.map { $0["id"] as? String }, [session])
+        XCTAssertEqual(bSessions.first?["name"] as? String, "Film club")
+        XCTAssertEqual(bSessions.first?["creator"] as? String, aHex)
+        XCTAssertEqual(Set(bSessions.first?["members"] as? [String] ?? []), [aHex, bHex])
+
+        // B posts; A sees it unread.
+        let post = try b.ok(["post", session, "https://www.tiktok.com/@u/video/7234567890123456789", "--note", "watch this"]).trimmed
+        XCTAssertEqual(post.count, 64)
+        _ = try a.sync()
+        var aPosts = try a.posts(session)
+        XCTAssertEqual(aPosts.count, 1)
+        XCTAssertEqual(aPosts[0]["id"] as? String, post)
+        XCTAssertEqual(aPosts[0]["author"] as? String, bHex)
+        XCTAssertEqual(aPosts[0]["note"] as? String, "watch this")
+        XCTAssertEqual(aPosts[0]["label"] as? String, "Video")
+        XCTAssertEqual(aPosts[0]["unread"] as? Bool, true)
+        XCTAssertEqual(try a.sessions().first?["unread"] as? Bool, true)
+        try a.ok(["read", post])
+        XCTAssertEqual(try a.sessions().first?["unread"] as? Bool, false)
+
+        // React, un-react.
+        try a.ok(["react", post, "👍"])
+        _ = try b.sync()
+        let reactions = try b.posts(session)[0]["reactions"] as! [[String: Any]]
+        XCTAssertEqual(reactions.count, 1)
+        XCTAssertEqual(reactions[0]["emoji"] as? String, "👍")
+        XCTAssertEqual(reactions[0]["by"] as? [String], [aHex])
+        XCTAssertEqual(reactions[0]["mine"] as? Bool, false)
+        XCTAssertEqual(try b.posts(session)[0]["unread"] as? Bool, false, "own posts are never unread")
+        try a.ok(["react", post, "👍", "--off"])
+        _ = try b.sync()
+        XCTAssertEqual((try b.posts(session)[0]["reactions"] as! [Any]).count, 0)
+
+        // Only the author deletes.
+        let notYours = try a.run(["delete", post])
+        XCTAssertEqual(notYours.status, 1)
+        XCTAssertEqual(notYours.err, "linkstr: you can only delete your own posts.\n")
+        try b.ok(["delete", post])
+        _ = try a.sync()
+        aPosts = try a.posts(session)
+        XCTAssertTrue(aPosts.isEmpty)
+
+        // Members change: B out, C in.
+        let nonCreator = try b.run(["session", "members", session, "--set", cNpub])
+        XCTAssertEqual(nonCreator.err, "linkstr: only the session creator can manage members.\n")
+        try a.ok(["session", "members", session, "--set", cNpub])
+        _ = try c.sync()
+        let cSessions = try c.sessions()
+        XCTAssertEqual(cSessions.map { $0["id"] as? String }, [session], "an added member sees the session")
+        XCTAssertEqual(Set(cSessions[0]["members"] as? [String] ?? []), [aHex, cHex])
+        _ = try b.sync()
+        XCTAssertEqual(try b.sessions().first?["is_member"] as? Bool, false, "B keeps the history, read-only")
+        let refused = try b.run(["post", session, "https://example.com/late"])
+        XCTAssertEqual(refused.err, "linkstr: you're no longer a member of this session.\n")
+
+        let late = try a.ok(["post", session, "example.com/after-removal", "--note", "for C only"]).trimmed
+        _ = try c.sync()
+        XCTAssertEqual(try c.posts(session).map { $0["id"] as? String }, [late])
+        XCTAssertEqual(try c.posts(session).first?["url"] as? String, "https://example.com/after-removal")
+        _ = try b.sync()
+        XCTAssertTrue(try b.posts(session).isEmpty, "a removed member stops receiving")
+
+        // A restart never opens history again.
+        for home in [a, b, c] {
+            let again = try home.sync()
+            XCTAssertEqual(again["decrypted"] as? Int, 0, "second sync of \(home.directory.lastPathComponent)")
+            XCTAssertGreaterThan(again["already_processed"] as? Int ?? 0, 0)
+        }
+        print("CLI flow: 3 homes, session, post, react, un-react, delete, member change, warm re-sync with 0 decryptions")
+    }
+
+    func testErrorsArePlainAndExitCodesHonest() throws {
+        let relay = try TestRelay()
+        let a = try Home("errors", relays: [relay.url])
+        defer { a.remove() }
+        let npubAsSecret = try a.run(["identity", "import", "--kdf-cost", "10"], stdin: "npub10elfcs4fr0l0r8af98jlmgdh9c8tcxjvz9qkw038js35mp4dma8qzvjptg\n")
+        XCTAssertEqual(npubAsSecret.status, 1)
+        XCTAssertEqual(npubAsSecret.err, "linkstr: that is an npub, not a secret key.\n")
+        let imported = try a.ok(["identity", "import", "--kdf-cost", "10"], stdin: "nsec1vl029mgpspedva04g90vltkh6fvh240zqtv9k0t9af8935ke9laqsnlfe5\n")
+        XCTAssertEqual(imported.trimmed, "npub10elfcs4fr0l0r8af98jlmgdh9c8tcxjvz9qkw038js35mp4dma8qzvjptg", "the NIP-19 example pair")
+        XCTAssertEqual(try a.run(["identity", "export-secret"]).status, 1)
+        XCTAssertEqual(try a.ok(["identity", "export-secret", "--yes"]).trimmed, "nsec1vl029mgpspedva04g90vltkh6fvh240zqtv9k0t9af8935ke9laqsnlfe5")
+
+        var env = ProcessInfo.processInfo.environment
+        env["LINKSTR_PASSPHRASE"] = "wrong"
+        let wrong = try ProcessRunner.run(a.binary, ["--home", a.directory.path, "identity", "export-secret", "--yes"], environment: env)
+        XCTAssertEqual(wrong.status, 1)
+        XCTAssertEqual(wrong.stderrText, "linkstr: wrong passphrase.\n")
+
+        XCTAssertEqual(try a.run(["relays", "add", "https://relay.example.com"]).err, "linkstr: enter a valid relay url (ws:// or wss://).\n")
+        let session = try a.ok(["session", "create", "solo"]).trimmed
+        XCTAssertEqual(try a.run(["post", session, "javascript:alert(1)"]).err, "linkstr: enter a valid url.\n")
+        XCTAssertEqual(try a.run(["session", "create", "   "]).err, "linkstr: enter a session name.\n")
+        for r in try a.ok(["relays", "list", "--json"]).json() as! [[String: Any]] { try a.ok(["relays", "disable", r["url"] as! String]) }
+        let offline = try a.run(["post", session, "https://example.com"], relays: [])
+        XCTAssertEqual(offline.err, "linkstr: no relays are enabled. enable at least one relay in settings.\n")
+    }
+}

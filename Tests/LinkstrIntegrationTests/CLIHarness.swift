@@ -1,0 +1,65 @@
+import Foundation
+import LinkstrTestSupport
+import XCTest
+
+/// One `linkstr` home directory driven through the real CLI binary.
+struct Home {
+    let directory: URL
+    var relays: [String]
+    let binary: URL
+
+    init(_ name: String, relays: [String]) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-home-\(name)-\(UUID().uuidString)")
+        self.relays = relays
+        binary = try TestEnvironment.builtProduct("linkstr")
+    }
+
+    struct Run {
+        let status: Int32
+        let out: String
+        let err: String
+        var trimmed: String { out.trimmingCharacters(in: .whitespacesAndNewlines) }
+        func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(out.utf8)) }
+    }
+
+    /// Runs `linkstr --home … [--relay …] args…` with the passphrase in the environment.
+    @discardableResult
+    func run(_ args: [String], stdin: String = "", relays override: [String]? = nil, timeout: TimeInterval = 120) throws -> Run {
+        var env = ProcessInfo.processInfo.environment
+        env["LINKSTR_PASSPHRASE"] = "correct horse battery staple"
+        var full = ["--home", directory.path]
+        for r in override ?? relays { full += ["--relay", r] }
+        let r = try ProcessRunner.run(binary, full + args, stdin: Data(stdin.utf8), environment: env, timeout: timeout)
+        return Run(status: r.status, out: r.stdoutText, err: r.stderrText)
+    }
+
+    /// Like `run`, but the command must succeed.
+    @discardableResult
+    func ok(_ args: [String], stdin: String = "", relays override: [String]? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> Run {
+        let r = try run(args, stdin: stdin, relays: override)
+        XCTAssertEqual(r.status, 0, "linkstr \(args.joined(separator: " ")) failed: \(r.err)", file: file, line: line)
+        if r.status != 0 { throw HarnessFailure(description: r.err) }
+        return r
+    }
+
+    func createIdentity() throws -> (npub: String, hex: String) {
+        let out = try ok(["identity", "create", "--kdf-cost", "10", "--json"]).json() as! [String: String]
+        return (out["npub"]!, out["pubkey"]!)
+    }
+
+    func sessions(archived: Bool = false) throws -> [[String: Any]] {
+        try ok(["session", "list", "--json"] + (archived ? ["--archived"] : [])).json() as! [[String: Any]]
+    }
+
+    func posts(_ session: String) throws -> [[String: Any]] {
+        try ok(["posts", session, "--json"]).json() as! [[String: Any]]
+    }
+
+    func sync(timeout: Int = 20) throws -> [String: Any] {
+        try ok(["sync", "--json", "--timeout", String(timeout)]).json() as! [String: Any]
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: directory) }
+}
+
+struct HarnessFailure: Error, CustomStringConvertible { let description: String }
