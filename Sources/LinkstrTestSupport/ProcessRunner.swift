@@ -37,7 +37,7 @@ public enum ProcessRunner {
         inPipe.fileHandleForWriting.write(stdin)
         try? inPipe.fileHandleForWriting.close()
         if group.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw Failure(description: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) timed out after \(timeout)s")
         }
         process.waitUntilExit()

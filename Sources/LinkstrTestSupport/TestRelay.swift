@@ -48,10 +48,6 @@ public final class TestRelay: @unchecked Sendable {
         }
         try yaml.write(to: config, atomically: true, encoding: .utf8)
         let bin = try TestEnvironment.venv().appendingPathComponent("bin/nostr-relay")
-        for reader in readers {
-            let r = try ProcessRunner.run(bin, ["-c", config.path, "role", "set", reader, "-r", "ra"], timeout: 60)
-            guard r.status == 0 else { throw TestEnvironment.Missing(description: "nostr-relay role set failed: \(r.stderrText)") }
-        }
         let p = Process()
         p.executableURL = bin
         p.arguments = ["-c", config.path, "serve", "--use-uvicorn"]
@@ -63,11 +59,19 @@ public final class TestRelay: @unchecked Sendable {
         try p.run()
         process = p
         try TestRelay.waitUntilListening(port: port, timeout: 30)
+        // Roles live in the relay's database, which `serve` has created by now.
+        for reader in readers {
+            let r = try ProcessRunner.run(bin, ["-c", config.path, "role", "set", "-p", reader, "-r", "ra"], timeout: 60)
+            guard r.status == 0, r.stdoutText.contains("Set roles") else {
+                throw TestEnvironment.Missing(description: "nostr-relay role set failed: \(r.stdoutText) \(r.stderrText)")
+            }
+        }
     }
 
+    /// SIGKILL: children of the test process may inherit a blocked SIGTERM and would never exit.
     public func stop() {
         guard let p = process else { return }
-        if p.isRunning { p.terminate() }
+        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
         p.waitUntilExit()
         process = nil
     }
@@ -129,7 +133,7 @@ public final class FaultProxy: @unchecked Sendable {
     deinit { stop() }
 
     public func stop() {
-        if process.isRunning { process.terminate() }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 }

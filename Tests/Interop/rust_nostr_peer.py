@@ -82,10 +82,16 @@ def cmd_fetch(req):
     from websockets.sync.client import connect
     recipient = keys(req["recipient_secret"])
     gifts, errors = [], []
+    import time
+    deadline = time.time() + req.get("timeout", 10)
     with connect(req["relay"], max_size=None) as ws:
         ws.send(json.dumps(["REQ", "peer", {"kinds": [1059], "#p": [recipient.public_key().to_hex()], "limit": 5000}]))
         while True:
-            reply = json.loads(ws.recv(timeout=10))
+            try:
+                reply = json.loads(ws.recv(timeout=max(0.1, deadline - time.time())))
+            except TimeoutError:
+                errors.append("timed out before EOSE")
+                break
             if reply[0] == "EOSE":
                 break
             if reply[0] != "EVENT":

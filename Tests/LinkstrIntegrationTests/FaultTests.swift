@@ -1,0 +1,113 @@
+import Foundation
+import LinkstrDomain
+import LinkstrRelay
+import LinkstrTestSupport
+import NostrProtocol
+import XCTest
+
+/// Relays that misbehave: precise errors, no hang past the timeout, no lost or duplicated post.
+final class FaultTests: XCTestCase {
+    /// A session from A to B with `count` posts from A, all on the relay.
+    private func seeded(_ relay: TestRelay, posts count: Int) throws -> (a: Home, b: Home, session: String, posts: [String]) {
+        let a = try Home("fault-a", relays: [relay.url]), b = try Home("fault-b", relays: [relay.url])
+        _ = try a.createIdentity()
+        let (bNpub, _) = try b.createIdentity()
+        let session = try a.ok(["session", "create", "Faults", "--member", bNpub]).trimmed
+        var posts = [String]()
+        for i in 0..<count { posts.append(try a.ok(["post", session, "https://example.com/\(i)", "--note", "n\(i)"]).trimmed) }
+        return (a, b, session, posts)
+    }
+
+    func testConnectionDroppedMidBackfillLosesAndDuplicatesNothing() throws {
+        let relay = try TestRelay()
+        let (a, b, session, posts) = try seeded(relay, posts: 12)
+        defer { a.remove(); b.remove() }
+        let proxy = try FaultProxy(upstream: relay.url, mode: "drop", argument: "5")
+        let result = try b.ok(["sync", "--json", "--timeout", "30"], relays: [proxy.url]).json() as! [String: Any]
+        XCTAssertEqual(result["complete"] as? Bool, true)
+        let ids = try b.posts(session).map { $0["id"] as! String }
+        XCTAssertEqual(ids.count, posts.count, "every post, once")
+        XCTAssertEqual(Set(ids), Set(posts))
+    }
+
+    func testARelayThatBlocksEventsGivesItsReasonAndStoresNothing() throws {
+        let relay = try TestRelay()
+        let (a, b, session, _) = try seeded(relay, posts: 0)
+        defer { a.remove(); b.remove() }
+        let proxy = try FaultProxy(upstream: relay.url, mode: "blocked")
+        let refused = try a.run(["post", session, "https://example.com/blocked"], relays: [proxy.url])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.err, "linkstr: blocked: this relay does not accept your events\n")
+        XCTAssertTrue(try a.posts(session).isEmpty, "a refused post is not kept as sent")
+    }
+
+    func testGarbageFromARelayIsIgnored() throws {
+        let relay = try TestRelay()
+        let (a, b, session, posts) = try seeded(relay, posts: 3)
+        defer { a.remove(); b.remove() }
+        let proxy = try FaultProxy(upstream: relay.url, mode: "garbage")
+        let result = try b.ok(["sync", "--json", "--timeout", "30"], relays: [proxy.url]).json() as! [String: Any]
+        XCTAssertEqual(result["complete"] as? Bool, true)
+        XCTAssertEqual(Set(try b.posts(session).map { $0["id"] as! String }), Set(posts))
+    }
+
+    func testASilentRelayNeverHangsPastTheTimeout() throws {
+        let relay = try TestRelay()
+        let (a, b, session, _) = try seeded(relay, posts: 0)
+        defer { a.remove(); b.remove() }
+        let proxy = try FaultProxy(upstream: relay.url, mode: "silent")
+        var start = Date()
+        let sync = try b.run(["sync", "--timeout", "4"], relays: [proxy.url])
+        XCTAssertEqual(sync.status, 1)
+        XCTAssertTrue(sync.err.hasPrefix("linkstr: sync did not finish within 4 s"), sync.err)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10)
+        start = Date()
+        let post = try a.run(["post", session, "https://example.com/void"], relays: [proxy.url])
+        XCTAssertEqual(post.err, "linkstr: couldn't confirm send with relays. try again.\n")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 15)
+        // Nothing listening at all: the 12 s wait for a relay, then the iOS message.
+        start = Date()
+        let nowhere = try a.run(["post", session, "https://example.com/void"], relays: ["ws://127.0.0.1:\(try TestRelay.freePort())"])
+        XCTAssertEqual(nowhere.err, "linkstr: couldn't reconnect to relays in time. try again.\n")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 20)
+    }
+
+    /// Connect/disconnect every 200 ms for 60 s: one reconnect timer, stable descriptors and memory.
+    func testAFlappingRelayLeavesOneTimerAndNoLeaks() async throws {
+        let relay = try TestRelay()
+        let proxy = try FaultProxy(upstream: relay.url, mode: "flap", argument: "200")
+        let key = SecretKey.generate()
+        var configuration = RelayPool.Configuration()
+        configuration.backoff = Backoff(steps: [0.2, 0.4, 0.8], jitter: 0.2)
+        let pool = RelayPool(configuration: configuration, authSigner: nil)
+        await pool.subscribe("live", filters: [Filter(kinds: [1059], tags: ["p": [key.publicKey.hex]], limit: 10)])
+        await pool.setRelays([(proxy.url, true)])
+        let drain = Task { for await _ in pool.events {} }
+        var maxTimers = 0, fds = [Int](), rss = [Int]()
+        let start = Date()
+        while Date().timeIntervalSince(start) < 60 {
+            try await Task.sleep(for: .milliseconds(250))
+            maxTimers = max(maxTimers, await pool.pendingReconnectTimers())
+            fds.append(Self.openDescriptors())
+            rss.append(Self.residentKilobytes())
+        }
+        let connects = await pool.snapshots().first?.stats.connects ?? 0
+        await pool.stop()
+        drain.cancel()
+        XCTAssertGreaterThan(connects, 30, "the relay really flapped")
+        XCTAssertLessThanOrEqual(maxTimers, 1, "exactly one pending timer per relay")
+        let early = fds[20..<40].max()!, late = fds.suffix(20).max()!
+        XCTAssertLessThanOrEqual(late, early + 4, "file descriptors must not grow (\(early) → \(late))")
+        let memEarly = rss[20..<40].max()!, memLate = rss.suffix(20).max()!
+        XCTAssertLessThan(memLate - memEarly, 20_000, "resident memory must not grow (\(memEarly) → \(memLate) KiB)")
+        print("flapping relay: \(connects) connections in 60 s, max \(maxTimers) timer, fds \(early) → \(late), RSS \(memEarly) → \(memLate) KiB")
+    }
+
+    static func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1 }
+
+    static func residentKilobytes() -> Int {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return -1 }
+        let pages = Int(statm.split(separator: " ")[1]) ?? 0
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+    }
+}

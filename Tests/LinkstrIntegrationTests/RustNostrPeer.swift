@@ -1,0 +1,30 @@
+import Foundation
+import LinkstrTestSupport
+import NostrProtocol
+
+/// The rust-nostr peer (Tests/Interop/rust_nostr_peer.py): an independent client for interop tests.
+enum RustNostrPeer {
+    static func call(_ command: String, _ request: [String: Any]) throws -> [String: Any] {
+        let input = try JSONSerialization.data(withJSONObject: request)
+        let r = try ProcessRunner.run(try TestEnvironment.python(), [TestEnvironment.interopScript("rust_nostr_peer.py").path, command], stdin: input)
+        guard r.status == 0 else { throw HarnessFailure(description: "rust-nostr peer \(command) failed: \(r.stderrText)") }
+        return try JSONSerialization.jsonObject(with: r.stdout) as! [String: Any]
+    }
+
+    /// Gift wraps addressed to `recipient` on the relay, opened by rust-nostr.
+    static func fetch(relay: String, recipient: SecretKey, timeout: Int = 10) throws -> (gifts: [[String: Any]], errors: [String]) {
+        let out = try call("fetch", ["relay": relay, "recipient_secret": recipient.revealHex(), "timeout": timeout])
+        return (out["gifts"] as! [[String: Any]], out["errors"] as! [String])
+    }
+
+    /// Wraps `content` (kind 44001) from `sender` to each recipient with rust-nostr and publishes them.
+    static func send(relay: String, sender: SecretKey, to recipients: [PublicKey], content: String, tags: [[String]] = [], at: Int64) throws {
+        var wraps = [Any]()
+        for r in recipients {
+            wraps.append(try call("wrap", ["sender_secret": sender.revealHex(), "recipient_pubkey": r.hex, "kind": 44001, "content": content,
+                                           "created_at": at, "tags": tags]))
+        }
+        let out = try call("publish", ["relay": relay, "events": wraps])
+        guard (out["ok"] as! [Bool]).allSatisfy({ $0 }) else { throw HarnessFailure(description: "relay refused: \(out["messages"] ?? "")") }
+    }
+}
