@@ -54,13 +54,15 @@ let package = Package(
         ),
         // Test helper: ingests a deterministic message stream (the crash test kills it mid-write).
         .executableTarget(name: "linkstr-ingest-worker", dependencies: ["LinkstrStorage", "LinkstrTestSupport", "NostrProtocol"]),
-        .executableTarget(name: "linkstr-bench", dependencies: ["NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrTestSupport"]),
+        .executableTarget(name: "linkstr-bench", dependencies: ["NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrSync",
+                                                                 "LinkstrTestSupport"]),
 
         // Locating ../shared, the test virtualenv and child processes; used by tests and the benchmark.
         .target(name: "LinkstrTestSupport", dependencies: ["LinkstrDomain", "NostrProtocol"]),
 
         .testTarget(name: "NostrProtocolTests", dependencies: ["NostrProtocol", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrDomainTests", dependencies: ["LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
+        .testTarget(name: "LinkstrSyncTests", dependencies: ["LinkstrSync", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrIntegrationTests", dependencies: ["LinkstrTestSupport", "NostrProtocol", "LinkstrDomain", "LinkstrRelay", "linkstr"]),
         .testTarget(name: "LinkstrStorageTests", dependencies: ["LinkstrStorage", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport",
                                                              "linkstr-ingest-worker"]),

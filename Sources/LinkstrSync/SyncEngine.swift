@@ -66,6 +66,10 @@ public actor SyncEngine {
     public private(set) var stats = SyncStats()
 
     private enum BackfillState { case running(page: Int, subscription: String, until: Int64?, count: Int, oldest: Int64?, limit: Int), done }
+    /// Wrap ids each relay's page chain has returned, to tell whether a page brought anything new.
+    private var chainSeen: [String: Set<String>] = [:]
+    private var pageNew: [String: Int] = [:]
+    private var cursors: [String: BackfillCursor] = [:]
     private var backfill: [String: BackfillState] = [:]
     private var relayIndex: [String: Int] = [:]
     private var pageTimers: [String: Task<Void, Never>] = [:]
@@ -154,6 +158,7 @@ public actor SyncEngine {
                 if case .running(let page, let id, let until, let count, let oldest, let limit)? = backfill[relay], id == sub {
                     backfill[relay] = .running(page: page, subscription: id, until: until, count: count + 1,
                                                oldest: min(oldest ?? e.createdAt, e.createdAt), limit: limit)
+                    if chainSeen[relay, default: []].insert(e.id.hex).inserted { pageNew[relay, default: 0] += 1 }
                 }
                 enqueue(relay, sub, e)
             }
@@ -186,6 +191,7 @@ public actor SyncEngine {
     private func requestPage(_ relay: String, page: Int, until: Int64?, limit: Int) async {
         let sub = "\(Self.backfillPrefix)\(relayIndex[relay] ?? 0)-\(page)"
         backfill[relay] = .running(page: page, subscription: sub, until: until, count: 0, oldest: nil, limit: limit)
+        pageNew[relay] = 0
         stats.backfillPages += 1
         await pool.subscribe(sub, filters: [Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]], until: until, limit: limit)], relays: [relay])
         pageTimers[relay]?.cancel()
@@ -196,17 +202,19 @@ public actor SyncEngine {
         }
     }
 
-    /// A page ends on EOSE, CLOSED or its deadline. A full page asks for the next, older one.
+    /// A page ends on EOSE, CLOSED or its deadline; `BackfillCursor` decides whether and where the next starts.
     private func pageFinished(_ relay: String, _ sub: String) async {
-        guard case .running(let page, let id, let until, let count, let oldest, let limit)? = backfill[relay], id == sub else { return }
+        guard case .running(let page, let id, _, let count, let oldest, let limit)? = backfill[relay], id == sub else { return }
         pageTimers[relay]?.cancel()
         pageTimers[relay] = nil
         await pool.unsubscribe(sub, relays: [relay])
         await flush()
-        if count >= limit, let oldest, oldest > 0, until.map({ oldest - 1 < $0 }) ?? true {
-            await requestPage(relay, page: page + 1, until: oldest - 1, limit: limit)
+        if let next = cursors[relay, default: BackfillCursor()].next(count: count, new: pageNew[relay] ?? 0, oldest: oldest) {
+            await requestPage(relay, page: page + 1, until: next, limit: limit)
         } else {
             backfill[relay] = .done
+            chainSeen[relay] = nil
+            cursors[relay] = nil
             checkBackfillComplete()
         }
     }
@@ -236,20 +244,41 @@ public actor SyncEngine {
         inFlight.insert(id)
         buffer.append((relay, sub, e))
         if buffer.count >= 256 {
-            Task { await self.flush() }
+            Task { await self.flushBuffered() }
         } else if !flushScheduled {
             flushScheduled = true
             Task {
                 try? await Task.sleep(for: .milliseconds(40))
-                await self.flush()
+                await self.flushBuffered()
             }
         }
     }
 
-    /// Opens the buffered wraps (on every core) and ingests them in one transaction.
+    private var activeFlushes = 0
+    private var flushWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Ingests everything buffered and returns once no flush is running any more (a flush started
+    /// elsewhere may still be opening its batch: the actor lets others in while it awaits).
     public func flush() async {
+        await flushBuffered()
+        while activeFlushes > 0 || !buffer.isEmpty {
+            if !buffer.isEmpty { await flushBuffered(); continue }
+            await withCheckedContinuation { flushWaiters.append($0) }
+        }
+    }
+
+    /// Opens the buffered wraps (on every core) and ingests them in one transaction.
+    private func flushBuffered() async {
         flushScheduled = false
         guard !buffer.isEmpty else { return }
+        activeFlushes += 1
+        defer {
+            activeFlushes -= 1
+            if activeFlushes == 0 {
+                for w in flushWaiters { w.resume() }
+                flushWaiters.removeAll()
+            }
+        }
         let batch = buffer
         buffer.removeAll()
         let now = clock()

@@ -11,9 +11,11 @@ public final class TestRelay: @unchecked Sendable {
     private var process: Process?
     private let auth: Bool
     private let readers: [String]
+    private let maxLimit: Int
 
     /// `requireAuthToRead`: reading needs NIP-42 AUTH by one of `readers` (hex pubkeys).
-    public init(requireAuthToRead: Bool = false, readers: [String] = []) throws {
+    public init(requireAuthToRead: Bool = false, readers: [String] = [], maxLimit: Int = 6000) throws {
+        self.maxLimit = maxLimit
         port = try TestRelay.freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-relay-\(UUID().uuidString)")
         auth = requireAuthToRead
@@ -32,7 +34,7 @@ public final class TestRelay: @unchecked Sendable {
           sqlalchemy.url: sqlite+aiosqlite:///\(directory.path)/nostr.sqlite3
           validators: [nostr_relay.validators.is_signed]
         gunicorn: {bind: "127.0.0.1:\(port)", workers: 1, loglevel: warning}
-        max_limit: 6000
+        max_limit: \(maxLimit)
         subscription_limit: 64
         message_timeout: 3600
 

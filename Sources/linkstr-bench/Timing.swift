@@ -9,6 +9,12 @@ enum Timing {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
+    static func secondsAsync(_ body: () async throws -> Void) async rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
     /// Median and p99 of `runs` timings of `body`, in milliseconds.
     static func distribution(runs: Int, _ body: (Int) throws -> Void) rethrows -> (median: Double, p99: Double) {
         var samples = [Double]()

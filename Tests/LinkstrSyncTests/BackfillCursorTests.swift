@@ -1,0 +1,70 @@
+import LinkstrSync
+import LinkstrTestSupport
+import XCTest
+
+/// The paging rule against simulated relays: `until` inclusive (NIP-01) or exclusive (nostr-relay),
+/// limits clamped silently, timestamps crowded. Whenever no single second holds more events than the
+/// relay's limit, every event must be read.
+final class BackfillCursorTests: XCTestCase {
+    struct SimulatedRelay {
+        let events: [(id: Int, at: Int64)]
+        let inclusive: Bool
+        let clamp: Int
+        func page(until: Int64?, limit: Int, rng: inout SplitMix) -> [(id: Int, at: Int64)] {
+            let matching = events.filter { e in until.map { inclusive ? e.at <= $0 : e.at < $0 } ?? true }
+            // Newest first; ties in any order (relays differ).
+            let shuffled = matching.map { ($0, rng.next()) }.sorted { $0.0.at != $1.0.at ? $0.0.at > $1.0.at : $0.1 < $1.1 }.map(\.0)
+            return Array(shuffled.prefix(min(limit, clamp)))
+        }
+    }
+
+    func testEveryEventIsReadUnderEitherUntilSemanticsAndAnyClamp() {
+        var rng = SplitMix(seed: UInt64.random(in: 1...1_000_000))
+        let seed = rng.state
+        var cases = 0, pages = 0
+        for _ in 0..<2_000 {
+            let clamp = [3, 7, 10, 50, 100, 500][Int(rng.next() % 6)]
+            let n = Int(rng.next() % 400)
+            let window = Int64(1 + rng.next() % 200)
+            var events = (0..<n).map { (id: $0, at: 1_000 + Int64(rng.next() % UInt64(window))) }
+            // Thin out seconds holding more than the clamp: those cannot be paged by any NIP-01 client.
+            var perSecond = [Int64: Int]()
+            events = events.filter { perSecond[$0.at, default: 0] += 1; return perSecond[$0.at]! <= clamp }
+            let relay = SimulatedRelay(events: events, inclusive: rng.next() % 2 == 0, clamp: clamp)
+            var cursor = BackfillCursor()
+            var seen = Set<Int>()
+            var until: Int64? = nil
+            var steps = 0
+            while steps < 10_000 {
+                steps += 1
+                let page = relay.page(until: until, limit: 500, rng: &rng)
+                let new = page.filter { seen.insert($0.id).inserted }.count
+                guard let next = cursor.next(count: page.count, new: new, oldest: page.map(\.at).min()) else { break }
+                XCTAssertTrue(until.map { next < $0 } ?? true, "the cursor must move back")
+                until = next
+            }
+            XCTAssertLessThan(steps, 10_000)
+            if seen.count != events.count {
+                return XCTFail("seed \(seed): read \(seen.count) of \(events.count) (clamp \(clamp), \(relay.inclusive ? "inclusive" : "exclusive") until)")
+            }
+            cases += 1
+            pages += steps
+        }
+        print("backfill cursor: \(cases) simulated relays read completely in \(pages) pages (seed \(seed))")
+    }
+
+    func testOldStyleOldestMinusOneLosesBoundarySeconds() {
+        // The iOS rule, for contrast: next until = oldest − 1, and stop at a short page.
+        let events = (0..<60).map { (id: $0, at: Int64(1_000 + $0 / 3)) }
+        let relay = SimulatedRelay(events: events, inclusive: true, clamp: 10)
+        var rng = SplitMix(seed: 1)
+        var seen = Set<Int>(), until: Int64? = nil
+        while true {
+            let page = relay.page(until: until, limit: 10, rng: &rng)
+            page.forEach { seen.insert($0.id) }
+            guard page.count >= 10, let oldest = page.map(\.at).min() else { break }
+            until = oldest - 1
+        }
+        XCTAssertLessThan(seen.count, events.count, "the old rule skips the rest of each boundary second")
+    }
+}
