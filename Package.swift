@@ -45,6 +45,9 @@ let package = Package(
         // The sync engine: subscriptions, paged backfill, gift-wrap ingest in batches, sending.
         .target(name: "LinkstrSync", dependencies: ["NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay"]),
 
+        // The terminal app's state, actions, effects and reducers. Pure.
+        .target(name: "LinkstrApp", dependencies: ["NostrProtocol", "LinkstrDomain"]),
+
         .executableTarget(
             name: "linkstr",
             dependencies: [

@@ -1,0 +1,87 @@
+import LinkstrDomain
+
+/// Everything that can happen to the app, named for what happened.
+public enum AppAction: Equatable, Sendable {
+    // Lifecycle.
+    case started(now: Int64, size: ScreenSize)
+    case bootStepReached(AppState.BootStep)
+    case storeOpenFailed(String)
+    case identityMissing
+    case passphraseNeeded(pubkey: Pubkey, npub: String)
+    case unlockFailed(String)
+    case identityReady(IdentityInfo, inMemory: Bool)
+    case onboardingFailed(String)
+    case identityCreated(IdentityInfo, nsec: String)
+
+    // Input.
+    case keyPressed(Key)
+    case textPasted(String)
+    case mouseUsed(MouseEvent)
+    case resized(ScreenSize)
+    case clockTicked(Int64)
+
+    // Data arrived.
+    case sessionsLoaded([SessionSummary], archived: Bool, hasArchived: Bool)
+    case feedLoaded(sessionID: String, summary: SessionSummary?, posts: [PostView], changes: [MembershipChange], hasMore: Bool)
+    case postLoaded(postID: String, view: PostView?, sessionName: String)
+    case contactsLoaded([Contact])
+    case relaysChanged([RelayRow])
+    case identitiesLoaded([IdentityEntry])
+    case messagesArrived(touchedSessions: Set<String>, notifications: [InboundNotification])
+
+    // Results of effects.
+    case postSent(postID: String, sessionID: String)
+    case postSendFailed(String)
+    case sessionCreated(sessionID: String)
+    case sessionCreateFailed(String)
+    case membersSaved(sessionID: String)
+    case membersSaveFailed(String)
+    case actionSucceeded(String)
+    case actionFailed(String)
+    case clipboardRead(String?)
+    case secretRevealed(String)
+    case profileNameSaved(String?)
+    case loggedOut
+}
+
+/// Work for the runtime (I/O, clock, clipboard…); each answers with actions.
+public enum AppEffect: Equatable, Sendable {
+    case boot
+    case continueInMemory
+    case unlock(passphrase: String)
+    case createIdentity(name: String?, passphrase: String)
+    case importIdentity(key: String, passphrase: String)
+    case startSync
+
+    case loadSessions(archived: Bool)
+    case loadFeed(sessionID: String, limit: Int)
+    case loadPost(String)
+    case loadContacts
+    case loadIdentities
+    case markSessionRead(String)
+    case markPostRead(String)
+
+    case sendPost(sessionID: String, url: String, note: String?)
+    case react(postID: String, emoji: String)
+    case deletePost(String)
+    case createSession(name: String, members: [Pubkey])
+    case saveMembers(sessionID: String, members: [Pubkey])
+    case setArchived(sessionID: String, archived: Bool)
+
+    case addRelay(String)
+    case removeRelay(String)
+    case setRelayEnabled(String, Bool)
+    case resetRelays
+
+    case revealSecret
+    case copy(String, label: String)
+    case readClipboard
+    case openURL(String)
+    case setProfileName(String?)
+    case switchIdentity(Pubkey)
+    case logout(clearData: Bool)
+    case deleteAccount
+    case clearCache
+    case notify(title: String, body: String)
+    case quit
+}

@@ -1,0 +1,128 @@
+import LinkstrDomain
+import NostrProtocol
+
+/// Unlocking a stored identity, and onboarding: create (name, passphrase, backup) or import.
+extension AppReducer {
+    static func unlockKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
+        guard case .unlock(var u) = state.phase, !u.busy else { return [] }
+        switch key {
+        case .enter:
+            u.busy = true
+            u.error = nil
+            state.phase = .unlock(u)
+            return [.unlock(passphrase: u.passphrase.text)]
+        case .escape: return [.quit]
+        default:
+            editField(&u.passphrase, key)
+            state.phase = .unlock(u)
+            return []
+        }
+    }
+
+    static func onboardingPaste(_ state: inout AppState, _ text: String) -> [AppEffect] {
+        guard case .onboarding(var o) = state.phase else { return [] }
+        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        switch o.step {
+        case .createName(var f): f.insert(DisplayText.singleLine(line)); o.step = .createName(f)
+        case .importKey(var f): f.insert(line.trimmingWhitespace()); o.step = .importKey(f)
+        case .passphrase(var p, let confirm, let focusConfirm):
+            if focusConfirm, var c = confirm { c.insert(line); o.step = .passphrase(p, confirm: c, focusConfirm: true) } else {
+                p.insert(line)
+                o.step = .passphrase(p, confirm: confirm, focusConfirm: false)
+            }
+        default: return []
+        }
+        o.error = nil
+        state.phase = .onboarding(o)
+        return []
+    }
+
+    static func onboardingKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
+        guard case .onboarding(var o) = state.phase, !o.busy else { return [] }
+        defer { if case .onboarding = state.phase { state.phase = .onboarding(o) } }
+        switch o.step {
+        case .choose(var selection):
+            switch key {
+            case .up, .char("k"): selection = 0
+            case .down, .char("j"): selection = 1
+            case .char("c"): selection = 0; o.step = .createName(TextField()); return []
+            case .char("i"): selection = 1; o.step = .importKey(TextField()); return []
+            case .enter:
+                o.step = selection == 0 ? .createName(TextField()) : .importKey(TextField())
+                return []
+            case .char("q"), .escape: return [.quit]
+            default: break
+            }
+            o.step = .choose(selection: selection)
+        case .createName(var f):
+            switch key {
+            case .escape: o.step = .choose(selection: 0)
+            case .enter:
+                let name = f.text.trimmingWhitespace()
+                o.pendingName = name.isEmpty ? nil : name
+                o.pendingImport = nil
+                o.step = .passphrase(TextField(), confirm: TextField(), focusConfirm: false)
+            default: editField(&f, key); o.step = .createName(f)
+            }
+        case .importKey(var f):
+            switch key {
+            case .escape: o.step = .choose(selection: 1); o.error = nil
+            case .enter:
+                let text = f.text.trimmingWhitespace()
+                // Precise errors before asking for a passphrase ("that is an npub, not a secret key").
+                if !text.lowercased().hasPrefix("ncryptsec1") {
+                    do { _ = try SecretKey.parse(text) } catch {
+                        o.error = error.description
+                        return []
+                    }
+                }
+                o.error = nil
+                o.pendingImport = text
+                o.pendingName = nil
+                o.step = .passphrase(TextField(), confirm: text.lowercased().hasPrefix("ncryptsec1") ? nil : TextField(), focusConfirm: false)
+            default: editField(&f, key); o.step = .importKey(f); o.error = nil
+            }
+        case .passphrase(var p, var confirm, let focusConfirm):
+            switch key {
+            case .escape: o.step = .choose(selection: o.pendingImport == nil ? 0 : 1); o.error = nil
+            case .enter, .tab:
+                if !focusConfirm, confirm != nil {
+                    o.step = .passphrase(p, confirm: confirm, focusConfirm: true)
+                    return []
+                }
+                guard !p.text.isEmpty else { o.error = "choose a passphrase: it protects your key on this device."; return [] }
+                if let c = confirm, c.text != p.text {
+                    o.error = "the passphrases do not match."
+                    o.step = .passphrase(p, confirm: TextField(), focusConfirm: true)
+                    return []
+                }
+                o.busy = true
+                o.error = nil
+                if let key = o.pendingImport { return [.importIdentity(key: key, passphrase: p.text)] }
+                return [.createIdentity(name: o.pendingName, passphrase: p.text)]
+            default:
+                if focusConfirm, var c = confirm { editField(&c, key); confirm = c } else { editField(&p, key) }
+                o.step = .passphrase(p, confirm: confirm, focusConfirm: focusConfirm)
+                o.error = nil
+            }
+        case .backup(let revealed):
+            switch key {
+            case .char("r"), .char("s"):
+                // The key shows only on an explicit key press.
+                o.step = .backup(revealed: revealed == nil ? o.secretToBackUp : nil)
+            case .char("y") where revealed != nil:
+                return [.copy(revealed!, label: "secret key")]
+            case .enter, .char("l"), .escape:
+                // "later" is allowed: the You pane keeps reminding.
+                let backedUp = revealed != nil
+                o.secretToBackUp = nil
+                guard var info = state.identity else { return [] }
+                info.backedUp = backedUp
+                state.phase = .main
+                return reduce(&state, .identityReady(info, inMemory: state.inMemory))
+            default: break
+            }
+        }
+        return []
+    }
+}

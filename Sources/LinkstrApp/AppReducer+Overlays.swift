@@ -1,0 +1,196 @@
+import LinkstrDomain
+
+/// Overlays: help, the `:` command line, confirmations, the emoji picker, the new-session and members forms.
+extension AppReducer {
+    static func overlayKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
+        switch state.overlay {
+        case .help:
+            state.overlay = nil
+            return []
+        case .commandLine(var field):
+            switch key {
+            case .escape: state.overlay = nil
+            case .enter:
+                state.overlay = nil
+                return runCommand(&state, field.text)
+            case .backspace where field.text.isEmpty:
+                state.overlay = nil
+            default:
+                editField(&field, key)
+                state.overlay = .commandLine(field)
+            }
+            return []
+        case .confirm(let c):
+            switch key {
+            case .char("y"), .char("Y"):
+                state.overlay = nil
+                return confirmed(&state, c.action)
+            case .char("n"), .char("N"), .escape:
+                state.overlay = nil
+            default: break
+            }
+            return []
+        case .emojiPicker(let postID, var selection):
+            let columns = 8
+            switch key {
+            case .escape: state.overlay = nil; return []
+            case .right, .char("l"): selection = min(selection + 1, emojiChoices.count - 1)
+            case .left, .char("h"): selection = max(selection - 1, 0)
+            case .down, .char("j"): selection = min(selection + columns, emojiChoices.count - 1)
+            case .up, .char("k"): selection = max(selection - columns, 0)
+            case .enter:
+                state.overlay = nil
+                if case .detail(var d) = state.post.mode, d.postID == postID {
+                    let effects = react(&state, &d, emojiChoices[selection])
+                    state.post.mode = .detail(d)
+                    return effects
+                }
+                return []
+            default: return []
+            }
+            state.overlay = .emojiPicker(postID: postID, selection: selection)
+            return []
+        case .newSession(var f):
+            return newSessionKey(&state, &f, key)
+        case .members(var f):
+            return membersKey(&state, &f, key)
+        case .none:
+            return []
+        }
+    }
+
+    static func newSessionKey(_ state: inout AppState, _ f: inout NewSessionForm, _ key: Key) -> [AppEffect] {
+        if f.busy { return [] }
+        switch key {
+        case .escape: state.overlay = nil; return []
+        case .tab, .backTab: f.focus = f.focus == 0 && !state.contacts.isEmpty ? 1 : 0
+        case .enter where f.focus == 0 && !state.contacts.isEmpty && f.selected.isEmpty:
+            // Return moves from the name into member selection, or creates when there are no contacts.
+            f.focus = 1
+        case .enter, .ctrl("s"):
+            let name = f.name.text.trimmingWhitespace()
+            guard !name.isEmpty else {
+                f.error = SendRuleError.enterSessionName.description
+                f.focus = 0
+                break
+            }
+            f.busy = true
+            f.error = nil
+            state.overlay = .newSession(f)
+            return [.createSession(name: name, members: state.contacts.map(\.pubkey).filter { f.selected.contains($0) })]
+        case .down where f.focus == 1, .char("j") where f.focus == 1: f.cursor = min(f.cursor + 1, max(0, state.contacts.count - 1))
+        case .up where f.focus == 1, .char("k") where f.focus == 1: f.cursor = max(0, f.cursor - 1)
+        case .char(" ") where f.focus == 1:
+            if let c = state.contacts[safe: f.cursor] {
+                if f.selected.contains(c.pubkey) { f.selected.remove(c.pubkey) } else { f.selected.insert(c.pubkey) }
+            }
+        default:
+            if f.focus == 0 { editField(&f.name, key); f.error = nil }
+        }
+        state.overlay = .newSession(f)
+        return []
+    }
+
+    static func membersKey(_ state: inout AppState, _ f: inout MembersForm, _ key: Key) -> [AppEffect] {
+        if f.busy { return [] }
+        let candidates = memberCandidates(state, f)
+        switch key {
+        case .escape: state.overlay = nil; return []
+        case .down, .char("j"): f.cursor = min(f.cursor + 1, max(0, candidates.count - 1))
+        case .up, .char("k"): f.cursor = max(0, f.cursor - 1)
+        case .char(" ") where f.editable:
+            if let pk = candidates[safe: f.cursor], pk != state.identity?.pubkey {
+                if f.selected.contains(pk) { f.selected.remove(pk) } else { f.selected.insert(pk) }
+            }
+        case .enter where f.editable:
+            f.busy = true
+            state.overlay = .members(f)
+            return [.saveMembers(sessionID: f.sessionID, members: candidates.filter { f.selected.contains($0) && $0 != state.identity?.pubkey })]
+        case .enter:
+            state.overlay = nil
+            return []
+        default: break
+        }
+        state.overlay = .members(f)
+        return []
+    }
+
+    /// Current members first, then contacts who could be added (members are chosen from contacts).
+    public static func memberCandidates(_ state: AppState, _ f: MembersForm) -> [Pubkey] {
+        let members = state.sessions.open?.summary?.members ?? Array(f.selected)
+        return members + state.contacts.map(\.pubkey).filter { !members.contains($0) }
+    }
+
+    static func confirmed(_ state: inout AppState, _ action: Confirmation.Action) -> [AppEffect] {
+        switch action {
+        case .deletePost(let id):
+            if case .detail(var d) = state.post.mode { d.busy = true; state.post.mode = .detail(d) }
+            state.status = StatusLine("deleting…")
+            return [.deletePost(id)]
+        case .revealSecret: return [.revealSecret]
+        case .logout(let clear): return [.logout(clearData: clear)]
+        case .deleteAccount(step: 1):
+            state.overlay = .confirm(Confirmation(.deleteAccount(step: 2), "really delete? this cannot be undone. type y again to delete. (y/n)"))
+            return []
+        case .deleteAccount:
+            state.status = StatusLine("deleting account…")
+            return [.deleteAccount]
+        case .resetRelays: return [.resetRelays]
+        case .removeRelay(let url): return [.removeRelay(url)]
+        case .clearCache: return [.clearCache]
+        }
+    }
+
+    // MARK: the command line
+
+    static func runCommand(_ state: inout AppState, _ line: String) -> [AppEffect] {
+        var text = line.trimmingWhitespace()
+        if text.hasPrefix("/") { text.removeFirst() }
+        let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(String.init)
+        guard let command = parts.first?.lowercased() else { return [] }
+        let currentPost: PostView? = {
+            if case .detail(let d) = state.post.mode, state.pane == .post { return d.view }
+            if let feed = state.sessions.open { return feed.posts[safe: feed.selection] }
+            return nil
+        }()
+        switch command {
+        case "post":
+            let sessionID: String? = {
+                if case .composer(let c) = state.post.mode { return c.sessionID }
+                return state.sessions.open?.sessionID
+            }()
+            guard let sessionID else { state.status = StatusLine("open a session first.", .error); return [] }
+            guard parts.count >= 2, let url = WebURL.normalizedUserInput(parts[1]) else {
+                state.status = StatusLine(SendRuleError.invalidURL.description, .error)
+                return []
+            }
+            state.status = StatusLine("sending…")
+            return [.sendPost(sessionID: sessionID, url: url, note: parts.count > 2 ? parts[2] : nil)]
+        case "react":
+            guard let post = currentPost else { state.status = StatusLine("select a post first.", .error); return [] }
+            guard parts.count >= 2 else { state.status = StatusLine("usage: /react 👍", .error); return [] }
+            return [.react(postID: post.id, emoji: parts[1])]
+        case "who":
+            guard let summary = state.sessions.open?.summary ?? (state.pane == .sessions ? state.sessions.visibleRows[safe: state.sessions.selection] : nil) else {
+                state.status = StatusLine("open a session first.", .error)
+                return []
+            }
+            let names = summary.members.map { pk in
+                pk == state.identity?.pubkey ? "you" : (state.contacts.first { $0.pubkey == pk }?.alias.map(DisplayText.singleLine) ?? AccountState.shortNpub(pk))
+            }
+            state.status = StatusLine("members: " + names.joined(separator: ", "))
+            return []
+        case "open":
+            guard let post = currentPost else { state.status = StatusLine("select a post first.", .error); return [] }
+            return [.openURL(post.post.url)]
+        case "copy":
+            guard let post = currentPost else { state.status = StatusLine("select a post first.", .error); return [] }
+            return [.copy(post.post.url, label: "link")]
+        case "help": state.overlay = .help; return []
+        case "quit", "q": return [.quit]
+        default:
+            state.status = StatusLine("unknown command /\(DisplayText.singleLine(command)) (try /help)", .error)
+            return []
+        }
+    }
+}

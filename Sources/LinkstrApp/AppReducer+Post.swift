@@ -1,0 +1,110 @@
+import LinkstrDomain
+
+/// The Post pane: the composer and a post's detail.
+extension AppReducer {
+    public static let quickReactions = ["👍", "👎", "👀"]
+    public static let emojiChoices = ["👍", "👎", "👀", "❤️", "😂", "🔥", "🎉", "😮", "😢", "🙏", "💯", "🤔", "👏", "🙌", "✅", "❌",
+                                      "🍿", "🎬", "🎵", "📺", "🤯", "😍", "🥲", "👌"]
+
+    static func postKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
+        switch state.post.mode {
+        case .empty:
+            if key == .char("c") || key == .char("n") { return compose(&state) }
+            return []
+        case .composer(var c): return composerKey(&state, &c, key)
+        case .detail(let d): return detailKey(&state, d, key)
+        }
+    }
+
+    static func composerKey(_ state: inout AppState, _ c: inout ComposerState, _ key: Key) -> [AppEffect] {
+        if c.sending { return [] }  // the composer stays open, showing "sending…"
+        switch key {
+        case .escape:
+            state.post.mode = .empty
+            state.pane = .sessions
+            return []
+        case .tab, .backTab:
+            c.focus = c.focus == .link ? .note : .link
+        case .enter where c.focus == .link:
+            c.focus = .note
+        case .enter, .ctrl("s"):
+            return send(&state, &c)
+        case .ctrl("v"):
+            // The Paste helper: replaces the whole link field with the clipboard.
+            state.post.mode = .composer(c)
+            return [.readClipboard]
+        case .ctrl("l"):
+            // The Clear helper of the link field.
+            c.link.clear()
+            c.focus = .link
+        default:
+            if c.focus == .link { editField(&c.link, key) } else { editField(&c.note, key) }
+            c.error = nil
+        }
+        state.post.mode = .composer(c)
+        return []
+    }
+
+    static func send(_ state: inout AppState, _ c: inout ComposerState) -> [AppEffect] {
+        guard let url = WebURL.normalizedUserInput(c.link.text) else {
+            c.error = SendRuleError.invalidURL.description
+            c.focus = .link
+            state.post.mode = .composer(c)
+            return []
+        }
+        c.sending = true
+        c.error = nil
+        state.post.mode = .composer(c)
+        let note = c.note.text.trimmingWhitespace()
+        return [.sendPost(sessionID: c.sessionID, url: url, note: note.isEmpty ? nil : note)]
+    }
+
+    static func detailKey(_ state: inout AppState, _ d: PostDetail, _ key: Key) -> [AppEffect] {
+        var d = d
+        defer { if case .detail = state.post.mode { state.post.mode = .detail(d) } }
+        switch key {
+        case .escape, .char("q"), .char("h"):
+            state.post.mode = .empty
+            state.pane = .sessions
+            return []
+        case .char(let c) where ("1"..."3").contains(c) && d.view != nil:
+            return react(&state, &d, quickReactions[Int(String(c))! - 1])
+        case .char("e") where d.view != nil:
+            state.overlay = .emojiPicker(postID: d.postID, selection: 0)
+            return []
+        case .char("o"):
+            guard let url = d.view?.post.url else { return [] }
+            return [.openURL(url)]
+        case .char("y"):
+            guard let url = d.view?.post.url else { return [] }
+            return [.copy(url, label: "link")]
+        case .char("Y"):
+            guard let url = d.view?.post.url else { return [] }
+            return [.copy(DeepLink.encode(url: url), label: "linkstr link")]
+        case .char("d"):
+            guard let post = d.view?.post else { return [] }
+            guard post.author == state.identity?.pubkey else {
+                state.status = StatusLine(SendRuleError.notYourPost.description, .error)
+                return []
+            }
+            state.overlay = .confirm(Confirmation(.deletePost(post.id), "delete this post for everyone? (y/n)"))
+            return []
+        case .right, .char("l"):
+            d.reactionSelection = min(d.reactionSelection + 1, max(0, (d.view?.reactions.count ?? 1) - 1))
+        case .left:
+            d.reactionSelection = max(0, d.reactionSelection - 1)
+        case .enter, .char(" "):
+            guard let r = d.view?.reactions[safe: d.reactionSelection] else { return [] }
+            return react(&state, &d, r.emoji)
+        default: break
+        }
+        return []
+    }
+
+    static func react(_ state: inout AppState, _ d: inout PostDetail, _ emoji: String) -> [AppEffect] {
+        guard !d.busy else { return [] }
+        d.busy = true
+        state.status = StatusLine("sending \(emoji)…")
+        return [.react(postID: d.postID, emoji: emoji)]
+    }
+}

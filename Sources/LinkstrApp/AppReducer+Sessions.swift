@@ -1,0 +1,156 @@
+import LinkstrDomain
+
+/// The Sessions pane: the chat list (search, archive, new session) and an open session's feed.
+extension AppReducer {
+    static func sessionsKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
+        if state.sessions.open != nil { return feedKey(&state, key) }
+        if state.sessions.search != nil { return searchKey(&state, key) }
+        let rows = state.sessions.visibleRows
+        switch key {
+        case .down, .char("j"): state.sessions.selection = min(state.sessions.selection + 1, max(0, rows.count - 1))
+        case .up, .char("k"): state.sessions.selection = max(state.sessions.selection - 1, 0)
+        case .char("g"), .home: state.sessions.selection = 0
+        case .char("G"), .end: state.sessions.selection = max(0, rows.count - 1)
+        case .pageDown: state.sessions.selection = min(state.sessions.selection + 10, max(0, rows.count - 1))
+        case .pageUp: state.sessions.selection = max(state.sessions.selection - 10, 0)
+        case .char("/"): state.sessions.search = TextField()
+        case .enter, .right, .char("l"):
+            guard let row = rows[safe: state.sessions.selection] else { return [] }
+            return openSession(&state, row)
+        case .char("a"):
+            guard let row = rows[safe: state.sessions.selection] else { return [] }
+            state.status = StatusLine(row.archived ? "unarchived \(DisplayText.singleLine(row.name))." : "archived \(DisplayText.singleLine(row.name)).")
+            return [.setArchived(sessionID: row.id, archived: !row.archived), .loadSessions(archived: state.sessions.archivedMode)]
+        case .char("A"):
+            guard state.sessions.hasArchived || state.sessions.archivedMode else {
+                state.status = StatusLine("no archived sessions.")
+                return []
+            }
+            state.sessions.archivedMode.toggle()
+            state.sessions.selection = 0
+            state.sessions.scroll = 0
+            state.sessions.rows = []
+            return [.loadSessions(archived: state.sessions.archivedMode)]
+        case .char("n"):
+            state.overlay = .newSession(NewSessionForm())
+            return [.loadContacts]
+        case .escape where state.sessions.archivedMode:
+            state.sessions.archivedMode = false
+            state.sessions.selection = 0
+            return [.loadSessions(archived: false)]
+        default: break
+        }
+        return []
+    }
+
+    static func searchKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
+        guard var search = state.sessions.search else { return [] }
+        switch key {
+        case .escape:
+            state.sessions.search = nil
+            state.sessions.selection = 0
+            return []
+        case .enter:
+            let rows = state.sessions.visibleRows
+            state.sessions.search = nil
+            guard let row = rows[safe: state.sessions.selection] else { return [] }
+            state.sessions.selection = state.sessions.rows.firstIndex(of: row) ?? 0
+            return openSession(&state, row)
+        case .down: state.sessions.selection = min(state.sessions.selection + 1, max(0, state.sessions.visibleRows.count - 1)); return []
+        case .up: state.sessions.selection = max(0, state.sessions.selection - 1); return []
+        default:
+            editField(&search, key)
+            state.sessions.search = search
+            state.sessions.selection = 0
+            return []
+        }
+    }
+
+    static func openSession(_ state: inout AppState, _ row: SessionSummary) -> [AppEffect] {
+        var feed = SessionFeed(sessionID: row.id)
+        feed.summary = row
+        state.sessions.open = feed
+        state.status = nil
+        // Opening a session marks its visible inbound posts read (readme v2).
+        return [.loadFeed(sessionID: row.id, limit: feedPage), .markSessionRead(row.id)]
+    }
+
+    static func feedKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
+        guard var feed = state.sessions.open else { return [] }
+        let count = feed.posts.count
+        switch key {
+        case .escape, .left, .char("h"), .char("q"):
+            state.sessions.open = nil
+            return [.loadSessions(archived: state.sessions.archivedMode)]
+        case .down, .char("j"):
+            feed.selection = min(feed.selection + 1, max(0, count - 1))
+            if feed.selection >= count - 5, feed.hasMore {
+                state.sessions.open = feed
+                return [.loadFeed(sessionID: feed.sessionID, limit: count + feedPage)]
+            }
+        case .up, .char("k"): feed.selection = max(feed.selection - 1, 0)
+        case .char("g"), .home: feed.selection = 0
+        case .char("G"), .end: feed.selection = max(0, count - 1)
+        case .pageDown: feed.selection = min(feed.selection + 5, max(0, count - 1))
+        case .pageUp: feed.selection = max(feed.selection - 5, 0)
+        case .enter, .right, .char("l"):
+            guard let post = feed.posts[safe: feed.selection] else { return [] }
+            state.sessions.open = feed
+            return openPost(&state, post.id, sessionName: feed.summary?.name ?? "")
+        case .char("c"), .char("p"):
+            state.sessions.open = feed
+            return compose(&state)
+        case .char("m"):
+            guard let summary = feed.summary else { return [] }
+            state.sessions.open = feed
+            state.overlay = .members(MembersForm(sessionID: summary.id, selected: Set(summary.members),
+                                                 editable: summary.creator == state.identity?.pubkey))
+            return [.loadContacts]
+        case .char("o"):
+            guard let post = feed.posts[safe: feed.selection] else { return [] }
+            return [.openURL(post.post.url)]
+        default: return []
+        }
+        state.sessions.open = feed
+        return []
+    }
+
+    /// Opens the composer for the open session (or the selected one in the list).
+    static func compose(_ state: inout AppState) -> [AppEffect] {
+        let summary = state.sessions.open?.summary ?? state.sessions.visibleRows[safe: state.sessions.selection]
+        guard let summary else {
+            state.status = StatusLine("open a session first.", .error)
+            return []
+        }
+        guard summary.isMember else {
+            state.status = StatusLine(SendRuleError.notMember.description, .error)
+            return []
+        }
+        state.post.mode = .composer(ComposerState(sessionID: summary.id, sessionName: summary.name))
+        state.pane = .post
+        return []
+    }
+
+    static func openPost(_ state: inout AppState, _ postID: String, sessionName: String) -> [AppEffect] {
+        let view = state.sessions.open?.posts.first { $0.id == postID }
+        state.post.mode = .detail(PostDetail(postID: postID, view: view, sessionName: sessionName))
+        state.pane = .post
+        return [.loadPost(postID), .markPostRead(postID)]
+    }
+
+    /// Shared line editing for every text field.
+    static func editField(_ field: inout TextField, _ key: Key) {
+        switch key {
+        case .char(let c): field.insert(String(c))
+        case .backspace: field.backspace()
+        case .delete, .ctrl("d"): field.delete()
+        case .left, .ctrl("b"): field.move(-1)
+        case .right, .ctrl("f"): field.move(1)
+        case .home, .ctrl("a"): field.home()
+        case .end, .ctrl("e"): field.end()
+        case .ctrl("w"): field.deleteWord()
+        case .ctrl("u"): field.clear()
+        default: break
+        }
+    }
+}

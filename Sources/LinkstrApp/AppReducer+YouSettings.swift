@@ -1,0 +1,78 @@
+import LinkstrDomain
+
+/// The You pane (profile, npub, QR, identities) and the Settings pane (relays, storage, identity).
+extension AppReducer {
+    static func youKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
+        if var field = state.you.editingName {
+            switch key {
+            case .escape: state.you.editingName = nil
+            case .enter:
+                let name = field.text.trimmingWhitespace()
+                return [.setProfileName(name.isEmpty ? nil : name)]
+            default:
+                editField(&field, key)
+                state.you.editingName = field
+            }
+            return []
+        }
+        switch key {
+        case .char("e"): state.you.editingName = TextField(state.identity?.profileName ?? "")
+        case .char("y"):
+            guard let npub = state.identity?.npub else { return [] }
+            return [.copy(npub, label: "npub")]
+        case .down, .char("j"): state.you.selection = min(state.you.selection + 1, max(0, state.you.identities.count - 1))
+        case .up, .char("k"): state.you.selection = max(0, state.you.selection - 1)
+        case .enter:
+            guard let entry = state.you.identities[safe: state.you.selection], !entry.active else { return [] }
+            return [.switchIdentity(entry.pubkey)]
+        default: break
+        }
+        return []
+    }
+
+    static func settingsKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
+        if var field = state.settings.adding {
+            switch key {
+            case .escape: state.settings.adding = nil
+            case .enter:
+                let text = field.text
+                state.settings.adding = nil
+                return [.addRelay(text)]
+            default:
+                editField(&field, key)
+                state.settings.adding = field
+            }
+            return []
+        }
+        let relays = state.settings.relays
+        let selected = relays[safe: state.settings.selection]
+        switch key {
+        case .down, .char("j"): state.settings.selection = min(state.settings.selection + 1, max(0, relays.count - 1))
+        case .up, .char("k"): state.settings.selection = max(0, state.settings.selection - 1)
+        case .char("a"): state.settings.adding = TextField("wss://")
+        case .char("x"), .delete:
+            guard let r = selected else { return [] }
+            state.overlay = .confirm(Confirmation(.removeRelay(r.url), "remove \(r.url)? (y/n)"))
+        case .char(" "):
+            guard let r = selected else { return [] }
+            return [.setRelayEnabled(r.url, r.health == .disabled)]
+        case .char("R"): state.overlay = .confirm(Confirmation(.resetRelays, "replace your relays with the defaults? (y/n)"))
+        case .char("s"): state.settings.showStats.toggle()
+        case .char("C"): state.overlay = .confirm(Confirmation(.clearCache, "clear cached media and previews? posts stay. (y/n)"))
+        case .char("S"):
+            if state.settings.revealedSecret != nil { hideSecret(&state) } else {
+                state.overlay = .confirm(Confirmation(.revealSecret,
+                    "show your secret key (nsec)? anyone who sees it can act as you. (y/n)"))
+            }
+        case .char("y"):
+            guard let nsec = state.settings.revealedSecret else { return [] }
+            return [.copy(nsec, label: "secret key")]
+        case .char("L"): state.overlay = .confirm(Confirmation(.logout(clearData: false), "log out and keep local data? (y/n)"))
+        case .char("X"): state.overlay = .confirm(Confirmation(.logout(clearData: true), "log out and CLEAR this account's local data? (y/n)"))
+        case .char("D"): state.overlay = .confirm(Confirmation(.deleteAccount(step: 1),
+            "delete your account? this asks relays to erase you (NIP-62). (y/n)"))
+        default: break
+        }
+        return []
+    }
+}

@@ -1,0 +1,391 @@
+import LinkstrDomain
+
+/// The app's reducer: `(inout AppState, AppAction) -> [AppEffect]`. Pure: no I/O, no clock, no randomness.
+/// Pane-specific handling lives in the `AppReducer+…` files.
+public enum AppReducer {
+    /// Posts loaded per feed page.
+    public static let feedPage = 50
+    /// How long a revealed nsec stays on screen.
+    public static let revealSeconds: Int64 = 60
+
+    public static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
+        switch action {
+        // MARK: lifecycle
+        case .started(let now, let size):
+            state.now = now
+            state.screen = size
+            state.phase = .booting(.loadingAccount)
+            return [.boot]
+        case .bootStepReached(let step):
+            if case .booting = state.phase { state.phase = .booting(step) }
+            return []
+        case .storeOpenFailed(let error):
+            state.phase = .recovery(error: error)
+            return []
+        case .identityMissing:
+            state.phase = .onboarding(OnboardingState())
+            return []
+        case .passphraseNeeded(let pubkey, let npub):
+            state.phase = .unlock(UnlockState(pubkey: pubkey, npub: npub))
+            return []
+        case .unlockFailed(let error):
+            if case .unlock(var u) = state.phase {
+                u.error = error
+                u.busy = false
+                u.passphrase.clear()
+                state.phase = .unlock(u)
+            }
+            return []
+        case .identityReady(let info, let inMemory):
+            state.identity = info
+            state.inMemory = inMemory
+            state.phase = .main
+            state.pane = .sessions
+            state.sessions = SessionsState()
+            state.post = PostPaneState()
+            state.settings = SettingsState()
+            if inMemory { state.status = StatusLine("running in memory: nothing is saved this time", .error) }
+            return [.loadSessions(archived: false), .loadContacts, .loadIdentities, .startSync]
+        case .onboardingFailed(let error):
+            if case .onboarding(var o) = state.phase {
+                o.error = error
+                o.busy = false
+                state.phase = .onboarding(o)
+            }
+            return []
+        case .identityCreated(let info, let nsec):
+            state.identity = info
+            var o = OnboardingState()
+            o.step = .backup(revealed: nil)
+            o.secretToBackUp = nsec
+            state.phase = .onboarding(o)
+            return []
+
+        // MARK: input
+        case .keyPressed(let key):
+            return handleKey(&state, key)
+        case .textPasted(let text):
+            return handlePaste(&state, text)
+        case .mouseUsed(let event):
+            return handleMouse(&state, event)
+        case .resized(let size):
+            state.screen = size
+            clampScrolls(&state)
+            return []
+        case .clockTicked(let now):
+            state.now = now
+            if let until = state.settings.revealedUntil, now >= until { hideSecret(&state) }
+            return []
+
+        // MARK: data
+        case .sessionsLoaded(let rows, let archived, let hasArchived):
+            guard archived == state.sessions.archivedMode else { return [] }
+            let selectedID = state.sessions.visibleRows[safe: state.sessions.selection]?.id
+            state.sessions.rows = rows
+            state.sessions.hasArchived = hasArchived
+            state.sessions.loading = false
+            if let selectedID, let i = state.sessions.visibleRows.firstIndex(where: { $0.id == selectedID }) { state.sessions.selection = i }
+            state.sessions.selection = min(state.sessions.selection, max(0, state.sessions.visibleRows.count - 1))
+            if var feed = state.sessions.open, let s = rows.first(where: { $0.id == feed.sessionID }) {
+                feed.summary = s
+                state.sessions.open = feed
+            }
+            return []
+        case .feedLoaded(let sid, let summary, let posts, let changes, let hasMore):
+            guard var feed = state.sessions.open, feed.sessionID == sid else { return [] }
+            let selectedID = feed.posts[safe: feed.selection]?.id
+            feed.summary = summary ?? feed.summary
+            feed.posts = posts
+            feed.membershipChanges = changes
+            feed.hasMore = hasMore
+            feed.loading = false
+            if let selectedID, let i = posts.firstIndex(where: { $0.id == selectedID }) { feed.selection = i }
+            feed.selection = min(feed.selection, max(0, posts.count - 1))
+            state.sessions.open = feed
+            return []
+        case .postLoaded(let id, let view, let sessionName):
+            if case .detail(var d) = state.post.mode, d.postID == id {
+                d.view = view
+                d.sessionName = sessionName
+                d.busy = false
+                state.post.mode = .detail(d)
+            }
+            return []
+        case .contactsLoaded(let contacts):
+            state.contacts = contacts
+            return []
+        case .relaysChanged(let rows):
+            state.settings.relays = rows.sorted { $0.url < $1.url }
+            state.settings.selection = min(state.settings.selection, max(0, rows.count - 1))
+            return []
+        case .identitiesLoaded(let entries):
+            state.you.identities = entries
+            return []
+        case .messagesArrived(let touched, let notifications):
+            var effects: [AppEffect] = [.loadSessions(archived: state.sessions.archivedMode)]
+            if let open = state.sessions.open, touched.contains(open.sessionID) {
+                effects.append(.loadFeed(sessionID: open.sessionID, limit: max(feedPage, open.posts.count)))
+            }
+            if case .detail(let d) = state.post.mode { effects.append(.loadPost(d.postID)) }
+            for n in notifications { effects.append(notification(n, state)) }
+            return effects
+
+        // MARK: results
+        case .postSent(let postID, let sessionID):
+            state.post.mode = .empty
+            state.status = StatusLine("sent.", .success)
+            state.pane = .sessions
+            if state.sessions.open?.sessionID != sessionID { state.sessions.open = SessionFeed(sessionID: sessionID) }
+            state.sessions.open?.selection = 0
+            _ = postID
+            return [.loadFeed(sessionID: sessionID, limit: feedPage), .loadSessions(archived: state.sessions.archivedMode)]
+        case .postSendFailed(let error):
+            if case .composer(var c) = state.post.mode {
+                c.sending = false
+                c.error = error
+                state.post.mode = .composer(c)
+            } else {
+                state.status = StatusLine(error, .error)
+            }
+            return []
+        case .sessionCreated(let sid):
+            state.overlay = nil
+            state.sessions.open = SessionFeed(sessionID: sid)
+            state.pane = .sessions
+            state.status = StatusLine("session created.", .success)
+            return [.loadSessions(archived: false), .loadFeed(sessionID: sid, limit: feedPage)]
+        case .sessionCreateFailed(let error):
+            if case .newSession(var f) = state.overlay {
+                f.busy = false
+                f.error = error
+                state.overlay = .newSession(f)
+            }
+            return []
+        case .membersSaved(let sid):
+            state.overlay = nil
+            state.status = StatusLine("members updated.", .success)
+            return [.loadSessions(archived: state.sessions.archivedMode), .loadFeed(sessionID: sid, limit: feedPage)]
+        case .membersSaveFailed(let error):
+            if case .members(var f) = state.overlay {
+                f.busy = false
+                f.error = error
+                state.overlay = .members(f)
+            }
+            return []
+        case .actionSucceeded(let message):
+            state.status = StatusLine(message, .success)
+            if case .detail(var d) = state.post.mode { d.busy = false; state.post.mode = .detail(d) }
+            return []
+        case .actionFailed(let message):
+            state.status = StatusLine(message, .error)
+            if case .detail(var d) = state.post.mode { d.busy = false; state.post.mode = .detail(d) }
+            return []
+        case .clipboardRead(let text):
+            guard let text, !text.isEmpty else {
+                state.status = StatusLine("the clipboard is empty or cannot be read here (paste with your terminal instead).", .error)
+                return []
+            }
+            // The Paste helper replaces the whole link field (readme v2).
+            if case .composer(var c) = state.post.mode {
+                c.link = TextField(DisplayText.singleLine(text))
+                c.focus = .link
+                c.error = nil
+                state.post.mode = .composer(c)
+            }
+            return []
+        case .secretRevealed(let nsec):
+            guard state.pane == .settings else { return [] }
+            state.settings.revealedSecret = nsec
+            state.settings.revealedUntil = state.now + revealSeconds
+            return []
+        case .profileNameSaved(let name):
+            state.identity?.profileName = name
+            state.you.editingName = nil
+            state.status = StatusLine(name == nil ? "profile name cleared." : "profile name saved.", .success)
+            return []
+        case .loggedOut:
+            state = AppState()
+            state.phase = .booting(.loadingAccount)
+            return [.boot]
+        }
+    }
+
+    // MARK: keys
+
+    static func handleKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
+        if key == .ctrl("c") { return [.quit] }
+        switch state.phase {
+        case .booting: return []
+        case .recovery:
+            switch key {
+            case .char("r"), .enter: state.phase = .booting(.loadingAccount); return [.boot]
+            case .char("m"): state.phase = .booting(.preparingLocalData); return [.continueInMemory]
+            case .char("q"): return [.quit]
+            default: return []
+            }
+        case .unlock: return unlockKey(&state, key)
+        case .onboarding: return onboardingKey(&state, key)
+        case .main: break
+        }
+        if state.overlay != nil { return overlayKey(&state, key) }
+        if textFocused(state) { return paneKey(&state, key) }
+        switch key {
+        case .char("?"): state.overlay = .help; return []
+        case .char(":"): state.overlay = .commandLine(TextField("/")); return []
+        case .char(let c) where ("1"..."4").contains(c):
+            return switchPane(&state, to: AppState.Pane(rawValue: Int(String(c))!)!)
+        case .tab: return switchPane(&state, to: AppState.Pane(rawValue: state.pane.rawValue % 4 + 1)!)
+        case .backTab: return switchPane(&state, to: AppState.Pane(rawValue: (state.pane.rawValue + 2) % 4 + 1)!)
+        case .char("q") where !inNestedView(state): return [.quit]
+        default: return paneKey(&state, key)
+        }
+    }
+
+    static func paneKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
+        switch state.pane {
+        case .sessions: return sessionsKey(&state, key)
+        case .post: return postKey(&state, key)
+        case .you: return youKey(&state, key)
+        case .settings: return settingsKey(&state, key)
+        }
+    }
+
+    /// True while typing into a field of the current pane (keys are text, not commands).
+    static func textFocused(_ state: AppState) -> Bool {
+        switch state.pane {
+        case .sessions: return state.sessions.search != nil && state.sessions.open == nil
+        case .post: if case .composer = state.post.mode { return true }; return false
+        case .you: return state.you.editingName != nil
+        case .settings: return state.settings.adding != nil
+        }
+    }
+
+    static func inNestedView(_ state: AppState) -> Bool {
+        (state.pane == .sessions && state.sessions.open != nil) || (state.pane == .post && state.post.mode != .empty)
+    }
+
+    static func switchPane(_ state: inout AppState, to pane: AppState.Pane) -> [AppEffect] {
+        guard pane != state.pane else { return [] }
+        // Leaving Settings hides the secret; leaving Sessions resets the archived list mode (readme v2).
+        if state.pane == .settings { hideSecret(&state) }
+        var effects: [AppEffect] = []
+        if state.pane == .sessions, state.sessions.archivedMode {
+            state.sessions.archivedMode = false
+            state.sessions.selection = 0
+            effects.append(.loadSessions(archived: false))
+        }
+        state.pane = pane
+        state.status = nil
+        if pane == .you { effects.append(.loadIdentities) }
+        return effects
+    }
+
+    static func hideSecret(_ state: inout AppState) {
+        state.settings.revealedSecret = nil
+        state.settings.revealedUntil = nil
+    }
+
+    // MARK: paste
+
+    static func handlePaste(_ state: inout AppState, _ text: String) -> [AppEffect] {
+        let clean = DisplayText.singleLine(text)
+        switch state.phase {
+        case .unlock(var u):
+            u.passphrase.insert(text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "")
+            state.phase = .unlock(u)
+            return []
+        case .onboarding:
+            return onboardingPaste(&state, text)
+        case .main: break
+        default: return []
+        }
+        switch state.overlay {
+        case .commandLine(var f): f.insert(clean); state.overlay = .commandLine(f); return []
+        case .newSession(var f) where f.focus == 0: f.name.insert(clean); state.overlay = .newSession(f); return []
+        case .some: return []
+        case .none: break
+        }
+        switch state.pane {
+        case .post:
+            if case .composer(var c) = state.post.mode {
+                // Bracketed paste into whichever field has focus; a note keeps its line breaks as spaces.
+                if c.focus == .link { c.link.insert(clean.trimmingWhitespace()) } else { c.note.insert(clean) }
+                c.error = nil
+                state.post.mode = .composer(c)
+            }
+        case .sessions:
+            if state.sessions.search != nil { state.sessions.search!.insert(clean) }
+        case .you:
+            state.you.editingName?.insert(clean)
+        case .settings:
+            state.settings.adding?.insert(clean.trimmingWhitespace())
+        }
+        return []
+    }
+
+    // MARK: mouse
+
+    static func handleMouse(_ state: inout AppState, _ event: MouseEvent) -> [AppEffect] {
+        guard state.phase == .main, state.overlay == nil else { return [] }
+        switch event.kind {
+        case .wheelUp: return paneKey(&state, .up)
+        case .wheelDown: return paneKey(&state, .down)
+        case .click:
+            if event.row == 0 {
+                // The tab bar: " 1 Sessions  2 Post  3 You  4 Settings"
+                var x = 1
+                for pane in AppState.Pane.allCases {
+                    let width = "\(pane.rawValue) \(pane.title)".count + 2
+                    if event.column >= x && event.column < x + width { return switchPane(&state, to: pane) }
+                    x += width
+                }
+                return []
+            }
+            return clickRow(&state, row: event.row - Layout.contentTop)
+        }
+    }
+
+    static func clickRow(_ state: inout AppState, row: Int) -> [AppEffect] {
+        guard row >= 0 else { return [] }
+        switch state.pane {
+        case .sessions where state.sessions.open == nil:
+            let index = state.sessions.scroll + row / Layout.sessionRowHeight
+            guard index < state.sessions.visibleRows.count else { return [] }
+            if index == state.sessions.selection { return sessionsKey(&state, .enter) }
+            state.sessions.selection = index
+        case .settings:
+            let index = row - Layout.settingsRelayTop
+            if index >= 0, index / 2 < state.settings.relays.count { state.settings.selection = index / 2; state.settings.section = .relays }
+        default: break
+        }
+        return []
+    }
+
+    static func clampScrolls(_ state: inout AppState) {
+        state.sessions.scroll = min(state.sessions.scroll, max(0, state.sessions.visibleRows.count - 1))
+    }
+
+    static func notification(_ n: InboundNotification, _ state: AppState) -> AppEffect {
+        func name(_ pk: Pubkey) -> String {
+            if let alias = state.contacts.first(where: { $0.pubkey == pk })?.alias { return DisplayText.singleLine(alias) }
+            return AccountState.shortNpub(pk)
+        }
+        switch n {
+        case .post(_, _, let author): return .notify(title: "\(name(author)) shared a post", body: "")
+        case .reaction(_, _, _, let author, let emoji): return .notify(title: "\(name(author)) reacted \(DisplayText.singleLine(emoji))", body: "")
+        }
+    }
+}
+
+/// Row geometry shared by the views and the mouse handling.
+public enum Layout {
+    /// Rows above the pane content: the tab bar and the pane title.
+    public static let contentTop = 2
+    public static let sessionRowHeight = 2
+    /// Settings: first relay row below the content top (header + blank).
+    public static let settingsRelayTop = 2
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
