@@ -48,6 +48,10 @@ let package = Package(
         // The terminal app's state, actions, effects and reducers. Pure.
         .target(name: "LinkstrApp", dependencies: ["NostrProtocol", "LinkstrDomain"]),
 
+        // The ncurses front end: views into a canvas, the terminal backend, input, themes, and the effect runtime.
+        .target(name: "LinkstrTUI", dependencies: ["CNcursesw", "CQRencode", "NostrProtocol", "LinkstrDomain", "LinkstrStorage",
+                                                   "LinkstrRelay", "LinkstrSync", "LinkstrApp"]),
+
         .executableTarget(
             name: "linkstr",
             dependencies: [

@@ -1,6 +1,9 @@
 #ifndef LINKSTR_CNCURSESW_SHIM_H
 #define LINKSTR_CNCURSESW_SHIM_H
 /* SwiftPM drops pkg-config -D flags, so the wide-char switches live here (platform notes P1). */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700
+#endif
 #define _XOPEN_SOURCE_EXTENDED 1
 #define NCURSES_WIDECHAR 1
 #include <locale.h>
@@ -9,6 +12,8 @@
 
 /* C globals are not concurrency-safe in Swift 6 (P2); macros built from NCURSES_BITS are not imported (P3). */
 static inline WINDOW *sw_stdscr(void) { return stdscr; }
+/* wcwidth needs _XOPEN_SOURCE, which Swift's Glibc import does not define. */
+static inline int sw_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }
 static inline int sw_colors(void) { return COLORS; }
 static inline int sw_color_pairs(void) { return COLOR_PAIRS; }
 static inline int sw_lines(void) { return LINES; }
@@ -20,7 +25,7 @@ static inline attr_t sw_a_dim(void) { return A_DIM; }
 static inline attr_t sw_a_reverse(void) { return A_REVERSE; }
 static inline attr_t sw_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t sw_a_italic(void) { return A_ITALIC; }
-static inline mmask_t sw_mouse_all(void) { return ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION; }
+static inline mmask_t sw_mouse_all(void) { return ALL_MOUSE_EVENTS; }
 static inline mmask_t sw_button1_pressed(void) { return BUTTON1_PRESSED; }
 static inline mmask_t sw_button1_released(void) { return BUTTON1_RELEASED; }
 static inline mmask_t sw_button1_clicked(void) { return BUTTON1_CLICKED; }

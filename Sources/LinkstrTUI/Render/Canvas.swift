@@ -1,0 +1,94 @@
+/// What a cell means, not its colour: the theme maps roles to colours for the terminal at hand.
+public enum Role: UInt8, CaseIterable, Sendable {
+    case text, dim, title, accent, selection, unread, success, warning, error, link, note, label
+    case tabActive, tabInactive, statusBar, border, secret, qr
+    case dotConnecting, dotConnected, dotReadOnly, dotFailed, dotDisabled
+    case avatar0, avatar1, avatar2, avatar3, avatar4, avatar5, avatar6, avatar7
+
+    public static func avatar(_ n: Int) -> Role { Role(rawValue: Role.avatar0.rawValue + UInt8(n & 7))! }
+}
+
+public struct Style: Equatable, Hashable, Sendable {
+    public var role: Role
+    public var bold = false
+    public var reverse = false
+    public var underline = false
+    public init(_ role: Role = .text, bold: Bool = false, reverse: Bool = false, underline: Bool = false) {
+        self.role = role; self.bold = bold; self.reverse = reverse; self.underline = underline
+    }
+    public static let text = Style()
+}
+
+public struct Cell: Equatable, Sendable {
+    /// One grapheme; "" for the second column of a wide character.
+    public var text: String
+    public var style: Style
+    public static let blank = Cell(text: " ", style: .text)
+}
+
+/// An in-memory screen: views draw into it, the terminal backend copies what changed, and tests read it.
+public struct Canvas: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    public private(set) var cells: [Cell]
+
+    public init(width: Int, height: Int) {
+        self.width = max(width, 1)
+        self.height = max(height, 1)
+        cells = Array(repeating: .blank, count: self.width * self.height)
+    }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        get { cells[y * width + x] }
+        set { cells[y * width + x] = newValue }
+    }
+
+    /// Writes `text` at (x, y), never past `limit` columns (default: the right edge); returns the next x.
+    /// Callers pass sanitized text; control characters would still be dropped here.
+    @discardableResult
+    public mutating func put(_ text: String, x: Int, y: Int, _ style: Style = .text, limit: Int? = nil) -> Int {
+        guard y >= 0, y < height else { return x }
+        let end = min(limit.map { x + $0 } ?? width, width)
+        var cx = x
+        for c in text {
+            let w = DisplayWidth.of(c)
+            if w == 0 {
+                if c.isASCII { continue }  // a control character: never drawn
+                if cx > 0, cx - 1 < end { self[cx - 1, y].text.append(c) }
+                continue
+            }
+            if cx + w > end { break }
+            if cx >= 0 {
+                self[cx, y] = Cell(text: String(c), style: style)
+                if w == 2 { self[cx + 1, y] = Cell(text: "", style: style) }
+            }
+            cx += w
+        }
+        return cx
+    }
+
+    /// Paints a row segment's background style (spaces).
+    public mutating func fill(y: Int, from x: Int = 0, to end: Int? = nil, _ style: Style) {
+        guard y >= 0, y < height else { return }
+        for cx in max(0, x)..<min(end ?? width, width) { self[cx, y] = Cell(text: " ", style: style) }
+    }
+
+    /// The text of a row (tests read these).
+    public func row(_ y: Int) -> String { (0..<width).map { self[$0, y].text }.joined() }
+
+    public var lines: [String] { (0..<height).map(row) }
+
+    /// Every cell style on a row that shows `needle`, for assertions about colour roles.
+    public func styles(ofText needle: String, onRow y: Int) -> [Style] {
+        let text = row(y)
+        guard let r = text.range(of: needle) else { return [] }
+        let start = text.distance(from: text.startIndex, to: r.lowerBound)
+        var col = 0, i = 0, out = [Style]()
+        while col < width {
+            let cell = self[col, y]
+            if !cell.text.isEmpty { if i >= start && i < start + needle.count { out.append(cell.style) }; i += cell.text.count }
+            col += 1
+        }
+        return out
+    }
+}

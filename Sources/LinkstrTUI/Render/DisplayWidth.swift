@@ -1,0 +1,49 @@
+import CNcursesw
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Terminal columns a character occupies: 0 (combining), 1, or 2 (East Asian wide, emoji).
+public enum DisplayWidth {
+    private static let localeReady: Bool = {
+        // wcwidth needs a UTF-8 LC_CTYPE; the app sets the user's locale, tests may not.
+        if setlocale(LC_CTYPE, nil).map({ String(cString: $0) }).map({ $0.uppercased().contains("UTF") }) != true {
+            setlocale(LC_CTYPE, "C.UTF-8")
+        }
+        return true
+    }()
+
+    public static func of(_ c: Character) -> Int {
+        if c.isASCII { return c == "\t" ? 1 : (c.asciiValue! < 0x20 || c.asciiValue! == 0x7F ? 0 : 1) }
+        _ = localeReady
+        let scalars = c.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        if first.properties.isEmojiPresentation { return 2 }
+        if first.properties.isEmoji, scalars.contains("\u{FE0F}") { return 2 }
+        if scalars.count > 1, scalars.contains(where: { $0.properties.isEmojiModifier || $0 == "\u{200D}" }), first.properties.isEmoji { return 2 }
+        let w = sw_wcwidth(first.value)
+        return w < 0 ? 1 : Int(w)
+    }
+
+    public static func of(_ s: String) -> Int { s.reduce(0) { $0 + of($1) } }
+
+    /// `s` cut to at most `width` columns, ending in "…" when cut.
+    public static func truncate(_ s: String, to width: Int) -> String {
+        guard width > 0 else { return "" }
+        if of(s) <= width { return s }
+        var out = "", used = 0
+        for c in s {
+            let w = of(c)
+            if used + w > width - 1 { break }
+            out.append(c)
+            used += w
+        }
+        return out + "…"
+    }
+
+    /// `s` padded with spaces (or truncated) to exactly `width` columns.
+    public static func pad(_ s: String, to width: Int) -> String {
+        let t = truncate(s, to: width)
+        return t + String(repeating: " ", count: max(0, width - of(t)))
+    }
+}

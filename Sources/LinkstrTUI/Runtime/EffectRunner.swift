@@ -1,0 +1,439 @@
+import Foundation
+import LinkstrApp
+import LinkstrDomain
+import LinkstrRelay
+import LinkstrStorage
+import LinkstrSync
+import NostrProtocol
+
+/// How the app was started.
+public struct AppOptions: Sendable {
+    public var home: String?
+    /// `--relay`: exactly these relays for this run.
+    public var relays: [String]
+    public var passphraseFile: String?
+    public var theme: String
+    public var noColor: Bool
+    public init(home: String?, relays: [String], passphraseFile: String?, theme: String, noColor: Bool) {
+        self.home = home; self.relays = relays; self.passphraseFile = passphraseFile; self.theme = theme; self.noColor = noColor
+    }
+}
+
+/// Runs effects on a background serial queue and answers with actions: the UI thread never does I/O.
+/// Everything mutable here is touched only on `queue`.
+public final class EffectRunner: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "linkstr.effects", qos: .userInitiated)
+    private let dispatch: @Sendable (AppAction) -> Void
+    private let services: Services
+    private let options: AppOptions
+    private let paths: DataPaths
+    private let vault: IdentityVault
+
+    private var local: LocalStore?
+    private var inMemory = false
+    private var identity: SecretKey?
+    private var store: AccountStore?
+    private var engine: SyncEngine?
+    private var pool: RelayPool?
+    private var relayList: [(url: String, enabled: Bool)] = []
+    private var relaySnapshots: [String: RelaySnapshot] = [:]
+    private var updatesTask: Task<Void, Never>?
+    private var pendingUnlock: Pubkey?
+
+    public init(options: AppOptions, services: Services, dispatch: @escaping @Sendable (AppAction) -> Void) {
+        self.options = options
+        self.services = services
+        self.dispatch = dispatch
+        paths = DataPaths.resolve(home: options.home)
+        vault = IdentityVault(paths: paths)
+    }
+
+    public func perform(_ effect: AppEffect) {
+        queue.async { [self] in
+            do { try run(effect) } catch {
+                dispatch(.actionFailed(String(describing: error)))
+            }
+        }
+    }
+
+    /// Stops the engine (closing sockets) before the process exits.
+    public func shutdown() {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { [self] in
+            let engine = self.engine
+            updatesTask?.cancel()
+            Task {
+                await engine?.stop()
+                done.signal()
+            }
+        }
+        _ = done.wait(timeout: .now() + 2)
+    }
+
+    private var now: Int64 { services.clock() }
+
+    // MARK: effects
+
+    private func run(_ effect: AppEffect) throws {
+        switch effect {
+        case .boot: boot(inMemory: false)
+        case .continueInMemory: boot(inMemory: true)
+        case .unlock(let passphrase):
+            guard let pk = pendingUnlock ?? vault.activePubkey() else { dispatch(.identityMissing); return }
+            do {
+                let key = try vault.unlock(pk, passphrase: passphrase)
+                try vault.setActive(pk)
+                try openAccount(key)
+            } catch let e as VaultError {
+                dispatch(.unlockFailed(e.description))
+            }
+        case .createIdentity(let name, let passphrase):
+            let key = SecretKey.generate()
+            do {
+                try vault.store(key, passphrase: passphrase, security: .notKnownInsecure)
+                try vault.setActive(key.publicKey.hex)
+                try prepareAccount(key)
+                if let name { try store?.setSetting("profile.name.pending", name) }
+                dispatch(.identityCreated(info(key, profileName: name, backedUp: false), nsec: key.revealNsec()))
+            } catch {
+                dispatch(.onboardingFailed(String(describing: error)))
+            }
+        case .importIdentity(let text, let passphrase):
+            do {
+                let key = text.lowercased().hasPrefix("ncryptsec1") ? try NIP49.decrypt(text, password: passphrase).key : try SecretKey.parse(text)
+                try vault.store(key, passphrase: passphrase, security: .knownInsecure)
+                try vault.setActive(key.publicKey.hex)
+                try openAccount(key)
+            } catch {
+                dispatch(.onboardingFailed(String(describing: error)))
+            }
+        case .startSync: startSync()
+
+        case .loadSessions(let archived):
+            guard let store else { return }
+            let rows = try store.sessionSummaries(archived: archived)
+            let hasArchived = archived ? true : !(try store.sessionSummaries(archived: true).isEmpty)
+            dispatch(.sessionsLoaded(rows, archived: archived, hasArchived: hasArchived))
+        case .loadFeed(let sid, let limit):
+            guard let store else { return }
+            let page = try store.postPage(in: sid, limit: limit + 1)
+            dispatch(.feedLoaded(sessionID: sid, summary: try store.sessionSummary(sid), posts: Array(page.prefix(limit)),
+                                 changes: try store.membershipChanges(in: sid), hasMore: page.count > limit))
+        case .loadPost(let id):
+            guard let store else { return }
+            let view = try store.postView(id)
+            let name = try view.flatMap { try store.sessionSummary($0.post.sessionID)?.name } ?? ""
+            dispatch(.postLoaded(postID: id, view: view, sessionName: name))
+        case .loadContacts:
+            guard let store else { return }
+            dispatch(.contactsLoaded(try store.contacts()))
+        case .loadIdentities:
+            let active = vault.activePubkey()
+            dispatch(.identitiesLoaded(try vault.list().map { IdentityEntry(pubkey: $0.pubkey, npub: $0.npub, active: $0.pubkey == active) }))
+        case .markSessionRead(let sid):
+            try store?.markSessionRead(sid, now: now)
+            reloadLists(session: sid)
+        case .markPostRead(let id):
+            try store?.markRead(postID: id, now: now)
+            if let sid = try store?.postView(id)?.post.sessionID { reloadLists(session: sid) }
+
+        case .sendPost(let sid, let url, let note):
+            guard let store, let identity else { return }
+            switch OutboundPlanner.post(session: try store.session(sid), me: identity.publicKey.hex, url: url, note: note, now: now) {
+            case .failure(let e): dispatch(.postSendFailed(e.description))
+            case .success(let rumor):
+                send([rumor], onSuccess: { sent in .postSent(postID: sent[0].rumorID, sessionID: sid) }, onFailure: { .postSendFailed($0) })
+            }
+        case .react(let postID, let emoji):
+            guard let store, let identity else { return }
+            let view = try store.postView(postID)
+            let session = try view.flatMap { try store.session($0.post.sessionID) }
+            let active = try store.isMyReactionActive(postID: postID, emoji: emoji)
+            switch OutboundPlanner.react(post: view?.post, session: session, me: identity.publicKey.hex, emoji: emoji, currentlyActive: active, now: now) {
+            case .failure(let e): dispatch(.actionFailed(e.description))
+            case .success(let rumor):
+                let sid = session?.id ?? ""
+                send([rumor], onSuccess: { _ in .messagesArrived(touchedSessions: [sid], notifications: []) }, onFailure: { .actionFailed($0) },
+                     then: .actionSucceeded(active ? "removed \(emoji)" : "reacted \(emoji)"))
+            }
+        case .deletePost(let id):
+            guard let store, let identity, let engine else { return }
+            let view = try store.postView(id)
+            let session = try view.flatMap { try store.session($0.post.sessionID) }
+            switch OutboundPlanner.deletePost(post: view?.post, session: session, me: identity.publicKey.hex, now: now) {
+            case .failure(let e): dispatch(.actionFailed(e.description))
+            case .success(let plan):
+                let dispatch = self.dispatch
+                let sid = session?.id ?? ""
+                Task {
+                    do {
+                        if let request = plan.deletionRequest { _ = try await engine.publish(request) }
+                        _ = try await engine.send([plan.notice])
+                        dispatch(.messagesArrived(touchedSessions: [sid], notifications: []))
+                        dispatch(.actionSucceeded("post deleted."))
+                    } catch {
+                        dispatch(.actionFailed(String(describing: error)))
+                    }
+                }
+            }
+        case .createSession(let name, let members):
+            guard let identity else { return }
+            switch OutboundPlanner.createSession(name: name, members: members, me: identity.publicKey.hex, now: now, random: SystemRandom()) {
+            case .failure(let e): dispatch(.sessionCreateFailed(e.description))
+            case .success(let new):
+                send([new.rumor], onSuccess: { _ in .sessionCreated(sessionID: new.sessionID) }, onFailure: { .sessionCreateFailed($0) })
+            }
+        case .saveMembers(let sid, let members):
+            guard let store, let identity else { return }
+            switch OutboundPlanner.editMembers(session: try store.session(sid), me: identity.publicKey.hex, members: members, now: now, random: SystemRandom()) {
+            case .failure(let e): dispatch(.membersSaveFailed(e.description))
+            case .success(let rumors): send(rumors, onSuccess: { _ in .membersSaved(sessionID: sid) }, onFailure: { .membersSaveFailed($0) })
+            }
+        case .setArchived(let sid, let archived):
+            try store?.setArchived(sid, archived)
+
+        case .addRelay(let text):
+            guard let url = RelayURL.normalized(text) else { dispatch(.actionFailed(RelayURL.invalidMessage)); return }
+            guard !relayList.contains(where: { $0.url == url }) else { dispatch(.actionFailed(RelayURL.duplicateMessage)); return }
+            if options.relays.isEmpty, let store {
+                if case .failure(let e) = try store.addRelay(url, now: now) { dispatch(.actionFailed(e.description)); return }
+            }
+            relayList.append((url, true))
+            applyRelays()
+        case .removeRelay(let url):
+            if options.relays.isEmpty { try store?.removeRelay(url) }
+            relayList.removeAll { $0.url == url }
+            relaySnapshots[url] = nil
+            applyRelays()
+        case .setRelayEnabled(let url, let enabled):
+            if options.relays.isEmpty { try store?.setRelayEnabled(url, enabled) }
+            if let i = relayList.firstIndex(where: { $0.url == url }) { relayList[i].enabled = enabled }
+            applyRelays()
+        case .resetRelays:
+            if options.relays.isEmpty { try store?.resetRelays(now: now) }
+            relayList = RelayURL.defaults.map { ($0, true) }
+            relaySnapshots = [:]
+            applyRelays()
+
+        case .revealSecret:
+            if let identity { dispatch(.secretRevealed(identity.revealNsec())) }
+        case .copy(let text, let label):
+            dispatch(services.clipboard.copy(text) ? .actionSucceeded("copied \(label).") : .actionFailed("could not copy."))
+        case .readClipboard:
+            dispatch(.clipboardRead(services.clipboard.read()))
+        case .openURL(let url):
+            switch services.browser.open(url) {
+            case .success(let m): dispatch(.actionSucceeded(m))
+            case .failure(let e): dispatch(.actionFailed(e.description))
+            }
+        case .setProfileName(let name):
+            guard let engine, let store else { return }
+            let dispatch = self.dispatch, now = self.now
+            Task {
+                do {
+                    _ = try await engine.publish(NostrEventTemplates.profile(name: name, existingContent: nil, now: now))
+                    try store.setSetting("profile.name", name)
+                    try store.setSetting("profile.name.pending", nil)
+                    dispatch(.profileNameSaved(name))
+                } catch {
+                    dispatch(.actionFailed(String(describing: error)))
+                }
+            }
+        case .switchIdentity(let pk):
+            stopEngine()
+            pendingUnlock = pk
+            identity = nil
+            store = nil
+            if let passphrase = try? passphraseFromEnvironment(), let key = try? vault.unlock(pk, passphrase: passphrase) {
+                try vault.setActive(pk)
+                try openAccount(key)
+            } else {
+                dispatch(.passphraseNeeded(pubkey: pk, npub: (try? PublicKey(hex: pk))?.npub ?? pk))
+            }
+        case .logout(let clear):
+            stopEngine()
+            if clear, let store, let local { try local.clearAccount(store) }
+            if let identity { try vault.remove(identity.publicKey.hex) }
+            resetSession()
+            dispatch(.loggedOut)
+        case .deleteAccount:
+            guard let engine else { return }
+            let dispatch = self.dispatch, now = self.now, relays = relayList.filter(\.enabled).map(\.url)
+            Task { [self] in
+                do {
+                    // Both must be accepted before anything is wiped (wire document §7).
+                    _ = try await engine.publish(NostrEventTemplates.followList([], now: now))
+                    _ = try await engine.publish(NostrEventTemplates.requestToVanish(relays: relays, now: now))
+                    queue.async { [self] in
+                        stopEngine()
+                        if let store, let local { try? local.clearAccount(store) }
+                        if let identity { try? vault.remove(identity.publicKey.hex) }
+                        resetSession()
+                        dispatch(.loggedOut)
+                    }
+                } catch {
+                    dispatch(.actionFailed("account not deleted: \(error)"))
+                }
+            }
+        case .clearCache:
+            try store?.clearLinkMetadata()
+            if let store { try? FileManager.default.removeItem(at: paths.cache(for: store.owner)) }
+            dispatch(.actionSucceeded("cached media and previews cleared."))
+        case .notify(let title, let body):
+            services.notifier.notify(title, body)
+        case .quit:
+            break
+        }
+    }
+
+    // MARK: boot
+
+    private func boot(inMemory: Bool) {
+        dispatch(.bootStepReached(.loadingAccount))
+        do {
+            local = inMemory ? try LocalStore() : try LocalStore(paths: paths)
+            self.inMemory = inMemory
+        } catch {
+            dispatch(.storeOpenFailed(String(describing: error)))
+            return
+        }
+        dispatch(.bootStepReached(.preparingLocalData))
+        guard let active = vault.activePubkey() else {
+            dispatch(.identityMissing)
+            return
+        }
+        pendingUnlock = active
+        if let passphrase = try? passphraseFromEnvironment(), let key = try? vault.unlock(active, passphrase: passphrase) {
+            do { try openAccount(key) } catch { dispatch(.storeOpenFailed(String(describing: error))) }
+        } else {
+            dispatch(.passphraseNeeded(pubkey: active, npub: (try? PublicKey(hex: active))?.npub ?? active))
+        }
+    }
+
+    private func passphraseFromEnvironment() throws -> String? {
+        guard let source = PassphraseSource.resolve(file: options.passphraseFile, prompt: nil) else { return nil }
+        return try source.read()
+    }
+
+    private func prepareAccount(_ key: SecretKey) throws {
+        guard let local else { throw StorageError.closed }
+        identity = key
+        let store = try local.account(key, now: now)
+        self.store = store
+        dispatch(.bootStepReached(.connectingRelays))
+        relayList = options.relays.isEmpty ? try store.relays(now: now).map { ($0.url, $0.enabled) }
+            : options.relays.compactMap { RelayURL.normalized($0).map { ($0, true) } }
+        let pool = RelayPool(authSigner: SyncEngine.authSigner(for: key))
+        self.pool = pool
+        engine = SyncEngine(identity: key, store: store, pool: pool, clock: services.clock)
+        relaySnapshots = [:]
+        dispatch(.relaysChanged(relayRows()))
+    }
+
+    private func openAccount(_ key: SecretKey) throws {
+        try prepareAccount(key)
+        dispatch(.bootStepReached(.startingSession))
+        let name = try store?.setting("profile.name") ?? store?.setting("profile.name.pending")
+        dispatch(.identityReady(info(key, profileName: name, backedUp: true), inMemory: inMemory))
+    }
+
+    private func info(_ key: SecretKey, profileName: String?, backedUp: Bool) -> IdentityInfo {
+        IdentityInfo(pubkey: key.publicKey.hex, npub: key.publicKey.npub, profileName: profileName, backedUp: backedUp)
+    }
+
+    private func startSync() {
+        guard let engine, let pool, let store else { return }
+        let dispatch = self.dispatch
+        let list = relayList
+        updatesTask?.cancel()
+        updatesTask = Task { [self] in
+            let updates = engine.updates
+            await pool.setRelays(list)
+            try? await engine.start()
+            if let name = try? store.setting("profile.name.pending") {
+                if (try? await engine.publish(NostrEventTemplates.profile(name: name, existingContent: nil, now: services.clock()))) != nil {
+                    try? store.setSetting("profile.name", name)
+                    try? store.setSetting("profile.name.pending", nil)
+                }
+            }
+            for await update in updates {
+                switch update {
+                case .ingested(let touched, let notifications):
+                    dispatch(.messagesArrived(touchedSessions: touched, notifications: notifications))
+                case .contactsChanged:
+                    if let contacts = try? store.contacts() { dispatch(.contactsLoaded(contacts)) }
+                case .relay(let snapshot):
+                    queue.async { [self] in
+                        guard relayList.contains(where: { $0.url == snapshot.url }) else { return }
+                        relaySnapshots[snapshot.url] = snapshot
+                        dispatch(.relaysChanged(relayRows()))
+                    }
+                case .notice, .backfillComplete:
+                    break
+                }
+            }
+        }
+    }
+
+    private func applyRelays() {
+        let list = relayList
+        if let pool { Task { await pool.setRelays(list) } }
+        dispatch(.relaysChanged(relayRows()))
+    }
+
+    private func relayRows() -> [RelayRow] {
+        relayList.map { entry in
+            guard entry.enabled else { return RelayRow(url: entry.url, health: .disabled) }
+            guard let s = relaySnapshots[entry.url] else { return RelayRow(url: entry.url, health: .connecting) }
+            var row = RelayRow(url: entry.url, health: {
+                switch s.status {
+                case .connecting: return .connecting
+                case .connected: return .connected
+                case .readOnly: return .readOnly
+                case .failed: return .failed
+                case .disabled: return .disabled
+                }
+            }(), error: s.status == .connected ? nil : s.lastError)
+            row.sent = s.stats.eventsSent
+            row.received = s.stats.eventsReceived
+            row.latencyMilliseconds = s.stats.latencyMilliseconds
+            row.lastConnectedAt = s.stats.lastConnectedAt.map { Int64($0.timeIntervalSince1970) }
+            return row
+        }
+    }
+
+    /// Publishes through the engine off the queue and answers with the action for the outcome.
+    private func send(_ rumors: [OutboundRumor], onSuccess: @escaping @Sendable ([SyncEngine.SentRumor]) -> AppAction,
+                      onFailure: @escaping @Sendable (String) -> AppAction, then: AppAction? = nil) {
+        guard let engine else { return }
+        let dispatch = self.dispatch
+        Task {
+            do {
+                let sent = try await engine.send(rumors)
+                dispatch(onSuccess(sent))
+                if let then { dispatch(then) }
+            } catch {
+                dispatch(onFailure(String(describing: error)))
+            }
+        }
+    }
+
+    private func reloadLists(session sid: String) {
+        dispatch(.messagesArrived(touchedSessions: [sid], notifications: []))
+    }
+
+    private func stopEngine() {
+        updatesTask?.cancel()
+        updatesTask = nil
+        if let engine { Task { await engine.stop() } }
+        engine = nil
+        pool = nil
+    }
+
+    private func resetSession() {
+        identity = nil
+        store = nil
+        pendingUnlock = nil
+        relaySnapshots = [:]
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import LinkstrDomain
+
+/// Escape sequences for the terminal, queued by any thread and written by the UI thread between frames.
+public final class TerminalOutbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    public init() {}
+    public func post(_ s: String) { lock.lock(); items.append(s); lock.unlock() }
+    public func drain() -> [String] { lock.lock(); defer { items = []; lock.unlock() }; return items }
+}
+
+/// The system around the app, as structs of closures: a live value for the terminal, fakes for tests.
+public struct Clipboard: Sendable {
+    public var copy: @Sendable (String) -> Bool
+    public var read: @Sendable () -> String?
+}
+
+public struct Browser: Sendable {
+    /// Opens a URL; a message for the status line.
+    public var open: @Sendable (String) -> Result<String, DomainError>
+}
+
+public struct Notifier: Sendable {
+    public var notify: @Sendable (_ title: String, _ body: String) -> Void
+}
+
+public struct Services: Sendable {
+    public var clipboard: Clipboard
+    public var browser: Browser
+    public var notifier: Notifier
+    public var clock: @Sendable () -> Int64
+
+    public static func live(outbox: TerminalOutbox) -> Services {
+        Services(
+            clipboard: Clipboard(
+                copy: { text in
+                    // OSC 52 works over SSH and in most terminals; local tools are used as well when present.
+                    outbox.post("\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}")
+                    if let tool = Tools.find("wl-copy") { _ = Tools.run(tool, [], input: text) } else if let tool = Tools.find("xclip") {
+                        _ = Tools.run(tool, ["-selection", "clipboard"], input: text)
+                    }
+                    return true
+                },
+                read: {
+                    if let tool = Tools.find("wl-paste"), let out = Tools.run(tool, ["--no-newline"]) { return out }
+                    if let tool = Tools.find("xclip"), let out = Tools.run(tool, ["-selection", "clipboard", "-o"]) { return out }
+                    return nil
+                }),
+            browser: Browser(open: { url in
+                guard WebURL.normalized(url) != nil else { return .failure(.message("that is not a web address.")) }
+                // Videos play with mpv (which uses yt-dlp itself) when installed; everything else opens in the browser.
+                if URLClassifier.classify(url).isPlayable, let mpv = Tools.find("mpv") {
+                    Tools.spawn(mpv, ["--really-quiet", url])
+                    return .success("playing with mpv…")
+                }
+                if let browser = ProcessInfo.processInfo.environment["BROWSER"], !browser.isEmpty, let exe = Tools.find(browser) {
+                    Tools.spawn(exe, [url])
+                    return .success("opened in \(exe.lastPathComponent).")
+                }
+                if let opener = Tools.find("xdg-open") {
+                    Tools.spawn(opener, [url])
+                    return .success("opened in the browser.")
+                }
+                return .failure(.message("no browser found: set $BROWSER or install xdg-utils."))
+            }),
+            notifier: Notifier(notify: { title, body in
+                let clean = DisplayText.singleLine(title)
+                outbox.post("\u{07}")
+                outbox.post("\u{1B}]777;notify;linkstr;\(clean)\u{07}")
+                outbox.post("\u{1B}]9;\(clean)\u{07}")
+                if let tool = Tools.find("notify-send") { Tools.spawn(tool, ["linkstr", clean + (body.isEmpty ? "" : ": " + DisplayText.singleLine(body))]) }
+            }),
+            clock: { Int64(Date().timeIntervalSince1970) })
+    }
+}
+
+/// Helper programs found on PATH.
+enum Tools {
+    static func find(_ name: String) -> URL? {
+        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? URL(fileURLWithPath: name) : nil }
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let url = URL(fileURLWithPath: String(dir)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return nil
+    }
+
+    /// Runs to completion (2 s at most) and returns stdout.
+    static func run(_ exe: URL, _ args: [String], input: String? = nil) -> String? {
+        let p = Process()
+        p.executableURL = exe
+        p.arguments = args
+        let out = Pipe(), inp = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        p.standardInput = inp
+        do { try p.run() } catch { return nil }
+        if let input { inp.fileHandleForWriting.write(Data(input.utf8)) }
+        try? inp.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(2)
+        while p.isRunning, Date() < deadline { usleep(10_000) }
+        if p.isRunning { p.terminate(); return nil }
+        return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    /// Starts a program detached from the terminal (its output discarded).
+    static func spawn(_ exe: URL, _ args: [String]) {
+        let p = Process()
+        p.executableURL = exe
+        p.arguments = args
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try? p.run()
+    }
+}

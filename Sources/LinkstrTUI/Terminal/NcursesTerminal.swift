@@ -1,0 +1,140 @@
+import CNcursesw
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import LinkstrApp
+
+/// The real terminal through ncursesw. Only the UI thread touches it.
+public final class NcursesTerminal {
+    public private(set) var depth: ColorDepth = .none
+    private var previous: Canvas?
+    private var pairs: [Role: Int32] = [:]
+    private let theme: Theme
+    private var started = false
+
+    public init(theme: Theme) { self.theme = theme }
+
+    public func start(noColor: Bool) {
+        setlocale(LC_ALL, "")
+        initscr()
+        raw()
+        noecho()
+        nonl()
+        keypad(sw_stdscr(), true)
+        _ = sw_escdelay_set(25)
+        _ = mousemask(sw_mouse_all(), nil)
+        mouseinterval(0)
+        curs_set(0)
+        wtimeout(sw_stdscr(), 50)
+        started = true
+        // Bracketed paste, so pasted text arrives as one event and never as keystrokes.
+        writeRaw("\u{1B}[?2004h")
+        setUpColors(noColor: noColor)
+    }
+
+    public func stop() {
+        guard started else { return }
+        writeRaw("\u{1B}[?2004l")
+        endwin()
+        started = false
+    }
+
+    public var size: ScreenSize { ScreenSize(columns: Int(getmaxx(sw_stdscr())), rows: Int(getmaxy(sw_stdscr()))) }
+
+    /// Raw input, or nil after the read timeout.
+    public func read() -> InputDecoder.Raw?? {
+        var ch: wint_t = 0
+        let r = wget_wch(sw_stdscr(), &ch)
+        if r == ERR { return .some(nil) }
+        if r == KEY_CODE_YES {
+            if Int32(ch) == sw_key_resize() { return .some(.keyCode(sw_key_resize())) }
+            return .some(.keyCode(Int32(ch)))
+        }
+        guard let scalar = Unicode.Scalar(UInt32(ch)) else { return .some(nil) }
+        return .some(.character(Character(scalar)))
+    }
+
+    /// The last mouse event, after `KEY_MOUSE`.
+    public func mouse() -> MouseEvent? {
+        var e = MEVENT()
+        guard getmouse(&e) == OK else { return nil }
+        let s = e.bstate
+        if s & sw_button4_pressed() != 0 { return MouseEvent(.wheelUp, column: Int(e.x), row: Int(e.y)) }
+        if s & sw_button5_pressed() != 0 { return MouseEvent(.wheelDown, column: Int(e.x), row: Int(e.y)) }
+        if s & (sw_button1_clicked() | sw_button1_pressed() | sw_button1_released()) != 0 {
+            if s & sw_button1_released() != 0 && s & sw_button1_clicked() == 0 { return nil }
+            return MouseEvent(.click, column: Int(e.x), row: Int(e.y))
+        }
+        return nil
+    }
+
+    public func setReadTimeout(milliseconds: Int32) { wtimeout(sw_stdscr(), milliseconds) }
+
+    /// Draws what changed since the last frame, then refreshes once.
+    public func draw(_ canvas: Canvas, forceFull: Bool = false) {
+        let full = forceFull || previous == nil || previous!.width != canvas.width || previous!.height != canvas.height
+        if full { clearok(sw_stdscr(), true) }
+        for y in 0..<canvas.height {
+            var x = 0
+            while x < canvas.width {
+                let cell = canvas[x, y]
+                if !full, let p = previous, p[x, y] == cell { x += 1; continue }
+                if cell.text.isEmpty { x += 1; continue }  // the right half of a wide character
+                put(cell, x: x, y: y)
+                x += 1
+            }
+        }
+        previous = canvas
+        wrefresh(sw_stdscr())
+    }
+
+    private func put(_ cell: Cell, x: Int, y: Int) {
+        var attrs = sw_a_normal()
+        if cell.style.bold { attrs |= sw_a_bold() }
+        if cell.style.reverse { attrs |= sw_a_reverse() }
+        if cell.style.underline { attrs |= sw_a_underline() }
+        if depth == .none && cell.style.role == .dim { attrs |= sw_a_dim() }
+        let pair = pairs[cell.style.role] ?? 0
+        var wide = Array(cell.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }) + [0]
+        var cc = cchar_t()
+        setcchar(&cc, &wide, attrs, Int16(truncatingIfNeeded: pair), nil)
+        mvwadd_wch(sw_stdscr(), Int32(y), Int32(x), &cc)
+    }
+
+    /// Writes an escape sequence straight to the terminal (OSC 52 clipboard, bell, notifications).
+    public func writeRaw(_ s: String) {
+        FileHandle.standardOutput.write(Data(s.utf8))
+    }
+
+    private func setUpColors(noColor: Bool) {
+        guard !noColor, has_colors() else { depth = .none; return }
+        start_color()
+        let colors = Int(sw_colors())
+        if can_change_color() && colors >= 256 { depth = .trueColor } else if colors >= 256 { depth = .xterm256 } else { depth = .ansi16 }
+        var slot: Int32 = 16
+        func index(_ c: RGB) -> Int32 {
+            switch depth {
+            case .trueColor:
+                // Redefine colour slots 16… to the theme's exact colours.
+                let s = slot
+                slot += 1
+                init_extended_color(s, Int32(c.r) * 1000 / 255, Int32(c.g) * 1000 / 255, Int32(c.b) * 1000 / 255)
+                return s
+            case .xterm256: return Int32(ColorMapper.nearest256(c))
+            default: return Int32(ColorMapper.nearest16(c))
+            }
+        }
+        // With 16 colours the terminal's own background reads best; otherwise the theme's.
+        let background: Int32 = depth == .ansi16 ? -1 : index(theme.background)
+        if depth == .ansi16 { use_default_colors() }
+        var pair: Int32 = 1
+        for role in Role.allCases {
+            guard let fg = theme.foreground[role] else { continue }
+            init_extended_pair(pair, index(fg), background)
+            pairs[role] = pair
+            pair += 1
+        }
+        if let textPair = pairs[.text] { wbkgdset(sw_stdscr(), chtype(COLOR_PAIR(textPair))) }
+    }
+}

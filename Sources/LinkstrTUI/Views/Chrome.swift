@@ -1,0 +1,168 @@
+import Foundation
+import LinkstrApp
+import LinkstrDomain
+import NostrProtocol
+
+/// Renders the whole screen from state. Every remote string passes through `DisplayText` first.
+public enum AppView {
+    public static func render(_ state: AppState) -> Canvas {
+        var c = Canvas(width: state.screen.columns, height: state.screen.rows)
+        switch state.phase {
+        case .booting(let step): BootViews.boot(&c, step)
+        case .recovery(let error): BootViews.recovery(&c, error)
+        case .unlock(let u): BootViews.unlock(&c, u)
+        case .onboarding(let o): BootViews.onboarding(&c, o, state)
+        case .main:
+            tabBar(&c, state)
+            let area = Rect(x: 0, y: 1, width: c.width, height: max(0, c.height - 3))
+            switch state.pane {
+            case .sessions: SessionsView.render(&c, state, area)
+            case .post: PostViews.render(&c, state, area)
+            case .you: YouView.render(&c, state, area)
+            case .settings: SettingsView.render(&c, state, area)
+            }
+            statusLine(&c, state)
+            hints(&c, state)
+            if let overlay = state.overlay { OverlayViews.render(&c, state, overlay) }
+        }
+        return c
+    }
+
+    static func tabBar(_ c: inout Canvas, _ state: AppState) {
+        c.fill(y: 0, Style(.statusBar))
+        var x = 1
+        for pane in AppState.Pane.allCases {
+            let label = "\(pane.rawValue) \(pane.title)"
+            let active = pane == state.pane
+            x = c.put(" \(label) ", x: x, y: 0, active ? Style(.tabActive, bold: true, reverse: true) : Style(.tabInactive))
+        }
+        if state.sessions.rows.contains(where: \.unread), state.pane != .sessions { c.put("●", x: 2 + "1 Sessions".count, y: 0, Style(.unread, bold: true)) }
+        // Relay health at a glance: a dot per relay, then connected_or_readonly / total.
+        let relays = state.settings.relays
+        let summary = " \(state.settings.header) "
+        var rx = c.width - summary.count - relays.count - 1
+        if rx > x + 1 {
+            for r in relays { c.put("●", x: rx, y: 0, Style(dotRole(r.health))); rx += 1 }
+            c.put(summary, x: rx, y: 0, Style(.dim))
+        }
+    }
+
+    static func statusLine(_ c: inout Canvas, _ state: AppState) {
+        let y = c.height - 2
+        guard y > 1 else { return }
+        if case .commandLine(let field)? = state.overlay {
+            c.fill(y: y, Style(.text))
+            let x = c.put(":", x: 0, y: y, Style(.accent, bold: true))
+            drawField(&c, field, x: x, y: y, width: c.width - x - 1, focused: true)
+            return
+        }
+        guard let status = state.status else { return }
+        let role: Role = status.kind == .error ? .error : status.kind == .success ? .success : .dim
+        c.put(DisplayWidth.truncate(DisplayText.singleLine(status.text), to: c.width - 2), x: 1, y: y, Style(role))
+    }
+
+    static func hints(_ c: inout Canvas, _ state: AppState) {
+        let y = c.height - 1
+        guard y > 2 else { return }
+        c.fill(y: y, Style(.statusBar))
+        c.put(DisplayWidth.truncate(hintText(state), to: c.width - 2), x: 1, y: y, Style(.dim))
+    }
+
+    static func hintText(_ state: AppState) -> String {
+        if state.overlay != nil { return "Esc close" }
+        switch state.pane {
+        case .sessions:
+            if state.sessions.open != nil { return "Enter open · c share a link · m members · o browser · Esc back · ? help" }
+            if state.sessions.search != nil { return "type to search · Enter open · Esc cancel" }
+            return "Enter open · n new · / search · a archive · A archived · 1-4 panes · ? help · q quit"
+        case .post:
+            switch state.post.mode {
+            case .composer: return "Enter next/send · Tab field · ^V paste · ^L clear link · Esc cancel"
+            case .detail: return "1 👍 2 👎 3 👀 · e emoji · o open · y copy · Y copy linkstr:// · d delete · Esc back"
+            case .empty: return "c share a link in the selected session · 1-4 panes · ? help"
+            }
+        case .you: return state.you.editingName != nil ? "Enter save · Esc cancel" : "e edit name · y copy npub · Enter switch identity"
+        case .settings:
+            if state.settings.adding != nil { return "Enter add · Esc cancel" }
+            return "a add · x remove · Space on/off · R reset · s stats · C clear cache · S secret key · L/X log out · D delete"
+        }
+    }
+
+    public static func dotRole(_ h: RelayRow.Health) -> Role {
+        switch h {
+        case .connecting: return .dotConnecting
+        case .connected: return .dotConnected
+        case .readOnly: return .dotReadOnly
+        case .failed: return .dotFailed
+        case .disabled: return .dotDisabled
+        }
+    }
+
+    /// A text field: the visible tail around the cursor, the cursor cell reversed when focused.
+    static func drawField(_ c: inout Canvas, _ field: TextField, x: Int, y: Int, width: Int, focused: Bool, mask: Bool = false,
+                          placeholder: String = "") {
+        guard width > 2 else { return }
+        let shown = mask ? String(repeating: "•", count: field.text.count) : DisplayText.singleLine(field.text)
+        c.fill(y: y, from: x, to: x + width, Style(.text, underline: true))
+        if shown.isEmpty && !focused {
+            c.put(placeholder, x: x, y: y, Style(.dim), limit: width)
+            return
+        }
+        let chars = Array(shown)
+        let cursor = min(field.cursor, chars.count)
+        // Scroll so the cursor stays visible.
+        var start = 0
+        while DisplayWidth.of(String(chars[start..<cursor])) > width - 2 { start += 1 }
+        var cx = x
+        for (i, ch) in chars[start...].enumerated() {
+            let w = DisplayWidth.of(ch)
+            if cx + w > x + width - 1 { break }
+            let isCursor = focused && start + i == cursor
+            c.put(String(ch), x: cx, y: y, Style(.text, reverse: isCursor, underline: !isCursor))
+            cx += w
+        }
+        if focused && cursor == chars.count { c.put(" ", x: cx, y: y, Style(.text, reverse: true)) }
+        if shown.isEmpty, focused { c.put(placeholder, x: x + 1, y: y, Style(.dim), limit: width - 1) }
+    }
+
+    /// A small avatar: two cells coloured from a hash of `seed`, with the name's initial.
+    static func avatar(_ c: inout Canvas, seed: String, name: String, x: Int, y: Int) {
+        let h = SHA256.hash(seed).bytes
+        let initial = DisplayText.singleLine(name).first.map { String($0).uppercased() } ?? "?"
+        let letter = DisplayWidth.of(initial) == 1 ? initial : "?"
+        c.put(" \(letter)", x: x, y: y, Style(Role.avatar(Int(h[0])), bold: true, reverse: true))
+    }
+
+    /// "now", "5m", "3h", "2d", or the date.
+    public static func relative(_ t: Int64, now: Int64) -> String {
+        let d = max(0, now - t)
+        if t == 0 { return "" }
+        if d < 60 { return "now" }
+        if d < 3600 { return "\(d / 60)m" }
+        if d < 86_400 { return "\(d / 3600)h" }
+        if d < 7 * 86_400 { return "\(d / 86_400)d" }
+        let f = DateFormatter()
+        f.dateFormat = "yyyy-MM-dd"
+        f.timeZone = TimeZone.current
+        return f.string(from: Date(timeIntervalSince1970: TimeInterval(t)))
+    }
+
+    static func name(_ pk: Pubkey, _ state: AppState) -> String {
+        if pk == state.identity?.pubkey { return "you" }
+        if let alias = state.contacts.first(where: { $0.pubkey == pk })?.alias { return DisplayText.singleLine(alias) }
+        return AccountState.shortNpub(pk)
+    }
+
+    /// Reaction summary as on iOS cards: count hidden when 1, badge capped at "10+".
+    public static func reactionSummary(_ reactions: [ReactionSummary]) -> String {
+        reactions.prefix(10).map { r in
+            let e = DisplayText.singleLine(r.emoji)
+            return r.count <= 1 ? e : "\(e)\(r.count > 10 ? "10+" : String(r.count))"
+        }.joined(separator: " ") + (reactions.count > 10 ? " …" : "")
+    }
+}
+
+public struct Rect: Equatable, Sendable {
+    public var x, y, width, height: Int
+    public var bottom: Int { y + height }
+}

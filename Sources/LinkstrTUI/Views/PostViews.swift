@@ -1,0 +1,99 @@
+import LinkstrApp
+import LinkstrDomain
+
+/// The Post pane: the composer and post detail.
+enum PostViews {
+    static func render(_ c: inout Canvas, _ state: AppState, _ area: Rect) {
+        switch state.post.mode {
+        case .empty:
+            c.put(" Post", x: 0, y: area.y, Style(.title, bold: true))
+            c.put("  No post open. Open a session (1) and press c to share a link, or Enter on a post.", x: 0, y: area.y + 2, Style(.dim))
+        case .composer(let composer): renderComposer(&c, composer, area)
+        case .detail(let d): renderDetail(&c, state, d, area)
+        }
+    }
+
+    static func renderComposer(_ c: inout Canvas, _ s: ComposerState, _ area: Rect) {
+        c.put(" Share a link", x: 0, y: area.y, Style(.title, bold: true))
+        var y = area.y + 2
+        let fieldX = 10, width = max(10, c.width - fieldX - 2)
+        c.put("  Session", x: 0, y: y, Style(.dim))
+        c.put(DisplayWidth.truncate(DisplayText.singleLine(s.sessionName), to: width), x: fieldX, y: y, Style(.text, bold: true))
+        y += 2
+        c.put("  Link", x: 0, y: y, Style(s.focus == .link ? .accent : .dim, bold: s.focus == .link))
+        AppView.drawField(&c, s.link, x: fieldX, y: y, width: width, focused: s.focus == .link && !s.sending, placeholder: "https://…")
+        y += 1
+        // The Paste and Clear helpers sit right under the link field.
+        var x = c.put("[ Paste ^V ]", x: fieldX, y: y, Style(.accent))
+        x = c.put("  [ Clear ^L ]", x: x, y: y, Style(.accent))
+        y += 1
+        if let hint = s.playbackHint { c.put(DisplayWidth.truncate(hint, to: width), x: fieldX, y: y, Style(.label)) }
+        y += 2
+        c.put("  Note", x: 0, y: y, Style(s.focus == .note ? .accent : .dim, bold: s.focus == .note))
+        AppView.drawField(&c, s.note, x: fieldX, y: y, width: width, focused: s.focus == .note && !s.sending, placeholder: "optional")
+        y += 2
+        if s.sending {
+            c.put("  sending… waiting for relays to accept it", x: 0, y: y, Style(.warning))
+        } else if let error = s.error {
+            c.put("  " + DisplayWidth.truncate(DisplayText.singleLine(error), to: c.width - 4), x: 0, y: y, Style(.error, bold: true))
+        }
+    }
+
+    static func renderDetail(_ c: inout Canvas, _ state: AppState, _ d: PostDetail, _ area: Rect) {
+        var x = c.put(" ‹ ", x: 0, y: area.y, Style(.dim))
+        x = c.put(DisplayWidth.truncate(DisplayText.singleLine(d.sessionName), to: c.width / 2), x: x, y: area.y, Style(.title, bold: true))
+        guard let view = d.view else {
+            c.put("  loading…", x: 0, y: area.y + 2, Style(.dim))
+            return
+        }
+        let p = view.post
+        var y = area.y + 2
+        let classification = URLClassifier.classify(p.url)
+        c.put("  [\(classification.label)]", x: 0, y: y, Style(.label, bold: true))
+        c.put(AppView.name(p.author, state) + " · " + AppView.relative(p.createdAt, now: state.now), x: 12, y: y, Style(.accent))
+        y += 1
+        // The full URL, wrapped, so the terminal can select it.
+        let url = DisplayText.singleLine(p.url)
+        var rest = Substring(url)
+        while !rest.isEmpty, y < area.bottom - 6 {
+            let chunk = rest.prefix(max(10, c.width - 4))
+            c.put(String(chunk), x: 2, y: y, Style(.link, underline: true))
+            rest = rest.dropFirst(chunk.count)
+            y += 1
+        }
+        if classification.isPlayable { c.put("  o opens it (mpv or browser)", x: 0, y: y, Style(.dim)); y += 1 }
+        if let note = p.note, !note.isEmpty {
+            y += 1
+            for line in wrap(DisplayText.singleLine(note), width: c.width - 6).prefix(3) {
+                c.put("  ▌ " + line, x: 0, y: y, Style(.note))
+                y += 1
+            }
+        }
+        y += 1
+        // Reaction chips (mine highlighted), quick keys, then who reacted.
+        var cx = 2
+        for (i, r) in view.reactions.enumerated() {
+            let chip = " \(DisplayText.singleLine(r.emoji)) \(r.count) "
+            cx = c.put(chip, x: cx, y: y, Style(r.mine ? .accent : .text, bold: r.mine, reverse: i == d.reactionSelection)) + 1
+        }
+        c.put("  1 👍  2 👎  3 👀  e more", x: max(cx, 2), y: y, Style(.dim))
+        y += 1
+        for r in view.reactions where y < area.bottom {
+            let names = r.by.map { AppView.name($0, state) }.joined(separator: ", ")
+            c.put("    " + DisplayWidth.truncate("\(DisplayText.singleLine(r.emoji)) \(names)", to: c.width - 6), x: 0, y: y, Style(.dim))
+            y += 1
+        }
+        if d.busy { c.put("  working…", x: 0, y: min(y, area.bottom - 1), Style(.warning)) }
+    }
+
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines = [String](), current = ""
+        for word in text.split(separator: " ") {
+            let w = String(word)
+            if DisplayWidth.of(current) + DisplayWidth.of(w) + 1 > width, !current.isEmpty { lines.append(current); current = "" }
+            current += (current.isEmpty ? "" : " ") + w
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines.map { DisplayWidth.truncate($0, to: width) }
+    }
+}

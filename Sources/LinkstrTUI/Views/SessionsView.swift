@@ -1,0 +1,135 @@
+import LinkstrApp
+import LinkstrDomain
+
+/// The chat list and an open session's feed.
+enum SessionsView {
+    static func render(_ c: inout Canvas, _ state: AppState, _ area: Rect) {
+        if let feed = state.sessions.open { return FeedView.render(&c, state, feed, area) }
+        let s = state.sessions
+        let title = s.archivedMode ? "Archived sessions" : "Sessions"
+        var x = c.put(" \(title)", x: 0, y: area.y, Style(.title, bold: true))
+        if s.hasArchived && !s.archivedMode { x = c.put("  (A: archived)", x: x, y: area.y, Style(.dim)) }
+        if let search = s.search {
+            let label = c.put("   / ", x: x, y: area.y, Style(.accent))
+            AppView.drawField(&c, search, x: label, y: area.y, width: min(30, c.width - label - 1), focused: true, placeholder: "search")
+        }
+        let rows = s.visibleRows
+        let top = area.y + 1
+        let capacity = max(1, (area.bottom - top) / Layout.sessionRowHeight)
+        if rows.isEmpty {
+            let message = s.loading ? "loading…" : s.search != nil ? "no session matches."
+                : s.archivedMode ? "no archived sessions." : "no sessions yet. press n to start one."
+            c.put("  " + message, x: 0, y: top + 1, Style(.dim))
+            return
+        }
+        let scroll = visibleScroll(selection: s.selection, scroll: s.scroll, capacity: capacity, count: rows.count)
+        for (i, row) in rows.enumerated().dropFirst(scroll).prefix(capacity) {
+            let y = top + (i - scroll) * Layout.sessionRowHeight
+            let selected = i == s.selection
+            if selected { c.fill(y: y, Style(.selection, reverse: true)); c.fill(y: y + 1, Style(.selection, reverse: true)) }
+            let base = Style(.text, bold: row.unread, reverse: selected)
+            AppView.avatar(&c, seed: row.id, name: row.name, x: 1, y: y)
+            let time = AppView.relative(row.lastActivityAt, now: state.now)
+            let right = c.width - 2 - DisplayWidth.of(time)
+            c.put(DisplayWidth.truncate(DisplayText.singleLine(row.name), to: max(4, right - 6)), x: 5, y: y, base)
+            c.put(time, x: right, y: y, Style(.dim, reverse: selected))
+            var detail = "\(row.members.count) member\(row.members.count == 1 ? "" : "s")"
+            if !row.isMember { detail += " · read-only" }
+            if row.archived { detail += " · archived" }
+            c.put(DisplayWidth.truncate(detail, to: c.width - 10), x: 5, y: y + 1, Style(.dim, reverse: selected))
+            // The unread dot: a dot only, never a count.
+            if row.unread { c.put("●", x: c.width - 3, y: y + 1, Style(.unread, bold: true, reverse: selected)) }
+        }
+        if rows.count > capacity {
+            c.put("\(s.selection + 1)/\(rows.count)", x: c.width - 2 - "\(s.selection + 1)/\(rows.count)".count, y: area.y, Style(.dim))
+        }
+    }
+
+    /// The first row to show so that `selection` stays on screen.
+    static func visibleScroll(selection: Int, scroll: Int, capacity: Int, count: Int) -> Int {
+        var top = min(scroll, max(0, count - capacity))
+        if selection < top { top = selection }
+        if selection >= top + capacity { top = selection - capacity + 1 }
+        return max(0, top)
+    }
+}
+
+/// A session's posts, newest first: grouped by sender, note callouts, labels, reactions, membership separators.
+enum FeedView {
+    struct Line {
+        var text: String
+        var style: Style
+        var x = 2
+        var post: Int?
+        var dot = false
+    }
+
+    static func lines(_ state: AppState, _ feed: SessionFeed, width: Int) -> [Line] {
+        var out = [Line]()
+        var changes = feed.membershipChanges.sorted { $0.at > $1.at }
+        var previousAuthor: String?
+        func separators(newerThan t: Int64) {
+            while let ch = changes.first, ch.at > t {
+                changes.removeFirst()
+                let names = { (keys: [String]) in keys.map { AppView.name($0, state) }.joined(separator: ", ") }
+                var label = ""
+                if !ch.joined.isEmpty { label += "in: " + names(ch.joined) }
+                if !ch.left.isEmpty { label += (label.isEmpty ? "" : "  ") + "out: " + names(ch.left) }
+                let text = "── \(label) ──"
+                out.append(Line(text: text, style: Style(.dim), x: max(2, (width - DisplayWidth.of(text)) / 2)))
+                previousAuthor = nil
+            }
+        }
+        for (i, view) in feed.posts.enumerated() {
+            separators(newerThan: view.post.createdAt)
+            let p = view.post
+            if p.author != previousAuthor {
+                out.append(Line(text: "", style: .text))
+                out.append(Line(text: AppView.name(p.author, state) + "  " + AppView.relative(p.createdAt, now: state.now),
+                                style: Style(.accent, bold: true), x: 2, post: i))
+                previousAuthor = p.author
+            }
+            let label = URLClassifier.classify(p.url).label
+            out.append(Line(text: "[\(label)] " + DisplayText.singleLine(p.url), style: Style(.link), x: 4, post: i, dot: view.unread))
+            if let note = p.note, !note.isEmpty {
+                out.append(Line(text: "▌ " + DisplayText.singleLine(note), style: Style(.note), x: 4, post: i))
+            }
+            if !view.reactions.isEmpty {
+                out.append(Line(text: AppView.reactionSummary(view.reactions), style: Style(.text), x: 6, post: i))
+            }
+        }
+        separators(newerThan: Int64.min)
+        return out
+    }
+
+    static func render(_ c: inout Canvas, _ state: AppState, _ feed: SessionFeed, _ area: Rect) {
+        let name = DisplayText.singleLine(feed.summary?.name ?? "session")
+        var x = c.put(" ‹ ", x: 0, y: area.y, Style(.dim))
+        x = c.put(DisplayWidth.truncate(name, to: c.width / 2), x: x, y: area.y, Style(.title, bold: true))
+        if let s = feed.summary {
+            x = c.put("  \(s.members.count) member\(s.members.count == 1 ? "" : "s")", x: x, y: area.y, Style(.dim))
+            if !s.isMember { c.put("  · you were removed: read-only", x: x, y: area.y, Style(.warning)) }
+        }
+        let top = area.y + 1
+        let height = area.bottom - top
+        let all = lines(state, feed, width: c.width)
+        if all.isEmpty {
+            c.put(feed.loading ? "  loading…" : "  no posts yet. press c to share a link.", x: 0, y: top + 1, Style(.dim))
+            return
+        }
+        // Keep the selected post's lines in view.
+        let firstSelected = all.firstIndex { $0.post == feed.selection } ?? 0
+        let lastSelected = all.lastIndex { $0.post == feed.selection } ?? 0
+        var start = 0
+        if lastSelected >= start + height { start = lastSelected - height + 1 }
+        if firstSelected < start { start = max(0, firstSelected - 1) }
+        for (row, line) in all.dropFirst(start).prefix(height).enumerated() {
+            let y = top + row
+            let selected = line.post == feed.selection && line.post != nil
+            if selected { c.put("▎", x: 1, y: y, Style(.accent, bold: true)) }
+            c.put(DisplayWidth.truncate(line.text, to: c.width - line.x - 3), x: line.x, y: y,
+                  Style(line.style.role, bold: line.style.bold || (selected && line.dot), reverse: false))
+            if line.dot { c.put("●", x: c.width - 2, y: y, Style(.unread, bold: true)) }
+        }
+    }
+}
