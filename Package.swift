@@ -55,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "linkstr",
             dependencies: [
-                "NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrSync",
+                "NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrSync", "LinkstrTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -36,6 +36,8 @@ public enum AppAction: Equatable, Sendable {
     case sessionCreateFailed(String)
     case membersSaved(sessionID: String)
     case membersSaveFailed(String)
+    case contactSaved(Pubkey)
+    case contactSaveFailed(String)
     case actionSucceeded(String)
     case actionFailed(String)
     case clipboardRead(String?)
@@ -67,6 +69,9 @@ public enum AppEffect: Equatable, Sendable {
     case createSession(name: String, members: [Pubkey])
     case saveMembers(sessionID: String, members: [Pubkey])
     case setArchived(sessionID: String, archived: Bool)
+    case addContact(Pubkey, alias: String?)
+    case setAlias(Pubkey, alias: String?)
+    case removeContact(Pubkey)
 
     case addRelay(String)
     case removeRelay(String)

@@ -54,6 +54,8 @@ extension AppReducer {
             return newSessionKey(&state, &f, key)
         case .members(var f):
             return membersKey(&state, &f, key)
+        case .contact(var f):
+            return contactFormKey(&state, &f, key)
         case .none:
             return []
         }
@@ -137,6 +139,9 @@ extension AppReducer {
             return [.deleteAccount]
         case .resetRelays: return [.resetRelays]
         case .removeRelay(let url): return [.removeRelay(url)]
+        case .removeContact(let pk):
+            state.status = StatusLine("removing contact…")
+            return [.removeContact(pk)]
         case .clearCache: return [.clearCache]
         }
     }

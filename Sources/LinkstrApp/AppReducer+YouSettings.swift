@@ -15,18 +15,60 @@ extension AppReducer {
             }
             return []
         }
+        let entries = state.you.entries(contacts: state.contacts)
+        let selected = entries[safe: state.you.selection]
         switch key {
         case .char("e"): state.you.editingName = TextField(state.identity?.profileName ?? "")
         case .char("y"):
             guard let npub = state.identity?.npub else { return [] }
             return [.copy(npub, label: "npub")]
-        case .down, .char("j"): state.you.selection = min(state.you.selection + 1, max(0, state.you.identities.count - 1))
+        case .down, .char("j"): state.you.selection = min(state.you.selection + 1, max(0, entries.count - 1))
         case .up, .char("k"): state.you.selection = max(0, state.you.selection - 1)
-        case .enter:
-            guard let entry = state.you.identities[safe: state.you.selection], !entry.active else { return [] }
-            return [.switchIdentity(entry.pubkey)]
+        case .char("a"), .char("+"): state.overlay = .contact(ContactForm())
+        case .char("r"), .enter:
+            switch selected {
+            case .contact(let pk):
+                state.overlay = .contact(ContactForm(editing: pk, alias: state.contacts.first { $0.pubkey == pk }?.alias))
+            case .identity(let entry) where key == .enter && !entry.active:
+                return [.switchIdentity(entry.pubkey)]
+            default: break
+            }
+        case .char("x"), .delete:
+            guard case .contact(let pk)? = selected else { return [] }
+            state.overlay = .confirm(Confirmation(.removeContact(pk),
+                "remove \(AccountState.shortNpub(pk)) from your contacts? this publishes your follow list. (y/n)"))
         default: break
         }
+        return []
+    }
+
+    static func contactFormKey(_ state: inout AppState, _ f: inout ContactForm, _ key: Key) -> [AppEffect] {
+        if f.busy { return [] }
+        switch key {
+        case .escape: state.overlay = nil; return []
+        case .tab, .backTab: if f.editing == nil { f.focus = 1 - f.focus }
+        case .enter where f.focus == 0:
+            // Return advances from the key into the alias once the key is valid (readme v2).
+            if f.pubkey == nil { f.error = "that is not a public key (npub1… or 64 hex characters)." } else { f.focus = 1; f.error = nil }
+        case .enter, .ctrl("s"):
+            guard let pk = f.pubkey else {
+                f.error = "that is not a public key (npub1… or 64 hex characters)."
+                f.focus = 0
+                break
+            }
+            guard pk != state.identity?.pubkey else { f.error = "that is you."; break }
+            let alias = f.alias.text.trimmingWhitespace()
+            f.busy = true
+            f.error = nil
+            state.overlay = .contact(f)
+            let known = state.contacts.contains { $0.pubkey == pk }
+            // Re-adding a contact only updates the alias; it does not republish the follow list.
+            return [known ? .setAlias(pk, alias: alias.isEmpty ? nil : alias) : .addContact(pk, alias: alias.isEmpty ? nil : alias)]
+        default:
+            if f.focus == 0 { editField(&f.key, key) } else { editField(&f.alias, key) }
+            f.error = nil
+        }
+        state.overlay = .contact(f)
         return []
     }
 

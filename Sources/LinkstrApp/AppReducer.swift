@@ -105,6 +105,13 @@ public enum AppReducer {
             return []
         case .postLoaded(let id, let view, let sessionName):
             if case .detail(var d) = state.post.mode, d.postID == id {
+                guard let view else {
+                    // Deleted meanwhile (by its author, or the session went away).
+                    state.post.mode = .empty
+                    if state.pane == .post { state.pane = .sessions }
+                    state.status = StatusLine("that post is no longer available.", .error)
+                    return []
+                }
                 d.view = view
                 d.sessionName = sessionName
                 d.busy = false
@@ -112,7 +119,14 @@ public enum AppReducer {
             }
             return []
         case .contactsLoaded(let contacts):
-            state.contacts = contacts
+            // Sorted by the name shown, so lists stay put as contacts arrive.
+            state.contacts = contacts.sorted { a, b in
+                let x = (a.alias ?? "").lowercased(), y = (b.alias ?? "").lowercased()
+                if x.isEmpty != y.isEmpty { return !x.isEmpty }
+                return x != y ? x < y : a.pubkey < b.pubkey
+            }
+            let count = state.you.entries(contacts: state.contacts).count
+            state.you.selection = min(state.you.selection, max(0, count - 1))
             return []
         case .relaysChanged(let rows):
             state.settings.relays = rows.sorted { $0.url < $1.url }
@@ -170,6 +184,21 @@ public enum AppReducer {
                 f.busy = false
                 f.error = error
                 state.overlay = .members(f)
+            }
+            return []
+        case .contactSaved:
+            if case .contact(let f)? = state.overlay {
+                state.status = StatusLine(f.editing == nil ? "contact added." : "alias saved.", .success)
+                state.overlay = nil
+            }
+            return [.loadContacts]
+        case .contactSaveFailed(let error):
+            if case .contact(var f)? = state.overlay {
+                f.busy = false
+                f.error = error
+                state.overlay = .contact(f)
+            } else {
+                state.status = StatusLine(error, .error)
             }
             return []
         case .actionSucceeded(let message):
@@ -232,6 +261,9 @@ public enum AppReducer {
         switch key {
         case .char("?"): state.overlay = .help; return []
         case .char(":"): state.overlay = .commandLine(TextField("/")); return []
+        case .char(let c) where ("1"..."3").contains(c) && isPostDetail(state):
+            // In a post's detail 1 2 3 are the quick reactions (👍 👎 👀), as on its reaction row.
+            return paneKey(&state, key)
         case .char(let c) where ("1"..."4").contains(c):
             return switchPane(&state, to: AppState.Pane(rawValue: Int(String(c))!)!)
         case .tab: return switchPane(&state, to: AppState.Pane(rawValue: state.pane.rawValue % 4 + 1)!)
@@ -258,6 +290,11 @@ public enum AppReducer {
         case .you: return state.you.editingName != nil
         case .settings: return state.settings.adding != nil
         }
+    }
+
+    static func isPostDetail(_ state: AppState) -> Bool {
+        if state.pane == .post, case .detail = state.post.mode { return true }
+        return false
     }
 
     static func inNestedView(_ state: AppState) -> Bool {
@@ -302,6 +339,11 @@ public enum AppReducer {
         switch state.overlay {
         case .commandLine(var f): f.insert(clean); state.overlay = .commandLine(f); return []
         case .newSession(var f) where f.focus == 0: f.name.insert(clean); state.overlay = .newSession(f); return []
+        case .contact(var f):
+            if f.focus == 0 { f.key.insert(clean.trimmingWhitespace()) } else { f.alias.insert(clean) }
+            f.error = nil
+            state.overlay = .contact(f)
+            return []
         case .some: return []
         case .none: break
         }

@@ -75,6 +75,7 @@ public enum Overlay: Equatable, Sendable {
     case emojiPicker(postID: String, selection: Int)
     case newSession(NewSessionForm)
     case members(MembersForm)
+    case contact(ContactForm)
 }
 
 public struct Confirmation: Equatable, Sendable {
@@ -85,6 +86,7 @@ public struct Confirmation: Equatable, Sendable {
         case deleteAccount(step: Int)
         case resetRelays
         case removeRelay(String)
+        case removeContact(Pubkey)
         case clearCache
     }
     public var action: Action
@@ -200,10 +202,19 @@ public struct PostDetail: Equatable, Sendable {
 }
 
 public struct YouState: Equatable, Sendable {
+    public enum Entry: Equatable, Sendable {
+        case contact(Pubkey)
+        case identity(IdentityEntry)
+    }
     public var editingName: TextField?
     public var identities: [IdentityEntry] = []
+    /// Index into `entries(contacts:)`: contacts first, then the other identities.
     public var selection = 0
     public init() {}
+
+    public func entries(contacts: [Contact]) -> [Entry] {
+        contacts.map { .contact($0.pubkey) } + (identities.count > 1 ? identities.map { .identity($0) } : [])
+    }
 }
 
 public struct IdentityEntry: Equatable, Sendable {
@@ -265,6 +276,26 @@ public struct MembersForm: Equatable, Sendable {
     public var busy = false
     public var error: String?
     public init(sessionID: String, selected: Set<Pubkey>, editable: Bool) { self.sessionID = sessionID; self.selected = selected; self.editable = editable }
+}
+
+/// Adding a contact (key and private alias), or renaming one (`editing` fixes the key).
+public struct ContactForm: Equatable, Sendable {
+    public var key = TextField()
+    public var alias = TextField()
+    /// 0: the key field; 1: the alias field.
+    public var focus = 0
+    public var editing: Pubkey?
+    public var busy = false
+    public var error: String?
+    public init() {}
+    public init(editing pubkey: Pubkey, alias: String?) {
+        editing = pubkey
+        self.alias = TextField(alias ?? "")
+        focus = 1
+    }
+
+    /// The key as typed, normalised: npub, nostr:npub…, text containing an npub, or hex.
+    public var pubkey: Pubkey? { editing ?? ContactKeyParser.pubkey(in: key.text) ?? PubkeyNormalizer.fromAnyForm(key.text) }
 }
 
 public struct UnlockState: Equatable, Sendable {

@@ -1,4 +1,10 @@
 import ArgumentParser
+import Foundation
+import LinkstrStorage
+import LinkstrTUI
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @main
 struct Linkstr: AsyncParsableCommand {
@@ -13,7 +19,20 @@ struct Linkstr: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @Option(name: .long, help: "Colour theme: night, storm, moon or day (default: `theme` in config.toml, else night).")
+    var theme: String?
+
     func run() async throws {
-        print(Linkstr.helpMessage())
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw CLIError("the terminal app needs a terminal. For scripts, see `linkstr --help` for commands.")
+        }
+        let paths = DataPaths.resolve(home: global.home)
+        let variant = try theme ?? ConfigFile.theme(in: paths.config) ?? "night"
+        let chosen: Theme
+        do { chosen = try Theme.load(variant, configDirectory: paths.config) } catch { throw CLIError("\(error)") }
+        let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        let options = AppOptions(home: global.home, relays: global.relays, passphraseFile: global.passphraseFile,
+                                 theme: variant, noColor: noColor)
+        TerminalApp(options: options, theme: chosen).run()
     }
 }

@@ -14,7 +14,7 @@ public enum DisplayWidth {
     }()
 
     public static func of(_ c: Character) -> Int {
-        if c.isASCII { return c == "\t" ? 1 : (c.asciiValue! < 0x20 || c.asciiValue! == 0x7F ? 0 : 1) }
+        if c.isASCII { return c.asciiValue! < 0x20 || c.asciiValue! == 0x7F ? 0 : 1 }  // controls (tab too) are never drawn
         _ = localeReady
         let scalars = c.unicodeScalars
         guard let first = scalars.first else { return 0 }
@@ -39,6 +39,29 @@ public enum DisplayWidth {
             used += w
         }
         return out + "…"
+    }
+
+    /// `s` broken into lines of at most `width` columns, at spaces where possible.
+    public static func wrap(_ s: String, to width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines = [String](), line = "", used = 0
+        for word in s.split(separator: " ", omittingEmptySubsequences: false) {
+            var w = String(word)
+            let ww = of(w)
+            if used > 0, used + 1 + ww <= width { line += " " + w; used += 1 + ww; continue }
+            if used > 0 { lines.append(line); line = ""; used = 0 }
+            // A word longer than the line is cut into pieces.
+            while of(w) > width {
+                var piece = "", pw = 0
+                while let c = w.first, pw + of(c) <= width { piece.append(c); pw += of(c); w.removeFirst() }
+                if piece.isEmpty { w.removeFirst(); continue }
+                lines.append(piece)
+            }
+            line = w
+            used = of(w)
+        }
+        if used > 0 || lines.isEmpty { lines.append(line) }
+        return lines
     }
 
     /// `s` padded with spaces (or truncated) to exactly `width` columns.

@@ -39,6 +39,8 @@ public final class EffectRunner: @unchecked Sendable {
     private var relaySnapshots: [String: RelaySnapshot] = [:]
     private var updatesTask: Task<Void, Never>?
     private var pendingUnlock: Pubkey?
+    private let pendingLock = NSLock()
+    private var pendingLoads: [AppEffect] = []
 
     public init(options: AppOptions, services: Services, dispatch: @escaping @Sendable (AppAction) -> Void) {
         self.options = options
@@ -49,7 +51,21 @@ public final class EffectRunner: @unchecked Sendable {
     }
 
     public func perform(_ effect: AppEffect) {
+        // Loads are idempotent: one already queued and not started answers for this one too
+        // (a burst of arriving messages must not queue a list reload per batch).
+        if Self.isLoad(effect) {
+            pendingLock.lock()
+            let queued = pendingLoads.contains(effect)
+            if !queued { pendingLoads.append(effect) }
+            pendingLock.unlock()
+            if queued { return }
+        }
         queue.async { [self] in
+            if Self.isLoad(effect) {
+                pendingLock.lock()
+                pendingLoads.removeAll { $0 == effect }
+                pendingLock.unlock()
+            }
             do { try run(effect) } catch {
                 dispatch(.actionFailed(String(describing: error)))
             }
@@ -71,6 +87,13 @@ public final class EffectRunner: @unchecked Sendable {
     }
 
     private var now: Int64 { services.clock() }
+
+    private static func isLoad(_ effect: AppEffect) -> Bool {
+        switch effect {
+        case .loadSessions, .loadFeed, .loadPost, .loadContacts, .loadIdentities: return true
+        default: return false
+        }
+    }
 
     // MARK: effects
 
@@ -191,6 +214,40 @@ public final class EffectRunner: @unchecked Sendable {
             }
         case .setArchived(let sid, let archived):
             try store?.setArchived(sid, archived)
+        case .addContact(let pk, let alias):
+            guard let store, let engine else { return }
+            let current = try store.contacts().map(\.pubkey)
+            let dispatch = self.dispatch
+            Task {
+                do {
+                    // The follow list is published first; the contact exists once a relay accepted it.
+                    if !current.contains(pk) { try await engine.setContacts(current + [pk]) }
+                    if let alias { _ = try store.setAlias(pk, alias) }
+                    dispatch(.contactSaved(pk))
+                } catch {
+                    dispatch(.contactSaveFailed(String(describing: error)))
+                }
+            }
+        case .setAlias(let pk, let alias):
+            do {
+                _ = try store?.setAlias(pk, alias)
+                dispatch(.contactSaved(pk))
+            } catch {
+                dispatch(.contactSaveFailed(String(describing: error)))
+            }
+        case .removeContact(let pk):
+            guard let store, let engine else { return }
+            let current = try store.contacts().map(\.pubkey)
+            let dispatch = self.dispatch
+            Task {
+                do {
+                    try await engine.setContacts(current.filter { $0 != pk })
+                    dispatch(.contactsLoaded(try store.contacts()))
+                    dispatch(.actionSucceeded("contact removed."))
+                } catch {
+                    dispatch(.actionFailed(String(describing: error)))
+                }
+            }
 
         case .addRelay(let text):
             guard let url = RelayURL.normalized(text) else { dispatch(.actionFailed(RelayURL.invalidMessage)); return }

@@ -66,6 +66,8 @@ public struct InputDecoder: Sendable {
     }
 
     public var isPasting: Bool { pasting != nil }
+    /// An escape sequence or a paste has begun and is not complete yet.
+    public var hasPending: Bool { !pending.isEmpty || pasting != nil }
 
     static func key(for ch: Character) -> Key {
         switch ch {

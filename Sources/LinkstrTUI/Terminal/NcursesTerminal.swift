@@ -26,7 +26,7 @@ public final class NcursesTerminal {
         _ = mousemask(sw_mouse_all(), nil)
         mouseinterval(0)
         curs_set(0)
-        wtimeout(sw_stdscr(), 50)
+        nodelay(sw_stdscr(), true)
         started = true
         // Bracketed paste, so pasted text arrives as one event and never as keystrokes.
         writeRaw("\u{1B}[?2004h")
@@ -40,19 +40,32 @@ public final class NcursesTerminal {
         started = false
     }
 
+    /// Takes the screen back after `stop()` (a suspend): curses mode returns with the next refresh.
+    public func resume() {
+        guard !started else { return }
+        started = true
+        wrefresh(sw_stdscr())
+        restoreModes()
+    }
+
     public var size: ScreenSize { ScreenSize(columns: Int(getmaxx(sw_stdscr())), rows: Int(getmaxy(sw_stdscr()))) }
 
-    /// Raw input, or nil after the read timeout.
-    public func read() -> InputDecoder.Raw?? {
+    /// The next waiting input, or nil when none is waiting (the window never blocks: the app polls first).
+    public func read() -> InputDecoder.Raw? {
         var ch: wint_t = 0
         let r = wget_wch(sw_stdscr(), &ch)
-        if r == ERR { return .some(nil) }
-        if r == KEY_CODE_YES {
-            if Int32(ch) == sw_key_resize() { return .some(.keyCode(sw_key_resize())) }
-            return .some(.keyCode(Int32(ch)))
-        }
-        guard let scalar = Unicode.Scalar(UInt32(ch)) else { return .some(nil) }
-        return .some(.character(Character(scalar)))
+        if r == ERR { return nil }
+        if r == KEY_CODE_YES { return .keyCode(Int32(ch)) }
+        guard let scalar = Unicode.Scalar(UInt32(ch)) else { return nil }
+        return .character(Character(scalar))
+    }
+
+    /// Re-sends the modes a shell may have reset while we were suspended (bracketed paste, mouse).
+    public func restoreModes() {
+        writeRaw("\u{1B}[?2004h")
+        _ = mousemask(0, nil)
+        _ = mousemask(sw_mouse_all(), nil)
+        previous = nil
     }
 
     /// The last mouse event, after `KEY_MOUSE`.
@@ -68,8 +81,6 @@ public final class NcursesTerminal {
         }
         return nil
     }
-
-    public func setReadTimeout(milliseconds: Int32) { wtimeout(sw_stdscr(), milliseconds) }
 
     /// Draws what changed since the last frame, then refreshes once.
     public func draw(_ canvas: Canvas, forceFull: Bool = false) {

@@ -81,7 +81,7 @@ public enum AppView {
             case .detail: return "1 👍 2 👎 3 👀 · e emoji · o open · y copy · Y copy linkstr:// · d delete · Esc back"
             case .empty: return "c share a link in the selected session · 1-4 panes · ? help"
             }
-        case .you: return state.you.editingName != nil ? "Enter save · Esc cancel" : "e edit name · y copy npub · Enter switch identity"
+        case .you: return state.you.editingName != nil ? "Enter save · Esc cancel" : "e edit name · y copy npub · a add contact · r rename · x remove"
         case .settings:
             if state.settings.adding != nil { return "Enter add · Esc cancel" }
             return "a add · x remove · Space on/off · R reset · s stats · C clear cache · S secret key · L/X log out · D delete"

@@ -19,29 +19,52 @@ enum OverlayViews {
                 c.put(" \(e) ", x: r.x + 2 + (i % columns) * 4, y: r.y + 2 + i / columns, Style(.text, reverse: i == selection))
             }
         case .newSession(let f):
-            let height = min(c.height - 4, 8 + max(1, state.contacts.count))
+            let height = min(c.height - 2, 8 + max(1, state.contacts.count))
             let r = box(&c, title: "New session", width: min(64, c.width - 4), height: height)
             c.put("Name", x: r.x + 2, y: r.y + 2, Style(f.focus == 0 ? .accent : .dim))
             AppView.drawField(&c, f.name, x: r.x + 8, y: r.y + 2, width: r.width - 10, focused: f.focus == 0, placeholder: "required")
-            c.put(state.contacts.isEmpty ? "No contacts yet: a solo session (add contacts with `linkstr contacts add`)." : "Members (Space toggles)",
+            c.put(state.contacts.isEmpty ? "No contacts yet: this will be a solo session (add contacts in You, 3)." : "Members (optional, Space toggles)",
                   x: r.x + 2, y: r.y + 4, Style(.dim), limit: r.width - 4)
-            for (i, contact) in state.contacts.enumerated() where r.y + 5 + i < r.bottom - 2 {
+            let capacity = max(1, r.bottom - 2 - (r.y + 5))
+            let scroll = SessionsView.visibleScroll(selection: f.cursor, scroll: 0, capacity: capacity, count: state.contacts.count)
+            for (i, contact) in state.contacts.enumerated().dropFirst(scroll).prefix(capacity) {
                 let mark = f.selected.contains(contact.pubkey) ? "[x]" : "[ ]"
-                c.put("\(mark) \(AppView.name(contact.pubkey, state))", x: r.x + 4, y: r.y + 5 + i,
+                c.put("\(mark) \(AppView.name(contact.pubkey, state))", x: r.x + 4, y: r.y + 5 + i - scroll,
                       Style(.text, reverse: f.focus == 1 && i == f.cursor), limit: r.width - 6)
             }
             footer(&c, r, f.busy ? "creating… waiting for relays" : f.error ?? "Enter create · Tab members · Esc cancel", error: f.error != nil && !f.busy)
         case .members(let f):
             let candidates = AppReducer.memberCandidates(state, f)
             let r = box(&c, title: f.editable ? "Members (you created this session)" : "Members",
-                        width: min(64, c.width - 4), height: min(c.height - 4, candidates.count + 5))
-            for (i, pk) in candidates.enumerated() where r.y + 2 + i < r.bottom - 2 {
+                        width: min(64, c.width - 4), height: min(c.height - 2, candidates.count + 5))
+            let capacity = max(1, r.bottom - 2 - (r.y + 2))
+            let scroll = SessionsView.visibleScroll(selection: f.cursor, scroll: 0, capacity: capacity, count: candidates.count)
+            for (i, pk) in candidates.enumerated().dropFirst(scroll).prefix(capacity) {
                 let mark = f.selected.contains(pk) ? "[x]" : "[ ]"
-                c.put("\(f.editable ? mark + " " : "")\(AppView.name(pk, state))", x: r.x + 2, y: r.y + 2 + i,
+                c.put("\(f.editable ? mark + " " : "")\(AppView.name(pk, state))", x: r.x + 2, y: r.y + 2 + i - scroll,
                       Style(.text, reverse: i == f.cursor), limit: r.width - 4)
             }
             footer(&c, r, f.busy ? "saving… waiting for relays" : f.error ?? (f.editable ? "Space toggle · Enter save · Esc cancel" : "only the creator can change members · Esc"),
                    error: f.error != nil && !f.busy)
+        case .contact(let f):
+            let r = box(&c, title: f.editing == nil ? "Add contact" : "Rename contact", width: min(72, c.width - 4), height: 10)
+            c.put("Key", x: r.x + 2, y: r.y + 2, Style(f.focus == 0 ? .accent : .dim))
+            if let pk = f.editing {
+                c.put(AccountState.shortNpub(pk), x: r.x + 9, y: r.y + 2, Style(.text))
+            } else {
+                AppView.drawField(&c, f.key, x: r.x + 9, y: r.y + 2, width: r.width - 11, focused: f.focus == 0, placeholder: "npub1… or hex")
+            }
+            // The identity preview under the key: what the key resolves to, or why it does not.
+            let preview: (String, Role) = {
+                guard f.editing == nil else { return ("", .dim) }
+                if f.key.text.isEmpty { return ("paste with your terminal (QR scanning is not available here)", .dim) }
+                if let pk = f.pubkey { return ("✓ " + AccountState.shortNpub(pk), .success) }
+                return ("not a public key yet", .warning)
+            }()
+            c.put(preview.0, x: r.x + 9, y: r.y + 3, Style(preview.1), limit: r.width - 11)
+            c.put("Alias", x: r.x + 2, y: r.y + 5, Style(f.focus == 1 ? .accent : .dim))
+            AppView.drawField(&c, f.alias, x: r.x + 9, y: r.y + 5, width: r.width - 11, focused: f.focus == 1, placeholder: "private, never published")
+            footer(&c, r, f.busy ? "publishing your follow list…" : f.error ?? "Enter next/save · Tab field · Esc cancel", error: f.error != nil && !f.busy)
         }
     }
 
@@ -49,18 +72,23 @@ enum OverlayViews {
         c.put(DisplayWidth.truncate(DisplayText.singleLine(text), to: r.width - 4), x: r.x + 2, y: r.bottom - 2, Style(error ? .error : .dim))
     }
 
-    static let helpLines = [
-        "Panes     1 Sessions  2 Post  3 You  4 Settings · Tab / Shift-Tab",
-        "Move      ↑↓ or j k · g G top/bottom · PgUp PgDn · mouse wheel",
-        "Open      Enter · Esc back · q quit (or back)",
-        "Sessions  n new · / search · a archive · A archived list · m members",
-        "Share     c compose · Enter link→note→send · ^V paste · ^L clear",
-        "Post      1 👍 2 👎 3 👀 · e emoji · o open · y copy · Y linkstr:// · d delete",
-        "You       e name · y copy npub · Enter switch identity",
-        "Settings  a add · x remove · Space on/off · R reset · s stats",
-        "          C clear cache · S secret key · L log out · X log out+clear · D delete account",
+    /// Every binding; each line fits the help box at 80 columns.
+    public static let helpLines = [
+        "Panes     1 Sessions 2 Post 3 You 4 Settings · Tab Shift-Tab · mouse",
+        "Move      ↑↓ j k · g G top/bottom · PgUp PgDn · Enter open · Esc back",
+        "App       q quit (Ctrl-C anywhere) · Ctrl-Z suspend · ? this help",
+        "Sessions  n new · / search · a archive · A archived list",
+        "Session   c share a link · m members · o open link · Enter details",
+        "Composer  Enter link→note→send · Tab field · ^V Paste · ^L Clear",
+        "Post      1 👍 2 👎 3 👀 (1-3 react here) · e emoji · ←→ Space toggle",
+        "          o open/play · y copy link · Y copy linkstr:// · d delete",
+        "You       e name · y copy npub · a add contact · r rename · x remove",
+        "          Enter on an identity switches to it",
+        "Settings  a add relay · x remove · Space on/off · R defaults · s stats",
+        "          C clear cache · S show nsec · L log out · X log out+clear",
+        "          D delete account (asks twice)",
+        "Fields    ^A ^E start/end · ^W word · ^U clear · terminal paste works",
         "Command   :  /post URL note · /react 👍 · /who · /open · /copy · /help",
-        "Paste     your terminal's paste works in every field (bracketed paste)",
     ]
 
     static func help(_ c: inout Canvas) {

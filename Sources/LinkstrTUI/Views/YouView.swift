@@ -8,41 +8,72 @@ enum YouView {
     static func render(_ c: inout Canvas, _ state: AppState, _ area: Rect) {
         c.put(" You", x: 0, y: area.y, Style(.title, bold: true))
         guard let me = state.identity else { return }
+        // The QR code goes on the right when there is room; the rest stays left of it.
+        let qr = qrLines(me.npub)
+        let qrWidth = qr.first.map { DisplayWidth.of($0) } ?? 0
+        let qrX = c.width - qrWidth - 1
+        let showQR = qrX >= 42 && qr.count + 1 <= area.height
+        let leftWidth = (showQR ? qrX : c.width) - 3
         var y = area.y + 2
         identicon(&c, pubkey: me.pubkey, x: 2, y: y)
         c.put("Profile name", x: 14, y: y, Style(.dim))
         if let field = state.you.editingName {
-            AppView.drawField(&c, field, x: 14, y: y + 1, width: min(30, c.width - 16), focused: true, placeholder: "Set a name (optional)")
+            AppView.drawField(&c, field, x: 14, y: y + 1, width: min(30, leftWidth - 12), focused: true, placeholder: "Set a name (optional)")
         } else {
-            c.put(me.profileName.map(DisplayText.singleLine) ?? "Set a name (optional): press e", x: 14, y: y + 1,
-                  Style(me.profileName == nil ? .dim : .text, bold: me.profileName != nil))
+            c.put(me.profileName.map { DisplayWidth.truncate(DisplayText.singleLine($0), to: leftWidth - 12) } ?? "Set a name: press e",
+                  x: 14, y: y + 1, Style(me.profileName == nil ? .dim : .text, bold: me.profileName != nil))
         }
         c.put("Your Nostr ID", x: 14, y: y + 3, Style(.dim))
-        c.put(String(me.npub.prefix(10)) + "…" + String(me.npub.suffix(6)) + "   y copy", x: 14, y: y + 4, Style(.text))
+        c.put(String(me.npub.prefix(10)) + "…" + String(me.npub.suffix(6)) + "  y copy", x: 14, y: y + 4, Style(.text))
         y += 6
         if !me.backedUp {
-            c.put("  ! back up your key: Settings (4) → S shows it. Without it this account is lost with this device.",
-                  x: 0, y: y, Style(.warning), limit: c.width - 1)
-            y += 2
-        }
-        if state.you.identities.count > 1 {
-            c.put("  Identities (Enter switches)", x: 0, y: y, Style(.dim))
-            y += 1
-            for (i, entry) in state.you.identities.enumerated() where y < area.bottom {
-                let text = "\(entry.active ? "●" : "○") " + String(entry.npub.prefix(16)) + "…"
-                c.put("  " + text, x: 0, y: y, Style(entry.active ? .accent : .text, reverse: i == state.you.selection))
+            let warning = "! Back up your key: Settings (4), then S shows it. Without it this account is lost with this device."
+            for line in DisplayWidth.wrap(warning, to: leftWidth) where y < area.bottom {
+                c.put(line, x: 2, y: y, Style(.warning))
                 y += 1
             }
+            y += 1
         }
-        // The QR code on the right, when there is room.
-        let qr = qrLines(me.npub)
-        let qrWidth = qr.first.map { DisplayWidth.of($0) } ?? 0
-        let qrX = c.width - qrWidth - 2
-        if qrX > 46, qr.count + 2 <= area.height {
-            c.put("Scan to add me", x: qrX + max(0, (qrWidth - 14) / 2), y: area.y + 1, Style(.dim))
-            for (i, line) in qr.enumerated() { c.put(line, x: qrX, y: area.y + 2 + i, Style(.qr)) }
-        } else {
-            c.put("  (enlarge the terminal to show the QR code)", x: 0, y: min(y + 1, area.bottom - 1), Style(.dim))
+        // Contacts (your follow list), then the other identities when there are several.
+        let entries = state.you.entries(contacts: state.contacts)
+        c.put("Contacts (\(state.contacts.count))", x: 2, y: y, Style(.title, bold: true))
+        c.put("a add", x: 2 + 14 + String(state.contacts.count).count, y: y, Style(.dim), limit: leftWidth - 16)
+        y += 1
+        if entries.isEmpty {
+            c.put("no contacts yet: press a to add someone's npub.", x: 4, y: y, Style(.dim), limit: leftWidth - 2)
+        }
+        let capacity = max(1, area.bottom - y)
+        let scroll = SessionsView.visibleScroll(selection: state.you.selection, scroll: 0, capacity: capacity, count: entries.count)
+        var lastKind = ""
+        for (i, entry) in entries.enumerated().dropFirst(scroll) where y < area.bottom {
+            let selected = i == state.you.selection
+            switch entry {
+            case .contact(let pk):
+                lastKind = "contact"
+                let alias = state.contacts.first { $0.pubkey == pk }?.alias.map(DisplayText.singleLine)
+                var x = c.put(selected ? "› " : "  ", x: 2, y: y, Style(.accent, bold: true))
+                x = c.put(DisplayWidth.truncate(alias ?? AccountState.shortNpub(pk), to: leftWidth - 4), x: x, y: y, Style(.text, reverse: selected))
+                if alias != nil { c.put("  " + AccountState.shortNpub(pk), x: x, y: y, Style(.dim), limit: max(0, leftWidth - x)) }
+            case .identity(let entry):
+                if lastKind != "identity" {
+                    lastKind = "identity"
+                    c.put("Identities (Enter switches)", x: 2, y: y, Style(.title, bold: true))
+                    y += 1
+                    guard y < area.bottom else { break }
+                }
+                let text = "\(entry.active ? "● " : "○ ")" + String(entry.npub.prefix(16)) + "…" + (entry.active ? " (active)" : "")
+                c.put(selected ? "› " : "  ", x: 2, y: y, Style(.accent, bold: true))
+                c.put(text, x: 4, y: y, Style(entry.active ? .accent : .text, reverse: selected), limit: leftWidth - 2)
+            }
+            y += 1
+        }
+        if showQR {
+            for (i, line) in qr.enumerated() { c.put(line, x: qrX, y: area.y + 1 + i, Style(.qr)) }
+            if qr.count + 2 <= area.height {
+                c.put("scan to add me", x: qrX + max(0, (qrWidth - 14) / 2), y: area.y + 1 + qr.count, Style(.dim))
+            }
+        } else if y < area.bottom - 1 {
+            c.put("  (a wider terminal shows the QR code of your npub here)", x: 0, y: area.bottom - 1, Style(.dim))
         }
     }
 
@@ -63,12 +94,13 @@ enum YouView {
     nonisolated(unsafe) private static var cache: [String: [String]] = [:]
     private static let cacheLock = Lock()
 
-    /// The npub as a QR code in Unicode half blocks (two modules per character cell), with a quiet zone.
+    /// The npub as a QR code in Unicode half blocks (two modules per character cell). The quiet zone is one
+    /// module: the terminal's dark background around it would not count as light, and 80×24 has no room for four.
     static func qrLines(_ text: String) -> [String] {
         if let hit = cacheLock.withLock({ cache[text] }) { return hit }
         guard let code = QRcode_encodeString(text, 0, QR_ECLEVEL_L, QR_MODE_8, 1) else { return [] }
         defer { QRcode_free(code) }
-        let n = Int(code.pointee.width), quiet = 2, size = n + 2 * quiet
+        let n = Int(code.pointee.width), quiet = 1, size = n + 2 * quiet
         func light(_ x: Int, _ y: Int) -> Bool {
             let mx = x - quiet, my = y - quiet
             guard mx >= 0, my >= 0, mx < n, my < n else { return true }

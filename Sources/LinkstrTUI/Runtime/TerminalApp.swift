@@ -1,0 +1,217 @@
+import CNcursesw
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import LinkstrApp
+
+/// The UI thread's loop: wait for input or an answered effect, reduce, render what changed. It never
+/// does I/O besides the terminal: effects go to the `EffectRunner`'s background queue.
+public final class TerminalApp {
+    private let options: AppOptions
+    private let theme: Theme
+    private let terminal: NcursesTerminal
+    private let inbox = ActionInbox()
+    private let outbox = TerminalOutbox()
+    private let services: Services
+    private var runner: EffectRunner!
+    private var decoder = InputDecoder()
+    private var state = AppState()
+    private var rendered: AppState?
+    private var running = true
+    private let signals = SignalFlags()
+    private var signalSources: [DispatchSourceSignal] = []
+    private var stats: FrameStats?
+
+    /// `processStart`: wall-clock seconds when `main` began, for the first-frame figure.
+    public init(options: AppOptions, theme: Theme, processStart: Double = WallClock.now) {
+        self.options = options
+        self.theme = theme
+        terminal = NcursesTerminal(theme: theme)
+        services = .live(outbox: outbox)
+        if let path = ProcessInfo.processInfo.environment["LINKSTR_FRAME_STATS"], !path.isEmpty {
+            // The benchmark passes its launch time, so the figure includes exec and dynamic loading.
+            let launch = ProcessInfo.processInfo.environment["LINKSTR_LAUNCH_NS"].flatMap(Double.init).map { $0 / 1e9 }
+            stats = FrameStats(path: path, processStart: launch ?? processStart)
+        }
+        let inbox = self.inbox
+        runner = EffectRunner(options: options, services: services) { inbox.post($0) }
+    }
+
+    /// Runs until the user quits; the terminal is restored on every way out that can be caught.
+    public func run() {
+        installSignalHandlers()
+        terminal.start(noColor: options.noColor)
+        defer {
+            runner.shutdown()
+            terminal.stop()
+            stats?.write()
+        }
+        apply(.started(now: services.clock(), size: terminal.size))
+        render()
+        var flushDeadline: Double?
+        while running {
+            let timeout = flushDeadline.map { max(0, Int32(($0 - Monotonic.now) * 1000)) } ?? 1000
+            let ready = waitForInput(timeoutMilliseconds: timeout)
+            let batchStart = Monotonic.now
+            var sawKey = false
+
+            if signals.take(.terminate) { break }
+            if signals.take(.resumed) { terminal.restoreModes(); apply(.resized(terminal.size)) }
+
+            if ready {
+                while let raw = terminal.read() {
+                    switch raw {
+                    case .keyCode(let code) where code == sw_key_resize():
+                        apply(.resized(terminal.size))
+                    case .keyCode(let code) where code == sw_key_mouse():
+                        if let event = terminal.mouse() { apply(.mouseUsed(event)) }
+                    default:
+                        for event in decoder.feed(raw) { sawKey = true; handle(event) }
+                    }
+                }
+            }
+            // A lone ESC (or a split sequence) waits briefly for the rest before it counts as the Escape key.
+            if decoder.hasPending {
+                if let deadline = flushDeadline, Monotonic.now >= deadline, !decoder.isPasting {
+                    for event in decoder.flush() { sawKey = true; handle(event) }
+                    flushDeadline = nil
+                } else if flushDeadline == nil {
+                    flushDeadline = Monotonic.now + 0.03
+                }
+            } else {
+                flushDeadline = nil
+            }
+
+            for action in inbox.drain() { apply(action) }
+            let now = services.clock()
+            if now != state.now { apply(.clockTicked(now)) }
+            guard running else { break }
+            render()
+            if sawKey { stats?.recordKey(Monotonic.now - batchStart) }
+            for sequence in outbox.drain() { terminal.writeRaw(sequence) }
+        }
+    }
+
+    private func handle(_ event: InputDecoder.Event) {
+        switch event {
+        case .key(.ctrl("z")): suspend()
+        case .key(let key): apply(.keyPressed(key))
+        case .paste(let text): apply(.textPasted(text))
+        }
+    }
+
+    /// Reduces one action and hands its effects to the runner.
+    private func apply(_ action: AppAction) {
+        for effect in AppReducer.reduce(&state, action) {
+            if effect == .quit { running = false; continue }
+            runner.perform(effect)
+        }
+    }
+
+    private func render() {
+        guard state != rendered else { return }
+        terminal.draw(AppView.render(state))
+        rendered = state
+        stats?.recordFrame(state)
+    }
+
+    /// Ctrl-Z: the terminal is raw (no ISIG), so suspend by hand: restore the shell's screen, stop with the
+    /// default SIGTSTP action, and on `fg` take the screen back and redraw everything.
+    private func suspend() {
+        terminal.stop()
+        let previous = signal(SIGTSTP, SIG_DFL)
+        kill(getpid(), SIGTSTP)
+        signal(SIGTSTP, previous)
+        terminal.resume()
+        apply(.resized(terminal.size))
+    }
+
+    /// poll(2) on the terminal and the inbox's wake pipe.
+    private func waitForInput(timeoutMilliseconds: Int32) -> Bool {
+        var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: inbox.wakeDescriptors.read, events: Int16(POLLIN), revents: 0)]
+        let n = poll(&fds, 2, timeoutMilliseconds)
+        // EINTR (SIGWINCH) also means: read, ncurses has a KEY_RESIZE waiting.
+        return n < 0 || fds[0].revents != 0
+    }
+
+    private func installSignalHandlers() {
+        let inbox = self.inbox, signals = self.signals
+        func watch(_ number: Int32, ignore: Bool, _ flag: SignalFlags.Flag) {
+            if ignore { signal(number, SIG_IGN) }
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { signals.raise(flag); inbox.wake() }
+            source.resume()
+            signalSources.append(source)
+        }
+        for number in [SIGTERM, SIGHUP, SIGINT, SIGQUIT] { watch(number, ignore: true, .terminate) }
+        watch(SIGCONT, ignore: false, .resumed)
+    }
+}
+
+/// Flags set by signal sources (any thread), taken by the UI thread.
+final class SignalFlags: @unchecked Sendable {
+    enum Flag: Hashable { case terminate, resumed }
+    private let lock = NSLock()
+    private var raised: Set<Flag> = []
+    func raise(_ flag: Flag) { lock.lock(); raised.insert(flag); lock.unlock() }
+    func take(_ flag: Flag) -> Bool { lock.lock(); defer { lock.unlock() }; return raised.remove(flag) != nil }
+}
+
+enum Monotonic {
+    static var now: Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
+
+public enum WallClock {
+    public static var now: Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
+
+/// `LINKSTR_FRAME_STATS=file`: frame timings for the TUI benchmark, written as JSON on exit.
+final class FrameStats {
+    let path: String
+    let processStart: Double
+    var firstFrame: Double?
+    var firstFullFrame: Double?
+    var keyLatencies: [Double] = []
+    var frames = 0
+
+    init(path: String, processStart: Double) { self.path = path; self.processStart = processStart }
+
+    func recordFrame(_ state: AppState) {
+        frames += 1
+        let t = WallClock.now - processStart
+        if firstFrame == nil { firstFrame = t }
+        // "Full": the main screen with the session list loaded.
+        if firstFullFrame == nil, state.phase == .main, !state.sessions.loading { firstFullFrame = t }
+    }
+
+    func recordKey(_ seconds: Double) { keyLatencies.append(seconds) }
+
+    func write() {
+        func kib(_ field: String) -> Int {
+            guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+            let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") } ?? ""
+            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        }
+        let object: [String: Any] = [
+            "first_frame_ms": (firstFrame ?? -1) * 1000,
+            "first_full_frame_ms": (firstFullFrame ?? -1) * 1000,
+            "frames": frames,
+            "key_latencies_ms": keyLatencies.map { $0 * 1000 },
+            "rss_kib": kib("VmRSS"),
+            "peak_rss_kib": kib("VmHWM"),
+        ]
+        if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {
+            _ = FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600])
+        }
+    }
+}
