@@ -194,7 +194,7 @@ extension AppReducer {
         case "help": state.overlay = .help; return []
         case "quit", "q": return [.quit]
         default:
-            state.status = StatusLine("unknown command /\(DisplayText.singleLine(command)) (try /help)", .error)
+            state.status = StatusLine("unknown command /\(DisplayText.singleLine(parts[0])) (try /help)", .error)
             return []
         }
     }

@@ -70,7 +70,8 @@ public struct Canvas: Equatable, Sendable {
     /// Paints a row segment's background style (spaces).
     public mutating func fill(y: Int, from x: Int = 0, to end: Int? = nil, _ style: Style) {
         guard y >= 0, y < height else { return }
-        for cx in max(0, x)..<min(end ?? width, width) { self[cx, y] = Cell(text: " ", style: style) }
+        var cx = max(0, x)
+        while cx < min(end ?? width, width) { self[cx, y] = Cell(text: " ", style: style); cx += 1 }
     }
 
     /// The text of a row (tests read these).

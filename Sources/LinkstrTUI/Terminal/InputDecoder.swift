@@ -27,15 +27,16 @@ public struct InputDecoder: Sendable {
             if let key = Self.key(forCode: code) { out.append(.key(key)) }
             return out
         case .character(let ch):
-            if var paste = pasting {
-                paste.append(ch)
-                if paste.hasSuffix("\u{1B}[201~") {
+            if pasting != nil {
+                // Appended in place: copying the paste per character would be quadratic.
+                pasting!.append(ch)
+                if ch == "~", pasting!.hasSuffix("\u{1B}[201~") {
+                    let text = String(pasting!.dropLast(6))
                     pasting = nil
-                    return [.paste(String(paste.dropLast(6)))]
+                    return [.paste(text)]
                 }
-                // A paste never ends: keep memory bounded (1 MiB) and still wait for the end marker.
-                if paste.utf8.count > 1 << 20 { paste = String(paste.suffix(16)) }
-                pasting = paste
+                // A paste that never ends: keep memory bounded (1 MiB) and still wait for the end marker.
+                if pasting!.utf8.count > 1 << 20 { pasting = String(pasting!.suffix(16)) }
                 return []
             }
             if ch == "\u{1B}" && pending.isEmpty { pending = [ch]; return [] }
@@ -44,13 +45,13 @@ public struct InputDecoder: Sendable {
                 let s = String(pending)
                 if s == "\u{1B}[200~" { pending = []; pasting = ""; return [] }
                 if "\u{1B}[200~".hasPrefix(s) { return [] }
-                if s.count == 2, ch != "[" {
+                if s.count == 2, ch != "[", ch != "O" {
                     // Alt-<key> arrives as ESC + key: treat it as Esc then the key.
                     pending = []
                     return [.key(.escape)] + feed(.character(ch))
                 }
                 if let k = Self.csi(s) { pending = []; return [.key(k)] }
-                if s.count > 8 || (ch.isLetter || ch == "~") { pending = []; return [] }  // an unknown sequence: drop it
+                if s.count > 8 || (s.count > 2 && (ch.isLetter || ch == "~")) { pending = []; return [] }  // an unknown sequence: drop it
                 return []
             }
             return [.key(Self.key(for: ch))]

@@ -112,7 +112,7 @@ public enum AppView {
         let cursor = min(field.cursor, chars.count)
         // Scroll so the cursor stays visible.
         var start = 0
-        while DisplayWidth.of(String(chars[start..<cursor])) > width - 2 { start += 1 }
+        while start < cursor, DisplayWidth.of(String(chars[start..<cursor])) > width - 2 { start += 1 }
         var cx = x
         for (i, ch) in chars[start...].enumerated() {
             let w = DisplayWidth.of(ch)

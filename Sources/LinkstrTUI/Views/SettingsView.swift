@@ -15,7 +15,13 @@ enum SettingsView {
         }
         y = area.y + Layout.settingsRelayTop
         if s.relays.isEmpty { c.put("  no relays: a adds one, R restores the defaults.", x: 0, y: y, Style(.warning)); y += 2 }
-        for (i, r) in s.relays.enumerated() where y < area.bottom - 6 {
+        let capacity = max(1, (area.bottom - 6 - y) / 2)
+        let scroll = SessionsView.visibleScroll(selection: s.selection, scroll: 0, capacity: capacity, count: s.relays.count)
+        if s.relays.count > capacity {
+            let position = "\(s.selection + 1)/\(s.relays.count)"
+            c.put(position, x: c.width - 2 - position.count, y: area.y, Style(.dim))
+        }
+        for (i, r) in s.relays.enumerated().dropFirst(scroll) where y < area.bottom - 6 {
             let selected = i == s.selection
             c.put(selected ? "›" : " ", x: 1, y: y, Style(.accent, bold: true))
             c.put("●", x: 3, y: y, Style(AppView.dotRole(r.health)))
@@ -41,7 +47,10 @@ enum SettingsView {
             c.put(secret, x: 12, y: y, Style(.secret, bold: true), limit: c.width - 13)
             c.put("y copy · S hide · hidden in \(left) s or when you leave Settings", x: 12, y: y + 1, Style(.dim), limit: c.width - 13)
         } else {
-            c.put("S show secret key · L log out · X log out and clear data · D delete account", x: 12, y: y, Style(.dim), limit: c.width - 13)
+            if let npub = state.identity?.npub {
+                c.put(String(npub.prefix(10)) + "…" + String(npub.suffix(6)), x: 12, y: y, Style(.text))
+            }
+            c.put("S show secret key · L log out · X log out and clear data · D delete account", x: 12, y: y + 1, Style(.dim), limit: c.width - 13)
         }
         if state.inMemory { c.put("(in-memory session: nothing is saved)", x: 12, y: y + 2, Style(.warning)) }
     }

@@ -1,0 +1,260 @@
+import LinkstrApp
+import LinkstrDomain
+import NostrProtocol
+import XCTest
+
+/// Boot, recovery, unlock, onboarding (create with backup, import) and quitting.
+final class LifecycleReducerTests: XCTestCase {
+    let size = ScreenSize(columns: 80, rows: 24)
+
+    func testBootShowsEachStepThenMainOnceTheIdentityIsReady() {
+        var h = ReducerHarness()
+        h.send(.started(now: 500, size: size), [.boot]) { $0.now = 500; $0.screen = self.size; $0.phase = .booting(.loadingAccount) }
+        for step in AppState.BootStep.allCases {
+            h.send(.bootStepReached(step)) { $0.phase = .booting(step) }
+        }
+        h.send(.identityReady(Fixture.meInfo, inMemory: false), [.loadSessions(archived: false), .loadContacts, .loadIdentities, .startSync]) {
+            $0.identity = Fixture.meInfo
+            $0.phase = .main
+            $0.pane = .sessions
+        }
+        // A boot step that arrives late never leaves the main screen.
+        h.send(.bootStepReached(.connectingRelays))
+    }
+
+    func testRecoveryScreenRetriesOrContinuesInMemory() {
+        var h = ReducerHarness()
+        h.send(.started(now: 1, size: size), [.boot]) { $0.now = 1; $0.screen = self.size }
+        h.send(.storeOpenFailed("database disk image is malformed")) { $0.phase = .recovery(error: "database disk image is malformed") }
+        h.send(.keyPressed(.char("x")))
+        h.send(.keyPressed(.char("r")), [.boot]) { $0.phase = .booting(.loadingAccount) }
+        h.send(.storeOpenFailed("locked")) { $0.phase = .recovery(error: "locked") }
+        h.send(.keyPressed(.char("m")), [.continueInMemory]) { $0.phase = .booting(.preparingLocalData) }
+        h.send(.identityReady(Fixture.meInfo, inMemory: true), [.loadSessions(archived: false), .loadContacts, .loadIdentities, .startSync]) {
+            $0.identity = Fixture.meInfo
+            $0.inMemory = true
+            $0.phase = .main
+            $0.status = StatusLine("running in memory: nothing is saved this time", .error)
+        }
+    }
+
+    func testUnlockTypesWithoutEchoAndClearsTheFieldOnAWrongPassphrase() {
+        var h = ReducerHarness()
+        h.send(.passphraseNeeded(pubkey: Fixture.me, npub: "npub1me")) { $0.phase = .unlock(UnlockState(pubkey: Fixture.me, npub: "npub1me")) }
+        h.type("hunter2") {
+            var u = UnlockState(pubkey: Fixture.me, npub: "npub1me")
+            u.passphrase = TextField("hunter2")
+            $0.phase = .unlock(u)
+        }
+        h.send(.keyPressed(.backspace)) {
+            var u = UnlockState(pubkey: Fixture.me, npub: "npub1me")
+            u.passphrase = TextField("hunter")
+            $0.phase = .unlock(u)
+        }
+        h.send(.keyPressed(.enter), [.unlock(passphrase: "hunter")]) {
+            var u = UnlockState(pubkey: Fixture.me, npub: "npub1me")
+            u.passphrase = TextField("hunter")
+            u.busy = true
+            $0.phase = .unlock(u)
+        }
+        // While busy, keys do nothing.
+        h.send(.keyPressed(.char("z")))
+        h.send(.unlockFailed("wrong passphrase.")) {
+            var u = UnlockState(pubkey: Fixture.me, npub: "npub1me")
+            u.error = "wrong passphrase."
+            $0.phase = .unlock(u)
+        }
+        h.send(.textPasted("pasted secret\nsecond line")) {
+            var u = UnlockState(pubkey: Fixture.me, npub: "npub1me")
+            u.error = "wrong passphrase."
+            u.passphrase = TextField("pasted secret")
+            $0.phase = .unlock(u)
+        }
+        h.send(.keyPressed(.escape), [.quit])
+    }
+
+    func testCreateAccountWithNameMatchingPassphrasesAndTheBackupStep() {
+        var h = ReducerHarness()
+        h.send(.identityMissing) { $0.phase = .onboarding(OnboardingState()) }
+        h.send(.keyPressed(.down)) {
+            var o = OnboardingState(); o.step = .choose(selection: 1); $0.phase = .onboarding(o)
+        }
+        h.send(.keyPressed(.up)) { $0.phase = .onboarding(OnboardingState()) }
+        h.send(.keyPressed(.enter)) {
+            var o = OnboardingState(); o.step = .createName(TextField()); $0.phase = .onboarding(o)
+        }
+        h.type("Ann") {
+            var o = OnboardingState(); o.step = .createName(TextField("Ann")); $0.phase = .onboarding(o)
+        }
+        var o = OnboardingState()
+        o.pendingName = "Ann"
+        o.step = .passphrase(TextField(), confirm: TextField(), focusConfirm: false)
+        h.send(.keyPressed(.enter)) { [o] in $0.phase = .onboarding(o) }
+        // An empty passphrase is refused with a reason.
+        h.send(.keyPressed(.enter)) { [o] in
+            var x = o; x.step = .passphrase(TextField(), confirm: TextField(), focusConfirm: true); $0.phase = .onboarding(x)
+        }
+        h.send(.keyPressed(.enter)) { [o] in
+            var x = o; x.step = .passphrase(TextField(), confirm: TextField(), focusConfirm: true)
+            x.error = "choose a passphrase: it protects your key on this device."
+            $0.phase = .onboarding(x)
+        }
+        h.send(.keyPressed(.escape)) { [o] in
+            var x = o; x.step = .choose(selection: 0); $0.phase = .onboarding(x)
+        }
+        h.send(.keyPressed(.char("c"))) { [o] in
+            var x = o; x.step = .createName(TextField()); $0.phase = .onboarding(x)
+        }
+        h.send(.keyPressed(.enter)) {
+            var x = OnboardingState(); x.step = .passphrase(TextField(), confirm: TextField(), focusConfirm: false); $0.phase = .onboarding(x)
+        }
+        h.type("pw1") {
+            var x = OnboardingState(); x.step = .passphrase(TextField("pw1"), confirm: TextField(), focusConfirm: false); $0.phase = .onboarding(x)
+        }
+        h.send(.keyPressed(.tab)) {
+            var x = OnboardingState(); x.step = .passphrase(TextField("pw1"), confirm: TextField(), focusConfirm: true); $0.phase = .onboarding(x)
+        }
+        h.type("pw2") {
+            var x = OnboardingState(); x.step = .passphrase(TextField("pw1"), confirm: TextField("pw2"), focusConfirm: true); $0.phase = .onboarding(x)
+        }
+        h.send(.keyPressed(.enter)) {
+            var x = OnboardingState(); x.step = .passphrase(TextField("pw1"), confirm: TextField(), focusConfirm: true)
+            x.error = "the passphrases do not match."
+            $0.phase = .onboarding(x)
+        }
+        h.type("pw1") {
+            var x = OnboardingState(); x.step = .passphrase(TextField("pw1"), confirm: TextField("pw1"), focusConfirm: true); $0.phase = .onboarding(x)
+        }
+        h.send(.keyPressed(.enter), [.createIdentity(name: nil, passphrase: "pw1")]) {
+            var x = OnboardingState(); x.step = .passphrase(TextField("pw1"), confirm: TextField("pw1"), focusConfirm: true)
+            x.busy = true
+            $0.phase = .onboarding(x)
+        }
+        let info = IdentityInfo(pubkey: Fixture.me, npub: "npub1me", profileName: nil, backedUp: false)
+        h.send(.identityCreated(info, nsec: "nsec1secret")) {
+            $0.identity = info
+            var x = OnboardingState(); x.step = .backup(revealed: nil); x.secretToBackUp = "nsec1secret"
+            $0.phase = .onboarding(x)
+        }
+        // The key shows only on an explicit key press, and hides again.
+        h.send(.keyPressed(.char("r"))) {
+            var x = OnboardingState(); x.step = .backup(revealed: "nsec1secret"); x.secretToBackUp = "nsec1secret"
+            $0.phase = .onboarding(x)
+        }
+        h.send(.keyPressed(.char("y")), [.copy("nsec1secret", label: "secret key")])
+        var backed = info
+        backed.backedUp = true
+        h.send(.keyPressed(.enter), [.loadSessions(archived: false), .loadContacts, .loadIdentities, .startSync]) {
+            $0.identity = backed
+            $0.phase = .main
+        }
+    }
+
+    func testBackupLaterLeavesTheReminderFlag() {
+        var h = ReducerHarness()
+        let info = IdentityInfo(pubkey: Fixture.me, npub: "npub1me", profileName: "Ann", backedUp: false)
+        h.send(.identityCreated(info, nsec: "nsec1secret")) {
+            $0.identity = info
+            var x = OnboardingState(); x.step = .backup(revealed: nil); x.secretToBackUp = "nsec1secret"
+            $0.phase = .onboarding(x)
+        }
+        h.send(.keyPressed(.char("l")), [.loadSessions(archived: false), .loadContacts, .loadIdentities, .startSync]) {
+            $0.phase = .main
+        }
+        XCTAssertEqual(h.state.identity?.backedUp, false)
+    }
+
+    func testImportGivesThePreciseErrorBeforeAskingForAPassphrase() throws {
+        var h = ReducerHarness(); h.send(.identityMissing) { $0.phase = .onboarding(OnboardingState()) }
+        h.send(.keyPressed(.char("i"))) {
+            var x = OnboardingState(); x.step = .importKey(TextField()); $0.phase = .onboarding(x)
+        }
+        let npub = try PublicKey(hex: Fixture.bob).npub
+        h.send(.textPasted("  \(npub)\n")) {
+            var x = OnboardingState(); x.step = .importKey(TextField(npub)); $0.phase = .onboarding(x)
+        }
+        h.send(.keyPressed(.enter)) {
+            var x = OnboardingState(); x.step = .importKey(TextField(npub))
+            x.error = "that is an npub, not a secret key."
+            $0.phase = .onboarding(x)
+        }
+        h.send(.keyPressed(.ctrl("u"))) {
+            var x = OnboardingState(); x.step = .importKey(TextField()); $0.phase = .onboarding(x)
+        }
+        let nsec = SecretKey.generate().revealNsec()
+        h.send(.textPasted(nsec)) {
+            var x = OnboardingState(); x.step = .importKey(TextField(nsec)); $0.phase = .onboarding(x)
+        }
+        h.send(.keyPressed(.enter)) {
+            var x = OnboardingState(); x.pendingImport = nsec
+            x.step = .passphrase(TextField(), confirm: TextField(), focusConfirm: false)
+            $0.phase = .onboarding(x)
+        }
+        h.type("p") {
+            var x = OnboardingState(); x.pendingImport = nsec
+            x.step = .passphrase(TextField("p"), confirm: TextField(), focusConfirm: false)
+            $0.phase = .onboarding(x)
+        }
+        h.send(.keyPressed(.enter)) {
+            var x = OnboardingState(); x.pendingImport = nsec
+            x.step = .passphrase(TextField("p"), confirm: TextField(), focusConfirm: true)
+            $0.phase = .onboarding(x)
+        }
+        h.type("p") {
+            var x = OnboardingState(); x.pendingImport = nsec
+            x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true)
+            $0.phase = .onboarding(x)
+        }
+        h.send(.keyPressed(.enter), [.importIdentity(key: nsec, passphrase: "p")]) {
+            var x = OnboardingState(); x.pendingImport = nsec; x.busy = true
+            x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true)
+            $0.phase = .onboarding(x)
+        }
+        h.send(.onboardingFailed("wrong passphrase.")) {
+            var x = OnboardingState(); x.pendingImport = nsec; x.error = "wrong passphrase."
+            x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true)
+            $0.phase = .onboarding(x)
+        }
+    }
+
+    func testAnNcryptsecAsksForItsPassphraseOnceWithoutConfirmation() {
+        var h = ReducerHarness()
+        var x = OnboardingState(); x.step = .importKey(TextField("ncryptsec1qqqq"))
+        h.state.phase = .onboarding(x)
+        h.send(.keyPressed(.enter)) {
+            var y = OnboardingState(); y.pendingImport = "ncryptsec1qqqq"
+            y.step = .passphrase(TextField(), confirm: nil, focusConfirm: false)
+            $0.phase = .onboarding(y)
+        }
+        h.type("k") {
+            var y = OnboardingState(); y.pendingImport = "ncryptsec1qqqq"
+            y.step = .passphrase(TextField("k"), confirm: nil, focusConfirm: false)
+            $0.phase = .onboarding(y)
+        }
+        h.send(.keyPressed(.enter), [.importIdentity(key: "ncryptsec1qqqq", passphrase: "k")]) {
+            var y = OnboardingState(); y.pendingImport = "ncryptsec1qqqq"; y.busy = true
+            y.step = .passphrase(TextField("k"), confirm: nil, focusConfirm: false)
+            $0.phase = .onboarding(y)
+        }
+    }
+
+    func testCtrlCQuitsFromAnywhereAndQQuitsFromTheTopLevel() {
+        var h = ReducerHarness(Fixture.main())
+        h.send(.keyPressed(.ctrl("c")), [.quit])
+        h.send(.keyPressed(.char("q")), [.quit])
+        h.state.phase = .booting(.connectingRelays)
+        h.send(.keyPressed(.ctrl("c")), [.quit])
+        h.send(.keyPressed(.char("q")))
+    }
+
+    func testResizeAndClockTicks() {
+        var h = ReducerHarness(Fixture.main())
+        h.send(.resized(ScreenSize(columns: 120, rows: 40))) { $0.screen = ScreenSize(columns: 120, rows: 40) }
+        h.send(.clockTicked(10_001)) { $0.now = 10_001 }
+    }
+
+    func testLogoutReturnsToBootWithAFreshState() {
+        var h = ReducerHarness(Fixture.main(sessions: [Fixture.session("s1", "One")]))
+        h.send(.loggedOut, [.boot]) { $0 = AppState() }
+    }
+}

@@ -1,0 +1,79 @@
+import LinkstrApp
+import LinkstrDomain
+import XCTest
+
+/// The help overlay, the `:` command line, mouse clicks and the wheel.
+final class OverlayMouseReducerTests: XCTestCase {
+    typealias F = Fixture
+    let films = F.session("s1", "Films", creator: F.me, members: [F.me, F.bob])
+
+    func testHelpOpensWithQuestionMarkAndAnyKeyCloses() {
+        var h = ReducerHarness(F.main())
+        h.send(.keyPressed(.char("?"))) { $0.overlay = .help }
+        h.send(.keyPressed(.char("q"))) { $0.overlay = nil }
+    }
+
+    func testCommandLinePostReactWhoOpenCopyHelpAndUnknown() {
+        let post = F.post("p1", in: "s1", url: "https://example.com/z")
+        var h = ReducerHarness(F.feed(films, posts: [post], contacts: [Contact(pubkey: F.bob, alias: "Bob")]))
+        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
+        h.type("post example.org/x a note here") { $0.overlay = .commandLine(TextField("/post example.org/x a note here")) }
+        h.send(.keyPressed(.enter), [.sendPost(sessionID: "s1", url: "https://example.org/x", note: "a note here")]) {
+            $0.overlay = nil
+            $0.status = StatusLine("sending…")
+        }
+        func run(_ line: String, _ effects: [AppEffect], _ change: @escaping (inout AppState) -> Void) {
+            h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
+            h.send(.textPasted(line)) { $0.overlay = .commandLine(TextField("/" + DisplayText.singleLine(line))) }
+            h.send(.keyPressed(.enter), effects) { $0.overlay = nil; change(&$0) }
+        }
+        run("react 🔥", [.react(postID: "p1", emoji: "🔥")]) { _ in }
+        run("who", []) { $0.status = StatusLine("members: you, Bob") }
+        run("open", [.openURL("https://example.com/z")]) { _ in }
+        run("copy", [.copy("https://example.com/z", label: "link")]) { _ in }
+        run("post ftp://x.example", []) { $0.status = StatusLine(SendRuleError.invalidURL.description, .error) }
+        run("react", []) { $0.status = StatusLine("usage: /react 👍", .error) }
+        run("frobnicate\u{1B}[2J", []) { $0.status = StatusLine("unknown command /frobnicate[2J (try /help)", .error) }
+        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
+        h.send(.textPasted("help")) { $0.overlay = .commandLine(TextField("/help")) }
+        h.send(.keyPressed(.enter)) { $0.overlay = .help }
+        h.send(.keyPressed(.escape)) { $0.overlay = nil }
+        // Backspace on an empty command line closes it.
+        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
+        h.send(.keyPressed(.backspace)) { $0.overlay = .commandLine(TextField("")) }
+        h.send(.keyPressed(.backspace)) { $0.overlay = nil }
+        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
+        h.send(.textPasted("quit")) { $0.overlay = .commandLine(TextField("/quit")) }
+        h.send(.keyPressed(.enter), [.quit]) { $0.overlay = nil }
+    }
+
+    func testCommandsThatNeedASessionSaySo() {
+        var h = ReducerHarness(F.main())
+        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
+        h.send(.textPasted("post https://x.example")) { $0.overlay = .commandLine(TextField("/post https://x.example")) }
+        h.send(.keyPressed(.enter)) { $0.overlay = nil; $0.status = StatusLine("open a session first.", .error) }
+        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
+        h.send(.textPasted("open")) { $0.overlay = .commandLine(TextField("/open")) }
+        h.send(.keyPressed(.enter)) { $0.overlay = nil; $0.status = StatusLine("select a post first.", .error) }
+    }
+
+    func testMouseClicksTabsSelectsAndOpensRowsAndWheelScrolls() {
+        let rows = [F.session("s1", "A", at: 3), F.session("s2", "B", at: 2), F.session("s3", "C", at: 1)]
+        var h = ReducerHarness(F.main(sessions: rows))
+        // The tab bar: " 1 Sessions  2 Post  3 You  4 Settings"
+        h.send(.mouseUsed(MouseEvent(.click, column: 27, row: 0)), [.loadIdentities]) { $0.pane = .you }
+        h.send(.mouseUsed(MouseEvent(.click, column: 3, row: 0))) { $0.pane = .sessions }
+        h.send(.mouseUsed(MouseEvent(.wheelDown, column: 10, row: 5))) { $0.sessions.selection = 1 }
+        h.send(.mouseUsed(MouseEvent(.wheelUp, column: 10, row: 5))) { $0.sessions.selection = 0 }
+        // Rows start under the pane title; each session row is two lines high.
+        let thirdRow = Layout.contentTop + 1 + 2 * Layout.sessionRowHeight
+        h.send(.mouseUsed(MouseEvent(.click, column: 10, row: thirdRow))) { $0.sessions.selection = 2 }
+        h.send(.mouseUsed(MouseEvent(.click, column: 10, row: thirdRow)), [.loadFeed(sessionID: "s3", limit: 50), .markSessionRead("s3")]) {
+            var feed = SessionFeed(sessionID: "s3"); feed.summary = rows[2]
+            $0.sessions.open = feed
+        }
+        // Clicks are ignored while an overlay is open.
+        h.send(.keyPressed(.char("?"))) { $0.overlay = .help }
+        h.send(.mouseUsed(MouseEvent(.click, column: 27, row: 0)))
+    }
+}

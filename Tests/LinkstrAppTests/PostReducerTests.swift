@@ -1,0 +1,157 @@
+import LinkstrApp
+import LinkstrDomain
+import XCTest
+
+/// The composer (fields, paste helpers, sending states) and post detail (reactions, picker, open, copy, delete).
+final class PostReducerTests: XCTestCase {
+    typealias F = Fixture
+    let films = F.session("s1", "Films", creator: F.me, members: [F.me, F.bob])
+
+    func composing() -> ReducerHarness {
+        var h = ReducerHarness(F.feed(films, posts: []))
+        h.send(.keyPressed(.char("c"))) {
+            $0.post.mode = .composer(ComposerState(sessionID: "s1", sessionName: "Films"))
+            $0.pane = .post
+        }
+        return h
+    }
+
+    func composer(_ link: String, _ note: String = "", focus: ComposerState.Field = .link, sending: Bool = false, error: String? = nil) -> PostPaneState.Mode {
+        var c = ComposerState(sessionID: "s1", sessionName: "Films")
+        c.link = TextField(link); c.note = TextField(note); c.focus = focus; c.sending = sending; c.error = error
+        return .composer(c)
+    }
+
+    func testComposeSendSuccessClosesTheComposerAndShowsTheFeed() {
+        var h = composing()
+        h.type("youtu.be/abc") { $0.post.mode = self.composer("youtu.be/abc") }
+        XCTAssertEqual(ComposerState(sessionID: "s1", sessionName: "Films").playbackHint, nil)
+        if case .composer(let c) = h.state.post.mode { XCTAssertNotNil(c.playbackHint, "a YouTube link says it can be played") }
+        // Enter moves from the link to the note, then sends.
+        h.send(.keyPressed(.enter)) { $0.post.mode = self.composer("youtu.be/abc", focus: .note) }
+        h.type("watch") { $0.post.mode = self.composer("youtu.be/abc", "watch", focus: .note) }
+        h.send(.keyPressed(.enter), [.sendPost(sessionID: "s1", url: "https://youtu.be/abc", note: "watch")]) {
+            $0.post.mode = self.composer("youtu.be/abc", "watch", focus: .note, sending: true)
+        }
+        // While sending, the composer stays as it is.
+        h.send(.keyPressed(.escape))
+        h.send(.keyPressed(.char("x")))
+        h.send(.postSent(postID: "p1", sessionID: "s1"), [.loadFeed(sessionID: "s1", limit: 50), .loadSessions(archived: false)]) {
+            $0.post.mode = .empty
+            $0.pane = .sessions
+            $0.status = StatusLine("sent.", .success)
+        }
+    }
+
+    func testFailureKeepsTheComposerOpenWithTheError() {
+        var h = composing()
+        h.send(.textPasted("https://example.com/x")) { $0.post.mode = self.composer("https://example.com/x") }
+        h.send(.keyPressed(.ctrl("s")), [.sendPost(sessionID: "s1", url: "https://example.com/x", note: nil)]) {
+            $0.post.mode = self.composer("https://example.com/x", sending: true)
+        }
+        let message = "no relay accepted the post: connection refused"
+        h.send(.postSendFailed(message)) { $0.post.mode = self.composer("https://example.com/x", error: message) }
+        // Editing clears the error; sending again is possible.
+        h.send(.keyPressed(.end)) { $0.post.mode = self.composer("https://example.com/x") }
+    }
+
+    func testAnInvalidLinkIsRefusedInPlace() {
+        var h = composing()
+        h.send(.textPasted("ftp://example.com")) { $0.post.mode = self.composer("ftp://example.com") }
+        h.send(.keyPressed(.tab)) { $0.post.mode = self.composer("ftp://example.com", focus: .note) }
+        h.send(.keyPressed(.enter)) {
+            $0.post.mode = self.composer("ftp://example.com", focus: .link, error: SendRuleError.invalidURL.description)
+        }
+    }
+
+    func testBracketedPasteGoesIntoTheFocusedFieldAndHelpersPasteAndClear() {
+        var h = composing()
+        h.send(.textPasted("  https://a.example/x \n")) { $0.post.mode = self.composer("https://a.example/x") }
+        h.send(.keyPressed(.tab)) { $0.post.mode = self.composer("https://a.example/x", focus: .note) }
+        // A multi-line note keeps its words, line breaks become spaces; escape sequences never get in.
+        h.send(.textPasted("line one\nline\u{1B}[2J two")) { $0.post.mode = self.composer("https://a.example/x", "line one line[2J two", focus: .note) }
+        // The Paste helper replaces the whole link field with the clipboard.
+        h.send(.keyPressed(.ctrl("v")), [.readClipboard])
+        h.send(.clipboardRead("https://b.example/y")) { $0.post.mode = self.composer("https://b.example/y", "line one line[2J two") }
+        h.send(.clipboardRead(nil)) {
+            $0.status = StatusLine("the clipboard is empty or cannot be read here (paste with your terminal instead).", .error)
+        }
+        // The Clear helper empties the link and focuses it.
+        h.send(.keyPressed(.tab)) { $0.post.mode = self.composer("https://b.example/y", "line one line[2J two", focus: .note) }
+        h.send(.keyPressed(.ctrl("l"))) { $0.post.mode = self.composer("", "line one line[2J two") }
+        h.send(.keyPressed(.escape)) { $0.post.mode = .empty; $0.pane = .sessions }
+    }
+
+    func detail(_ view: PostView, busy: Bool = false, reaction: Int = 0) -> PostPaneState.Mode {
+        var d = PostDetail(postID: view.id, view: view, sessionName: "Films"); d.busy = busy; d.reactionSelection = reaction
+        return .detail(d)
+    }
+
+    func testPostDetailReactsOpensCopiesAndUsesThePicker() {
+        let view = F.post("p1", in: "s1", url: "https://example.com/v", reactions: [ReactionSummary(emoji: "🔥", count: 2, mine: false, by: [F.bob, F.carol])])
+        var h = ReducerHarness(F.feed(films, posts: [view]))
+        h.send(.keyPressed(.enter), [.loadPost("p1"), .markPostRead("p1")]) { $0.post.mode = self.detail(view); $0.pane = .post }
+        h.send(.keyPressed(.char("1")), [.react(postID: "p1", emoji: "👍")]) {
+            $0.post.mode = self.detail(view, busy: true)
+            $0.status = StatusLine("sending 👍…")
+        }
+        h.send(.keyPressed(.char("2")))  // one reaction at a time
+        h.send(.actionSucceeded("reacted 👍")) { $0.post.mode = self.detail(view); $0.status = StatusLine("reacted 👍", .success) }
+        h.send(.keyPressed(.char("3")), [.react(postID: "p1", emoji: "👀")]) {
+            $0.post.mode = self.detail(view, busy: true); $0.status = StatusLine("sending 👀…")
+        }
+        h.send(.actionFailed("you're no longer a member of this session.")) {
+            $0.post.mode = self.detail(view); $0.status = StatusLine("you're no longer a member of this session.", .error)
+        }
+        // Enter toggles the selected existing reaction.
+        h.send(.keyPressed(.enter), [.react(postID: "p1", emoji: "🔥")]) {
+            $0.post.mode = self.detail(view, busy: true); $0.status = StatusLine("sending 🔥…")
+        }
+        h.send(.actionSucceeded("ok")) { $0.post.mode = self.detail(view); $0.status = StatusLine("ok", .success) }
+        h.send(.keyPressed(.char("e"))) { $0.overlay = .emojiPicker(postID: "p1", selection: 0) }
+        h.send(.keyPressed(.right)) { $0.overlay = .emojiPicker(postID: "p1", selection: 1) }
+        h.send(.keyPressed(.down)) { $0.overlay = .emojiPicker(postID: "p1", selection: 9) }
+        h.send(.keyPressed(.enter), [.react(postID: "p1", emoji: AppReducer.emojiChoices[9])]) {
+            $0.overlay = nil
+            $0.post.mode = self.detail(view, busy: true)
+            $0.status = StatusLine("sending \(AppReducer.emojiChoices[9])…")
+        }
+        h.send(.actionSucceeded("ok")) { $0.post.mode = self.detail(view); $0.status = StatusLine("ok", .success) }
+        h.send(.keyPressed(.char("o")), [.openURL("https://example.com/v")])
+        h.send(.keyPressed(.char("y")), [.copy("https://example.com/v", label: "link")])
+        h.send(.keyPressed(.char("Y")), [.copy(DeepLink.encode(url: "https://example.com/v"), label: "linkstr link")])
+        // Only your own posts can be deleted.
+        h.send(.keyPressed(.char("d"))) { $0.status = StatusLine(SendRuleError.notYourPost.description, .error) }
+        // Tab still changes panes from here.
+        h.send(.keyPressed(.tab), [.loadIdentities]) { $0.pane = .you; $0.status = nil }
+    }
+
+    func testDeletingYourOwnPostAsksFirst() {
+        let mine = F.post("p2", in: "s1", by: F.me)
+        var h = ReducerHarness(F.feed(films, posts: [mine]))
+        h.send(.keyPressed(.enter), [.loadPost("p2"), .markPostRead("p2")]) { $0.post.mode = self.detail(mine); $0.pane = .post }
+        h.send(.keyPressed(.char("d"))) { $0.overlay = .confirm(Confirmation(.deletePost("p2"), "delete this post for everyone? (y/n)")) }
+        h.send(.keyPressed(.char("n"))) { $0.overlay = nil }
+        h.send(.keyPressed(.char("d"))) { $0.overlay = .confirm(Confirmation(.deletePost("p2"), "delete this post for everyone? (y/n)")) }
+        h.send(.keyPressed(.char("y")), [.deletePost("p2")]) {
+            $0.overlay = nil
+            $0.post.mode = self.detail(mine, busy: true)
+            $0.status = StatusLine("deleting…")
+        }
+        // The post is gone when it reloads: back to the feed with a note.
+        h.send(.postLoaded(postID: "p2", view: nil, sessionName: "")) {
+            $0.post.mode = .empty
+            $0.pane = .sessions
+            $0.status = StatusLine("that post is no longer available.", .error)
+        }
+    }
+
+    func testReloadedDetailShowsNewReactions() {
+        let view = F.post("p1", in: "s1")
+        var h = ReducerHarness(F.feed(films, posts: [view]))
+        h.send(.keyPressed(.enter), [.loadPost("p1"), .markPostRead("p1")]) { $0.post.mode = self.detail(view); $0.pane = .post }
+        let updated = F.post("p1", in: "s1", reactions: [ReactionSummary(emoji: "👍", count: 1, mine: false, by: [F.bob])])
+        h.send(.messagesArrived(touchedSessions: ["s1"], notifications: []), [.loadSessions(archived: false), .loadFeed(sessionID: "s1", limit: 50), .loadPost("p1")])
+        h.send(.postLoaded(postID: "p1", view: updated, sessionName: "Films")) { $0.post.mode = self.detail(updated) }
+    }
+}

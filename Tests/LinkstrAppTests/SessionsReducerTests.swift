@@ -1,0 +1,202 @@
+import LinkstrApp
+import LinkstrDomain
+import XCTest
+
+/// The chat list (navigation, search, archive, new session) and an open session's feed and members.
+final class SessionsReducerTests: XCTestCase {
+    typealias F = Fixture
+    let rows = [F.session("s1", "Films", unread: true, at: 3_000), F.session("s2", "Music", at: 2_000),
+                F.session("s3", "Articles", at: 1_000)]
+
+    func testListNavigationClampsAtBothEnds() {
+        var h = ReducerHarness(F.main(sessions: rows))
+        h.send(.keyPressed(.up))
+        h.send(.keyPressed(.char("j"))) { $0.sessions.selection = 1 }
+        h.send(.keyPressed(.down)) { $0.sessions.selection = 2 }
+        h.send(.keyPressed(.down))
+        h.send(.keyPressed(.char("g"))) { $0.sessions.selection = 0 }
+        h.send(.keyPressed(.char("G"))) { $0.sessions.selection = 2 }
+        h.send(.keyPressed(.pageUp)) { $0.sessions.selection = 0 }
+        h.send(.keyPressed(.pageDown)) { $0.sessions.selection = 2 }
+    }
+
+    func testReloadKeepsTheSelectedSessionSelected() {
+        var h = ReducerHarness(F.main(sessions: rows))
+        h.send(.keyPressed(.down)) { $0.sessions.selection = 1 }
+        // Music gets new activity and moves to the top: the selection follows it.
+        let reordered = [F.session("s2", "Music", at: 4_000), rows[0], rows[2]]
+        h.send(.sessionsLoaded(reordered, archived: false, hasArchived: true)) {
+            $0.sessions.rows = reordered
+            $0.sessions.hasArchived = true
+            $0.sessions.selection = 0
+        }
+        // A list for the other mode (a late answer) is ignored.
+        h.send(.sessionsLoaded([], archived: true, hasArchived: true))
+    }
+
+    func testInlineSearchFiltersAndOpensTheMatch() {
+        var h = ReducerHarness(F.main(sessions: rows))
+        h.send(.keyPressed(.char("/"))) { $0.sessions.search = TextField() }
+        h.type("mu") { $0.sessions.search = TextField("mu") }
+        XCTAssertEqual(h.state.sessions.visibleRows.map(\.id), ["s2"])
+        h.send(.keyPressed(.enter), [.loadFeed(sessionID: "s2", limit: AppReducer.feedPage), .markSessionRead("s2")]) {
+            $0.sessions.search = nil
+            $0.sessions.selection = 1
+            var feed = SessionFeed(sessionID: "s2"); feed.summary = self.rows[1]
+            $0.sessions.open = feed
+        }
+    }
+
+    func testSearchEscapeRestoresTheFullList() {
+        var h = ReducerHarness(F.main(sessions: rows))
+        h.send(.keyPressed(.char("/"))) { $0.sessions.search = TextField() }
+        h.send(.textPasted("zzz")) { $0.sessions.search = TextField("zzz") }
+        XCTAssertEqual(h.state.sessions.visibleRows, [])
+        h.send(.keyPressed(.escape)) { $0.sessions.search = nil }
+        XCTAssertEqual(h.state.sessions.visibleRows.count, 3)
+    }
+
+    func testArchiveToggleAndArchivedListModeResetWhenLeavingThePane() {
+        var h = ReducerHarness(F.main(sessions: rows))
+        h.send(.keyPressed(.char("A"))) { $0.status = StatusLine("no archived sessions.") }
+        h.send(.keyPressed(.char("a")), [.setArchived(sessionID: "s1", archived: true), .loadSessions(archived: false)]) {
+            $0.status = StatusLine("archived Films.")
+        }
+        h.send(.sessionsLoaded(Array(rows.dropFirst()), archived: false, hasArchived: true)) {
+            $0.sessions.rows = Array(self.rows.dropFirst())
+            $0.sessions.hasArchived = true
+        }
+        h.send(.keyPressed(.char("A")), [.loadSessions(archived: true)]) {
+            $0.sessions.archivedMode = true
+            $0.sessions.rows = []
+        }
+        let archived = [F.session("s1", "Films", archived: true, at: 3_000)]
+        h.send(.sessionsLoaded(archived, archived: true, hasArchived: true)) { $0.sessions.rows = archived }
+        // Leaving the Sessions pane resets the list mode to active (readme v2).
+        h.send(.keyPressed(.char("3")), [.loadSessions(archived: false), .loadIdentities]) {
+            $0.sessions.archivedMode = false
+            $0.pane = .you
+            $0.status = nil
+        }
+    }
+
+    func testOpeningASessionLoadsItsFeedAndMarksItRead() {
+        var h = ReducerHarness(F.main(sessions: rows))
+        h.send(.keyPressed(.enter), [.loadFeed(sessionID: "s1", limit: 50), .markSessionRead("s1")]) {
+            var feed = SessionFeed(sessionID: "s1"); feed.summary = self.rows[0]
+            $0.sessions.open = feed
+        }
+        let posts = (0..<3).map { F.post("p\($0)", in: "s1", at: 3_000 - Int64($0)) }
+        h.send(.feedLoaded(sessionID: "s1", summary: rows[0], posts: posts, changes: [], hasMore: false)) {
+            $0.sessions.open?.posts = posts
+            $0.sessions.open?.loading = false
+        }
+        // A feed answer for another session is ignored.
+        h.send(.feedLoaded(sessionID: "s9", summary: nil, posts: [], changes: [], hasMore: false))
+        h.send(.keyPressed(.down)) { $0.sessions.open?.selection = 1 }
+        h.send(.keyPressed(.char("G"))) { $0.sessions.open?.selection = 2 }
+        h.send(.keyPressed(.char("o")), [.openURL("https://example.com/a")])
+        h.send(.keyPressed(.escape), [.loadSessions(archived: false)]) { $0.sessions.open = nil }
+    }
+
+    func testScrollingNearTheEndLoadsTheNextPage() {
+        let posts = (0..<50).map { F.post("p\($0)", in: "s1", at: 5_000 - Int64($0)) }
+        var h = ReducerHarness(F.feed(rows[0], posts: posts))
+        h.state.sessions.open?.hasMore = true
+        h.state.sessions.open?.selection = 43
+        h.send(.keyPressed(.down)) { $0.sessions.open?.selection = 44 }
+        h.send(.keyPressed(.down), [.loadFeed(sessionID: "s1", limit: 100)]) { $0.sessions.open?.selection = 45 }
+    }
+
+    func testArrivingMessagesReloadTheListTheOpenFeedAndNotify() {
+        var h = ReducerHarness(F.feed(rows[0], posts: [], contacts: [Contact(pubkey: F.bob, alias: "Bob")]))
+        h.send(.messagesArrived(touchedSessions: ["s2"], notifications: []), [.loadSessions(archived: false)])
+        h.send(.messagesArrived(touchedSessions: ["s1"], notifications: [.post(postID: "p", sessionID: "s1", author: F.bob),
+                                                                         .reaction(reactionID: "r", postID: "p", sessionID: "s1", author: F.carol, emoji: "🔥")]),
+               [.loadSessions(archived: false), .loadFeed(sessionID: "s1", limit: 50),
+                .notify(title: "Bob shared a post", body: ""), .notify(title: "\(AccountState.shortNpub(F.carol)) reacted 🔥", body: "")])
+    }
+
+    func testComposeFromAReadOnlySessionIsRefused() {
+        let removed = F.session("s9", "Old", creator: F.bob, members: [F.bob], isMember: false)
+        var h = ReducerHarness(F.feed(removed, posts: []))
+        h.send(.keyPressed(.char("c"))) { $0.status = StatusLine(SendRuleError.notMember.description, .error) }
+    }
+
+    func testNewSessionNeedsANameThenPicksMembersFromContacts() {
+        let contacts = [Contact(pubkey: F.bob, alias: "Bob"), Contact(pubkey: F.carol, alias: "Carol")]
+        var h = ReducerHarness(F.main(sessions: rows, contacts: contacts))
+        h.send(.keyPressed(.char("n")), [.loadContacts]) { $0.overlay = .newSession(NewSessionForm()) }
+        h.send(.keyPressed(.ctrl("s"))) {
+            var f = NewSessionForm(); f.error = SendRuleError.enterSessionName.description
+            $0.overlay = .newSession(f)
+        }
+        h.type("Trip") { var f = NewSessionForm(); f.name = TextField("Trip"); $0.overlay = .newSession(f) }
+        // Return moves from the name into member selection when there are contacts.
+        h.send(.keyPressed(.enter)) { var f = NewSessionForm(); f.name = TextField("Trip"); f.focus = 1; $0.overlay = .newSession(f) }
+        h.send(.keyPressed(.down)) { var f = NewSessionForm(); f.name = TextField("Trip"); f.focus = 1; f.cursor = 1; $0.overlay = .newSession(f) }
+        h.send(.keyPressed(.char(" "))) {
+            var f = NewSessionForm(); f.name = TextField("Trip"); f.focus = 1; f.cursor = 1; f.selected = [F.carol]
+            $0.overlay = .newSession(f)
+        }
+        h.send(.keyPressed(.enter), [.createSession(name: "Trip", members: [F.carol])]) {
+            var f = NewSessionForm(); f.name = TextField("Trip"); f.focus = 1; f.cursor = 1; f.selected = [F.carol]; f.busy = true
+            $0.overlay = .newSession(f)
+        }
+        h.send(.keyPressed(.escape))  // busy: the form waits for the relays
+        h.send(.sessionCreateFailed("no relay accepted the session.")) {
+            var f = NewSessionForm(); f.name = TextField("Trip"); f.focus = 1; f.cursor = 1; f.selected = [F.carol]
+            f.error = "no relay accepted the session."
+            $0.overlay = .newSession(f)
+        }
+        h.send(.keyPressed(.enter), [.createSession(name: "Trip", members: [F.carol])]) {
+            var f = NewSessionForm(); f.name = TextField("Trip"); f.focus = 1; f.cursor = 1; f.selected = [F.carol]; f.busy = true
+            $0.overlay = .newSession(f)
+        }
+        h.send(.sessionCreated(sessionID: "new"), [.loadSessions(archived: false), .loadFeed(sessionID: "new", limit: 50)]) {
+            $0.overlay = nil
+            $0.sessions.open = SessionFeed(sessionID: "new")
+            $0.status = StatusLine("session created.", .success)
+        }
+    }
+
+    func testNewSessionWithoutContactsCreatesOnReturn() {
+        var h = ReducerHarness(F.main())
+        h.send(.keyPressed(.char("n")), [.loadContacts]) { $0.overlay = .newSession(NewSessionForm()) }
+        h.send(.textPasted("Solo\n")) { var f = NewSessionForm(); f.name = TextField("Solo"); $0.overlay = .newSession(f) }
+        h.send(.keyPressed(.enter), [.createSession(name: "Solo", members: [])]) {
+            var f = NewSessionForm(); f.name = TextField("Solo"); f.busy = true; $0.overlay = .newSession(f)
+        }
+    }
+
+    func testMembersAreEditableByTheCreatorOnly() {
+        let mine = F.session("s1", "Films", creator: F.me, members: [F.me, F.bob])
+        let contacts = [Contact(pubkey: F.bob, alias: "Bob"), Contact(pubkey: F.carol, alias: "Carol")]
+        var h = ReducerHarness(F.feed(mine, posts: [], contacts: contacts))
+        h.send(.keyPressed(.char("m")), [.loadContacts]) {
+            $0.overlay = .members(MembersForm(sessionID: "s1", selected: [F.me, F.bob], editable: true))
+        }
+        XCTAssertEqual(AppReducer.memberCandidates(h.state, MembersForm(sessionID: "s1", selected: [], editable: true)), [F.me, F.bob, F.carol])
+        // You cannot remove yourself; Bob out, Carol in.
+        h.send(.keyPressed(.char(" ")))
+        h.send(.keyPressed(.down)) { var f = MembersForm(sessionID: "s1", selected: [F.me, F.bob], editable: true); f.cursor = 1; $0.overlay = .members(f) }
+        h.send(.keyPressed(.char(" "))) { var f = MembersForm(sessionID: "s1", selected: [F.me], editable: true); f.cursor = 1; $0.overlay = .members(f) }
+        h.send(.keyPressed(.down)) { var f = MembersForm(sessionID: "s1", selected: [F.me], editable: true); f.cursor = 2; $0.overlay = .members(f) }
+        h.send(.keyPressed(.char(" "))) { var f = MembersForm(sessionID: "s1", selected: [F.me, F.carol], editable: true); f.cursor = 2; $0.overlay = .members(f) }
+        h.send(.keyPressed(.enter), [.saveMembers(sessionID: "s1", members: [F.carol])]) {
+            var f = MembersForm(sessionID: "s1", selected: [F.me, F.carol], editable: true); f.cursor = 2; f.busy = true; $0.overlay = .members(f)
+        }
+        h.send(.membersSaved(sessionID: "s1"), [.loadSessions(archived: false), .loadFeed(sessionID: "s1", limit: 50)]) {
+            $0.overlay = nil
+            $0.status = StatusLine("members updated.", .success)
+        }
+
+        let theirs = F.session("s2", "Theirs", creator: F.bob, members: [F.bob, F.me])
+        var v = ReducerHarness(F.feed(theirs, posts: [], contacts: contacts))
+        v.send(.keyPressed(.char("m")), [.loadContacts]) {
+            $0.overlay = .members(MembersForm(sessionID: "s2", selected: [F.bob, F.me], editable: false))
+        }
+        v.send(.keyPressed(.char(" ")))
+        v.send(.keyPressed(.enter)) { $0.overlay = nil }
+    }
+}

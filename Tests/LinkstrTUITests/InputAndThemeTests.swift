@@ -1,0 +1,121 @@
+import Foundation
+import LinkstrApp
+@testable import LinkstrTUI
+import XCTest
+
+/// Terminal input decoding (bracketed paste, escape sequences), themes and colour mapping, display widths.
+final class InputDecoderTests: XCTestCase {
+    func feed(_ text: String, into d: inout InputDecoder) -> [InputDecoder.Event] {
+        text.flatMap { d.feed(.character($0)) }
+    }
+
+    func testBracketedPasteArrivesAsOneEventWithItsNewlines() {
+        var d = InputDecoder()
+        XCTAssertEqual(feed("\u{1B}[200~https://x.example\nnote\u{1B}[201~", into: &d), [.paste("https://x.example\nnote")])
+        XCTAssertFalse(d.hasPending)
+        // Keys inside a paste are text, never commands; ncurses key codes during a paste are dropped.
+        XCTAssertEqual(feed("\u{1B}[200~q", into: &d), [])
+        XCTAssertEqual(d.feed(.keyCode(0o402)), [])
+        XCTAssertTrue(d.isPasting)
+        XCTAssertEqual(d.flush(), [], "a timeout never ends a paste")
+        XCTAssertEqual(feed("\u{1B}[A\u{1B}[201~", into: &d), [.paste("q\u{1B}[A")])
+    }
+
+    func testAPasteSplitAcrossReadsStillCompletes() {
+        var d = InputDecoder()
+        XCTAssertEqual(feed("\u{1B}[20", into: &d), [])
+        XCTAssertTrue(d.hasPending)
+        XCTAssertEqual(feed("0~abc\u{1B}[2", into: &d), [])
+        XCTAssertEqual(feed("01~x", into: &d), [.paste("abc"), .key(.char("x"))])
+    }
+
+    func testAHugePasteIsBoundedAndStillEnds() {
+        var d = InputDecoder()
+        _ = feed("\u{1B}[200~", into: &d)
+        for _ in 0..<(1 << 21) / 64 { _ = feed(String(repeating: "a", count: 64), into: &d) }
+        let out = feed("\u{1B}[201~", into: &d)
+        guard case .paste(let text)? = out.first else { return XCTFail("the paste ends") }
+        XCTAssertLessThanOrEqual(text.utf8.count, 1 << 20)
+    }
+
+    func testEscapeSequencesAltKeysAndALoneEscape() {
+        var d = InputDecoder()
+        XCTAssertEqual(feed("\u{1B}[A\u{1B}[B\u{1B}OC\u{1B}[D\u{1B}[5~\u{1B}[6~\u{1B}[Z\u{1B}[3~", into: &d),
+                       [.key(.up), .key(.down), .key(.right), .key(.left), .key(.pageUp), .key(.pageDown), .key(.backTab), .key(.delete)])
+        XCTAssertEqual(feed("\u{1B}x", into: &d), [.key(.escape), .key(.char("x"))])
+        XCTAssertEqual(feed("\u{1B}", into: &d), [])
+        XCTAssertEqual(d.flush(), [.key(.escape)])
+        // An unknown sequence is dropped rather than typed.
+        XCTAssertEqual(feed("\u{1B}[99;99Qz", into: &d), [.key(.char("z"))])
+    }
+
+    func testControlKeysAndNcursesKeyCodes() {
+        var d = InputDecoder()
+        XCTAssertEqual(feed("\r\t\u{7F}\u{03}\u{16}a", into: &d),
+                       [.key(.enter), .key(.tab), .key(.backspace), .key(.ctrl("c")), .key(.ctrl("v")), .key(.char("a"))])
+        XCTAssertEqual(d.feed(.keyCode(0o403)), [.key(.up)])
+        XCTAssertEqual(d.feed(.keyCode(0o523)), [.key(.pageUp)])
+        XCTAssertEqual(d.feed(.keyCode(0o541)), [.key(.backTab)])
+        XCTAssertEqual(d.feed(.keyCode(0o412)), [.key(.function(2))])
+        XCTAssertEqual(feed("é🎉", into: &d), [.key(.char("é")), .key(.char("🎉"))])
+    }
+}
+
+final class ThemeAndWidthTests: XCTestCase {
+    func testAllFourTokyoNightThemesLoadFromTheThemesDirectory() throws {
+        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("themes")
+        var backgrounds = Set<RGB>()
+        for variant in Theme.names {
+            let text = try String(contentsOf: dir.appendingPathComponent("tokyo-night-\(variant).toml"), encoding: .utf8)
+            let theme = try Theme.parse(text, source: variant)
+            XCTAssertTrue(theme.name.lowercased().contains(variant), theme.name)
+            for role in Role.allCases { XCTAssertNotNil(theme.foreground[role], "\(variant) colours \(role)") }
+            backgrounds.insert(theme.background)
+        }
+        XCTAssertEqual(backgrounds.count, 4, "each variant has its own background")
+        XCTAssertEqual(try Theme.load("night", configDirectory: nil).background, RGB(hex: "#1a1b26"))
+        XCTAssertThrowsError(try Theme.load("solarized", configDirectory: nil)) { XCTAssertTrue("\($0)".contains("night, storm, moon, day")) }
+    }
+
+    func testBrokenThemeFilesSayWhatIsWrong() {
+        XCTAssertThrowsError(try Theme.parse("name = \"x\"\n[roles]\ntext = \"#zzzzzz\"", source: "t.toml")) { XCTAssertTrue("\($0)".contains("t.toml")) }
+        XCTAssertThrowsError(try MiniTOML.parse("[palette\n", source: "t.toml")) { XCTAssertTrue("\($0)".contains("t.toml:1")) }
+        XCTAssertThrowsError(try MiniTOML.parse("a = unquoted", source: "t.toml"))
+    }
+
+    func testConfigFileChoosesTheTheme() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        XCTAssertNil(try ConfigFile.theme(in: dir))
+        try "# mine\ntheme = \"storm\"\n".write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(try ConfigFile.theme(in: dir), "storm")
+    }
+
+    func testNearestColoursFor256And16ColourTerminals() {
+        XCTAssertEqual(ColorMapper.nearest256(RGB(r: 0, g: 0, b: 0)), 16)
+        XCTAssertEqual(ColorMapper.nearest256(RGB(r: 255, g: 255, b: 255)), 231)
+        XCTAssertEqual(ColorMapper.nearest256(RGB(r: 255, g: 0, b: 0)), 196)
+        XCTAssertEqual(ColorMapper.nearest256(RGB(r: 0x1a, g: 0x1b, b: 0x26)), 234, "Tokyo Night's background is a dark grey")
+        XCTAssertEqual(ColorMapper.nearest16(RGB(r: 250, g: 10, b: 10)), 9)
+        XCTAssertEqual(ColorMapper.nearest16(RGB(r: 0, g: 0, b: 0)), 0)
+    }
+
+    func testDisplayWidthsOfWideCharactersEmojiAndControls() {
+        XCTAssertEqual(DisplayWidth.of("abc"), 3)
+        XCTAssertEqual(DisplayWidth.of("映画"), 4)
+        XCTAssertEqual(DisplayWidth.of("👍"), 2)
+        XCTAssertEqual(DisplayWidth.of("❤️"), 2)
+        XCTAssertEqual(DisplayWidth.of("👩‍👩‍👧"), 2)
+        XCTAssertEqual(DisplayWidth.of("e\u{301}"), 1)
+        XCTAssertEqual(DisplayWidth.of("\u{1B}\t\u{7}"), 0)
+        XCTAssertEqual(DisplayWidth.truncate("映画映画映画", to: 5), "映画…")
+        XCTAssertEqual(DisplayWidth.wrap("one two three four", to: 9), ["one two", "three", "four"])
+        XCTAssertEqual(DisplayWidth.wrap("abcdefghij", to: 4), ["abcd", "efgh", "ij"])
+        var c = Canvas(width: 5, height: 1)
+        c.put("a映画b", x: 0, y: 0)
+        XCTAssertEqual(c.row(0), "a映画", "a wide character that does not fit is not half drawn")
+        XCTAssertEqual(DisplayWidth.of(c.row(0)), 5)
+    }
+}

@@ -1,0 +1,291 @@
+import CQRencode
+import LinkstrApp
+import LinkstrDomain
+import LinkstrTestSupport
+@testable import LinkstrTUI
+import NostrProtocol
+import XCTest
+
+/// The views render into an in-memory grid; these tests read the grid like a person reads the screen.
+final class RenderTests: XCTestCase {
+    typealias F = AppFixture
+
+    func render(_ state: AppState, columns: Int = 80, rows: Int = 24) -> Canvas {
+        var s = state
+        s.screen = ScreenSize(columns: columns, rows: rows)
+        return AppView.render(s)
+    }
+
+    func row(_ c: Canvas, containing text: String, file: StaticString = #filePath, line: UInt = #line) -> Int? {
+        let y = c.lines.firstIndex { $0.contains(text) }
+        if y == nil { XCTFail("no row shows \(text):\n" + c.lines.joined(separator: "\n"), file: file, line: line) }
+        return y
+    }
+
+    /// No cell holds a control character: nothing drawn can move the cursor, retitle, or write the clipboard.
+    func assertNoControlCharacters(_ c: Canvas, file: StaticString = #filePath, line: UInt = #line) {
+        for cell in c.cells {
+            for u in cell.text.unicodeScalars where u.properties.generalCategory == .control || u == "\u{9B}" {
+                XCTFail("control character U+\(String(u.value, radix: 16)) in a cell", file: file, line: line)
+                return
+            }
+        }
+    }
+
+    func testSessionListShowsNamesTimesUnreadDotsTabsAndRelayDots() throws {
+        var state = F.main(sessions: [F.session("s1", "Weekend films", members: [F.me, F.bob], unread: true, at: 9_700),
+                                      F.session("s2", "Reading list", at: 5_000)])
+        state.settings.relays = [RelayRow(url: "wss://a.example", health: .connected), RelayRow(url: "wss://b.example", health: .failed),
+                                 RelayRow(url: "wss://c.example", health: .readOnly)]
+        let c = render(state)
+        XCTAssertTrue(c.row(0).contains("1 Sessions"))
+        XCTAssertTrue(c.row(0).contains("4 Settings"))
+        XCTAssertTrue(c.row(0).contains("●●● 2 / 3"), c.row(0))
+        let dots = c.row(0).firstRange(of: "●●●").map { c.row(0).distance(from: c.row(0).startIndex, to: $0.lowerBound) }!
+        XCTAssertEqual([c[dots, 0].style.role, c[dots + 1, 0].style.role, c[dots + 2, 0].style.role], [.dotConnected, .dotFailed, .dotReadOnly])
+
+        let films = try XCTUnwrap(row(c, containing: "Weekend films"))
+        XCTAssertTrue(c.row(films).hasSuffix("5m  "), "relative time on the row: \(c.row(films))")
+        XCTAssertTrue(c.row(films + 1).contains("2 members"))
+        // The unread dot, a dot only (never a count), in the unread colour.
+        XCTAssertEqual(c.styles(ofText: "●", onRow: films + 1).first?.role, .unread)
+        let reading = try XCTUnwrap(row(c, containing: "Reading list"))
+        XCTAssertFalse(c.row(reading + 1).contains("●"))
+        // The selected row is highlighted.
+        XCTAssertTrue(c[10, films].style.reverse)
+        XCTAssertFalse(c[10, reading].style.reverse)
+        XCTAssertTrue(c.row(23).contains("n new"))
+    }
+
+    func testEmptyListAndArchivedHint() {
+        var state = F.main()
+        XCTAssertNotNil(row(render(state), containing: "no sessions yet. press n to start one."))
+        state.sessions.hasArchived = true
+        XCTAssertNotNil(row(render(state), containing: "(A: archived)"))
+    }
+
+    func testLongAndWideNamesAreTruncatedToEightyColumns() throws {
+        let long = String(repeating: "very long session name ", count: 8)
+        let wide = "映画と音楽の夜🎬🎬🎬" + String(repeating: "長", count: 60)
+        let state = F.main(sessions: [F.session("s1", long, at: 9_000), F.session("s2", wide, at: 8_000)])
+        let c = render(state)
+        let y1 = try XCTUnwrap(row(c, containing: "very long session name"))
+        XCTAssertTrue(c.row(y1).contains("…"), "cut with an ellipsis")
+        XCTAssertTrue(c.row(y1).contains("16m"), "the time still shows after the cut name: \(c.row(y1))")
+        let y2 = try XCTUnwrap(row(c, containing: "映画と音楽の夜"))
+        XCTAssertTrue(c.row(y2).contains("🎬🎬🎬"))
+        XCTAssertTrue(c.row(y2).contains("…"))
+        // Every row's display width is exactly the screen width: wide characters never overflow.
+        for y in 0..<c.height { XCTAssertEqual(DisplayWidth.of(c.row(y)), 80, "row \(y): \(c.row(y))") }
+    }
+
+    func testHostileNamesAndNotesAreDrawnHarmlessly() throws {
+        let evil = "pwn\u{1B}]52;c;ZXZpbA==\u{07}ed\u{1B}[2J\u{9B}31m\u{202E}gnp.exe"
+        let contacts = [Contact(pubkey: F.bob, alias: "bob\u{1B}[1;1H\u{1B}]0;title\u{07}")]
+        var state = F.feed(F.session("s1", evil, members: [F.me, F.bob], unread: true, at: 9_000),
+                           posts: [F.post("p1", in: "s1", by: F.bob, at: 9_000, url: "https://example.com/\u{1B}[2Jx", note: "note\u{1B}]52;c;AAAA\u{07}!",
+                                          reactions: [ReactionSummary(emoji: "\u{1B}[31m👍", count: 1, mine: false, by: [F.bob])])],
+                           contacts: contacts)
+        state.status = StatusLine("error: \u{1B}[2J relay said \u{07}no")
+        var c = render(state)
+        assertNoControlCharacters(c)
+        let title = try XCTUnwrap(row(c, containing: "pwn]52;c;ZXZpbA==ed[2J"))
+        XCTAssertFalse(c.row(title).contains("\u{202E}"), "bidi overrides are removed too")
+        XCTAssertNotNil(row(c, containing: "bob[1;1H]0;title"))
+        XCTAssertNotNil(row(c, containing: "▌ note]52;c;AAAA!"))
+        XCTAssertNotNil(row(c, containing: "error: [2J relay said no"))
+
+        // The same strings in the list, the post detail, the composer and the members overlay.
+        state.sessions.open = nil
+        c = render(state)
+        assertNoControlCharacters(c)
+        XCTAssertNotNil(row(c, containing: "pwn]52;c;ZXZpbA==ed[2J"))
+        _ = AppReducer.reduce(&state, .keyPressed(.enter))
+        _ = AppReducer.reduce(&state, .feedLoaded(sessionID: "s1", summary: state.sessions.rows.first, posts: [F.post("p1", in: "s1", url: "https://e.example/\u{1B}]52;c;x\u{07}")],
+                                                  changes: [MembershipChange(at: 8_000, joined: [F.bob], left: [])], hasMore: false))
+        _ = AppReducer.reduce(&state, .keyPressed(.enter))
+        assertNoControlCharacters(render(state))
+        _ = AppReducer.reduce(&state, .keyPressed(.escape))
+        _ = AppReducer.reduce(&state, .keyPressed(.char("1")))
+        _ = AppReducer.reduce(&state, .keyPressed(.char("c")))
+        _ = AppReducer.reduce(&state, .textPasted("https://x.example/\u{1B}[2J"))
+        assertNoControlCharacters(render(state))
+        _ = AppReducer.reduce(&state, .keyPressed(.escape))
+        _ = AppReducer.reduce(&state, .keyPressed(.char("m")))
+        c = render(state)
+        assertNoControlCharacters(c)
+        XCTAssertNotNil(row(c, containing: "bob[1;1H]0;title"))
+    }
+
+    func testFeedGroupsPostsWithLabelsNotesReactionsDotsAndMembershipSeparators() throws {
+        let many = (0..<12).map { ReactionSummary(emoji: ["👍", "🔥", "😂", "👀", "🎉", "❤️", "😮", "😢", "🙏", "💯", "🤔", "👏"][$0], count: $0 == 0 ? 14 : 1, mine: false, by: [F.bob]) }
+        let posts = [F.post("p3", in: "s1", by: F.bob, at: 9_900, url: "https://www.youtube.com/watch?v=abc", note: "watch this", unread: true, reactions: many),
+                     F.post("p2", in: "s1", by: F.bob, at: 9_800, url: "https://example.com/article"),
+                     F.post("p1", in: "s1", by: F.me, at: 5_000, url: "https://www.tiktok.com/@someone/video/7234567890123")]
+        var state = F.feed(F.session("s1", "Films", members: [F.me, F.bob]), posts: posts, contacts: [Contact(pubkey: F.bob, alias: "Bob")])
+        state.sessions.open?.membershipChanges = [MembershipChange(at: 6_000, joined: [F.bob], left: [F.carol])]
+        let c = render(state)
+        XCTAssertNotNil(row(c, containing: "‹ Films  2 members"))
+        // One header for Bob's two consecutive posts.
+        XCTAssertEqual(c.lines.filter { $0.contains("Bob  ") && !$0.contains("in:") }.count, 1, c.lines.joined(separator: "\n"))
+        let link = try XCTUnwrap(row(c, containing: "https://www.youtube.com/watch?v=abc"))
+        XCTAssertTrue(c.row(link).contains("[Link]") || c.row(link).contains("[Video]"))
+        XCTAssertEqual(c.styles(ofText: "●", onRow: link).first?.role, .unread)
+        XCTAssertTrue(c.row(link + 1).contains("▌ watch this"))
+        // The compact reaction summary: counts hidden when 1, capped at 10+.
+        XCTAssertTrue(c.row(link + 2).contains("👍10+ 🔥 😂"), c.row(link + 2))
+        XCTAssertNotNil(row(c, containing: "in: Bob  out: \(AccountState.shortNpub(F.carol))"))
+        let tiktok = try XCTUnwrap(row(c, containing: "https://www.tiktok.com/@someone/video/"))
+        XCTAssertTrue(c.row(tiktok).contains("[Video]"), "a TikTok video is an extraction candidate: \(c.row(tiktok))")
+        XCTAssertTrue(c.row(try XCTUnwrap(row(c, containing: "https://example.com/article"))).contains("[Link]"))
+        XCTAssertEqual(AppView.reactionSummary([ReactionSummary(emoji: "👍", count: 10, mine: false, by: [])]), "👍10")
+        XCTAssertEqual(AppView.reactionSummary([ReactionSummary(emoji: "👍", count: 11, mine: false, by: [])]), "👍10+")
+    }
+
+    func testReadOnlySessionSaysSo() {
+        let state = F.feed(F.session("s1", "Old", creator: F.bob, members: [F.bob], isMember: false), posts: [])
+        XCTAssertNotNil(row(render(state), containing: "you were removed: read-only"))
+    }
+
+    func testComposerShowsSessionFieldsHelpersHintAndSendingState() throws {
+        var state = F.feed(F.session("s1", "Films", members: [F.me]), posts: [])
+        _ = AppReducer.reduce(&state, .keyPressed(.char("c")))
+        _ = AppReducer.reduce(&state, .textPasted("youtube.com/watch?v=dQw4w9WgXcQ"))
+        var c = render(state)
+        let link = try XCTUnwrap(row(c, containing: "Link    youtube.com/watch?v=dQw4w9WgXcQ"))
+        XCTAssertTrue(c.row(link + 1).contains("[ Paste ^V ]  [ Clear ^L ]"), "helpers right under the link field")
+        XCTAssertTrue(c.row(link + 2).contains("▶"), "the playback hint: \(c.row(link + 2))")
+        XCTAssertNotNil(row(c, containing: "Session Films"))
+        _ = AppReducer.reduce(&state, .keyPressed(.enter))
+        _ = AppReducer.reduce(&state, .keyPressed(.enter))
+        c = render(state)
+        XCTAssertNotNil(row(c, containing: "sending… waiting for relays to accept it"))
+        _ = AppReducer.reduce(&state, .postSendFailed("no relay accepted the post."))
+        c = render(state)
+        XCTAssertEqual(c.styles(ofText: "no relay accepted the post.", onRow: try XCTUnwrap(row(c, containing: "no relay accepted"))).first?.role, .error)
+    }
+
+    func testPostDetailShowsTheFullURLNoteReactionsAndBreakdown() throws {
+        let url = "https://example.com/" + String(repeating: "segment/", count: 20) + "end"
+        let post = F.post("p1", in: "s1", by: F.bob, url: url, note: "a note",
+                          reactions: [ReactionSummary(emoji: "👍", count: 2, mine: true, by: [F.me, F.bob])])
+        var state = F.feed(F.session("s1", "Films", members: [F.me, F.bob]), posts: [post], contacts: [Contact(pubkey: F.bob, alias: "Bob")])
+        _ = AppReducer.reduce(&state, .keyPressed(.enter))
+        let c = render(state)
+        // The whole URL is on screen (wrapped), so it can be selected.
+        let first = try XCTUnwrap(row(c, containing: "https://example.com/segment"))
+        let shown = (first..<first + 3).map { c.row($0).trimmingCharacters(in: .whitespaces) }.joined()
+        XCTAssertTrue(shown.hasPrefix(url), shown)
+        XCTAssertNotNil(row(c, containing: "▌ a note"))
+        XCTAssertNotNil(row(c, containing: " 👍 2 "))
+        XCTAssertNotNil(row(c, containing: "👍 you, Bob"))
+        XCTAssertNotNil(row(c, containing: "1 👍  2 👎  3 👀  e more"))
+    }
+
+    func testYouPaneShowsTruncatedNpubIdenticonQRAndContacts() throws {
+        var state = F.main(contacts: [Contact(pubkey: F.bob, alias: "Bob")])
+        _ = AppReducer.reduce(&state, .keyPressed(.char("3")))
+        let c = render(state)
+        let npub = F.meInfo.npub
+        XCTAssertNotNil(row(c, containing: String(npub.prefix(10)) + "…" + String(npub.suffix(6))))
+        XCTAssertFalse(c.lines.joined().contains(npub), "the full npub is not shown, only the truncated one")
+        XCTAssertNotNil(row(c, containing: "scan to add me"))
+        XCTAssertGreaterThan(c.lines.filter { $0.contains("▀") || $0.contains("▄") }.count, 12, "QR half blocks")
+        XCTAssertNotNil(row(c, containing: "› Bob"))
+        // What is drawn is libqrencode's matrix for the npub, module for module (light = full block half).
+        let drawn = YouView.qrLines(npub)
+        for line in drawn { XCTAssertNotNil(row(c, containing: line)) }
+        let code = try XCTUnwrap(QRcode_encodeString(npub, 0, QR_ECLEVEL_L, QR_MODE_8, 1))
+        defer { QRcode_free(code) }
+        let n = Int(code.pointee.width)
+        XCTAssertEqual(drawn.count, (n + 2 + 1) / 2)
+        for my in 0..<n {
+            for mx in 0..<n {
+                let y = my + 1, x = mx + 1  // one module of quiet zone
+                let ch = Array(drawn[y / 2])[x]
+                let light = y % 2 == 0 ? (ch == "█" || ch == "▀") : (ch == "█" || ch == "▄")
+                XCTAssertEqual(light, code.pointee.data[my * n + mx] & 1 == 0, "module (\(mx), \(my))")
+            }
+        }
+    }
+
+    func testSettingsShowsRelayHealthErrorSlotAndHidesTheSecretUntilRevealed() throws {
+        var state = F.main()
+        _ = AppReducer.reduce(&state, .relaysChanged([RelayRow(url: "ws://127.0.0.1:7000", health: .failed, error: "connection refused"),
+                                                      RelayRow(url: "wss://relay.example", health: .connected)]))
+        _ = AppReducer.reduce(&state, .keyPressed(.char("4")))
+        var c = render(state)
+        XCTAssertNotNil(row(c, containing: "Relays  1 / 2 connected"))
+        let failed = try XCTUnwrap(row(c, containing: "ws://127.0.0.1:7000"))
+        XCTAssertEqual(c.styles(ofText: "●", onRow: failed).first?.role, .dotFailed)
+        XCTAssertTrue(c.row(failed).contains("failed"))
+        XCTAssertTrue(c.row(failed + 1).contains("connection refused"))
+        // The error slot is reserved: the next relay is two rows down either way.
+        let ok = try XCTUnwrap(row(c, containing: "wss://relay.example"))
+        XCTAssertEqual(ok, failed + 2)
+        XCTAssertEqual(c.styles(ofText: "●", onRow: ok).first?.role, .dotConnected)
+        XCTAssertFalse(c.lines.joined().contains("nsec1"))
+        let nsec = SecretKey.generate().revealNsec()
+        _ = AppReducer.reduce(&state, .secretRevealed(nsec))
+        c = render(state)
+        XCTAssertNotNil(row(c, containing: nsec))
+        XCTAssertNotNil(row(c, containing: "hidden in 60 s"))
+        _ = AppReducer.reduce(&state, .clockTicked(state.now + 60))
+        XCTAssertFalse(render(state).lines.joined().contains("nsec1"))
+    }
+
+    func testBootUnlockAndOnboardingScreens() throws {
+        var state = AppState()
+        state.phase = .booting(.connectingRelays)
+        var c = render(state)
+        XCTAssertNotNil(row(c, containing: "✓ loading account…"))
+        XCTAssertNotNil(row(c, containing: "› connecting relays…"))
+        XCTAssertNotNil(row(c, containing: "  starting session…"))
+        state.phase = .recovery(error: "file is not a database")
+        c = render(state)
+        XCTAssertNotNil(row(c, containing: "r retry · m continue in memory"))
+        var u = UnlockState(pubkey: F.me, npub: F.meInfo.npub)
+        u.passphrase = TextField("secret")
+        state.phase = .unlock(u)
+        c = render(state)
+        XCTAssertFalse(c.lines.joined().contains("secret"), "the passphrase is never echoed")
+        XCTAssertNotNil(row(c, containing: "••••••"))
+        var o = OnboardingState()
+        o.step = .importKey(TextField("nsec1abcdef"))
+        state.phase = .onboarding(o)
+        XCTAssertFalse(render(state).lines.joined().contains("nsec1abcdef"), "a pasted key is masked")
+        o.step = .backup(revealed: nil)
+        o.secretToBackUp = "nsec1backup"
+        state.phase = .onboarding(o)
+        XCTAssertFalse(render(state).lines.joined().contains("nsec1backup"))
+        o.step = .backup(revealed: "nsec1backup")
+        state.phase = .onboarding(o)
+        XCTAssertNotNil(row(render(state), containing: "nsec1backup"))
+    }
+
+    func testHelpListsEveryBindingWithinEightyColumns() {
+        var state = F.main()
+        _ = AppReducer.reduce(&state, .keyPressed(.char("?")))
+        let c = render(state)
+        for line in OverlayViews.helpLines {
+            XCTAssertLessThanOrEqual(DisplayWidth.of(line), 76, line)
+            XCTAssertTrue(c.lines.contains { $0.contains(line) }, "help shows: \(line)")
+        }
+    }
+
+    func testEveryScreenSurvivesTinyAndHugeTerminals() {
+        var states = [F.main(sessions: (0..<50).map { F.session("s\($0)", "Session \($0)", unread: $0 % 3 == 0, at: Int64(9_000 - $0)) })]
+        var s = states[0]
+        for key: Key in [.enter, .char("c"), .escape, .char("3"), .char("4"), .char("?")] {
+            _ = AppReducer.reduce(&s, .keyPressed(key))
+            states.append(s)
+        }
+        for state in states {
+            for (w, h) in [(1, 1), (10, 3), (20, 5), (40, 12), (80, 24), (300, 100)] {
+                let c = render(state, columns: w, rows: h)
+                XCTAssertEqual(c.lines.count, max(h, 1))
+                for y in 0..<c.height { XCTAssertLessThanOrEqual(DisplayWidth.of(c.row(y)), max(w, 1)) }
+            }
+        }
+    }
+}
