@@ -72,7 +72,8 @@ let package = Package(
         .testTarget(name: "LinkstrAppTests", dependencies: ["LinkstrApp", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrTUITests", dependencies: ["LinkstrTUI", "CQRencode", "LinkstrApp", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrSyncTests", dependencies: ["LinkstrSync", "LinkstrTestSupport"]),
-        .testTarget(name: "LinkstrIntegrationTests", dependencies: ["LinkstrTestSupport", "NostrProtocol", "LinkstrDomain", "LinkstrRelay", "linkstr"]),
+        .testTarget(name: "LinkstrIntegrationTests", dependencies: ["LinkstrTestSupport", "NostrProtocol", "LinkstrDomain", "LinkstrRelay",
+                                                                   "LinkstrTUI", "linkstr"]),
         .testTarget(name: "LinkstrStorageTests", dependencies: ["LinkstrStorage", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport",
                                                              "linkstr-ingest-worker"]),
     ]

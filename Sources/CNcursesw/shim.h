@@ -9,6 +9,16 @@
 #include <locale.h>
 #include <wchar.h>
 #include <ncursesw/ncurses.h>
+#include <sys/ioctl.h>
+
+/* The terminal's real size (ioctl is variadic, so Swift cannot call it directly). */
+static inline int sw_tty_size(int fd, int *rows, int *cols) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0) return -1;
+    *rows = ws.ws_row;
+    *cols = ws.ws_col;
+    return 0;
+}
 
 /* C globals are not concurrency-safe in Swift 6 (P2); macros built from NCURSES_BITS are not imported (P3). */
 static inline WINDOW *sw_stdscr(void) { return stdscr; }

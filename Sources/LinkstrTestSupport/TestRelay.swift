@@ -28,7 +28,9 @@ public final class TestRelay: @unchecked Sendable {
 
     private var config: URL { directory.appendingPathComponent("config.yaml") }
 
+    /// Starts the relay (the initialiser already did; this restarts it after `stop()`, same port and data).
     public func start() throws {
+        if let p = process, p.isRunning { return }
         var yaml = """
         storage:
           sqlalchemy.url: sqlite+aiosqlite:///\(directory.path)/nostr.sqlite3

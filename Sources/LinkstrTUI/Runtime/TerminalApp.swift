@@ -58,6 +58,7 @@ public final class TerminalApp {
 
             if signals.take(.terminate) { break }
             if signals.take(.resumed) { terminal.restoreModes(); apply(.resized(terminal.size)) }
+            if let size = terminal.followResize() { apply(.resized(size)) }
 
             if ready {
                 while let raw = terminal.read() {
@@ -120,9 +121,16 @@ public final class TerminalApp {
     /// default SIGTSTP action, and on `fg` take the screen back and redraw everything.
     private func suspend() {
         terminal.stop()
+        // Aimed at this thread with SIGTSTP unblocked here: a process-wide kill() may be taken by another
+        // thread after the handler is back, and this thread (a worker of the async runtime) blocks it.
+        var tstp = sigset_t(), saved = sigset_t()
+        sigemptyset(&tstp)
+        sigaddset(&tstp, SIGTSTP)
+        pthread_sigmask(SIG_UNBLOCK, &tstp, &saved)
         let previous = signal(SIGTSTP, SIG_DFL)
-        kill(getpid(), SIGTSTP)
+        raise(SIGTSTP)  // stops here until `fg`; discarded (we carry on) in an orphaned process group
         signal(SIGTSTP, previous)
+        pthread_sigmask(SIG_SETMASK, &saved, nil)
         terminal.resume()
         apply(.resized(terminal.size))
     }
@@ -147,8 +155,20 @@ public final class TerminalApp {
         }
         for number in [SIGTERM, SIGHUP, SIGINT, SIGQUIT] { watch(number, ignore: true, .terminate) }
         watch(SIGCONT, ignore: false, .resumed)
+        // Resizes wake the loop through the inbox's pipe; the loop then asks the tty for its size.
+        resizeWakeDescriptor = inbox.wakeDescriptors.write
+        signal(SIGWINCH) { _ in
+            let saved = errno
+            var byte: UInt8 = 1
+            _ = write(resizeWakeDescriptor, &byte, 1)
+            errno = saved
+        }
     }
 }
+
+/// The wake pipe's write end for the SIGWINCH handler (a C function pointer cannot capture it).
+/// Set once before the handler is installed; only read afterwards.
+nonisolated(unsafe) private var resizeWakeDescriptor: Int32 = -1
 
 /// Flags set by signal sources (any thread), taken by the UI thread.
 final class SignalFlags: @unchecked Sendable {

@@ -48,6 +48,19 @@ public final class NcursesTerminal {
         restoreModes()
     }
 
+    /// Follows a terminal resize: asks the tty for its size and, when it changed, resizes curses to it.
+    /// Returns the new size. (SIGWINCH reaches whichever thread the kernel picks, so ncurses' own handler
+    /// and its KEY_RESIZE are not enough; the app wakes on the signal and calls this.)
+    public func followResize() -> ScreenSize? {
+        var rows: Int32 = 0, cols: Int32 = 0
+        guard started, sw_tty_size(STDOUT_FILENO, &rows, &cols) == 0 else { return nil }
+        let current = size
+        guard Int(rows) != current.rows || Int(cols) != current.columns else { return nil }
+        resizeterm(rows, cols)
+        previous = nil
+        return size
+    }
+
     public var size: ScreenSize { ScreenSize(columns: Int(getmaxx(sw_stdscr())), rows: Int(getmaxy(sw_stdscr()))) }
 
     /// The next waiting input, or nil when none is waiting (the window never blocks: the app polls first).
