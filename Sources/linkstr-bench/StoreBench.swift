@@ -26,30 +26,9 @@ enum StoreBench {
         // 2. A large history: `posts` roots spread over 1,000 sessions (two members each), with reactions.
         let sessions = 1_000, perSession = max(1, posts / sessions)
         let big = try LocalStore(paths: DataPaths.resolve(home: home.appendingPathComponent("large").path)).account(me, now: 1)
-        let friend = SecretKey.generate(using: SeededRandom(seed: 7)).publicKey.hex
-        let m = me.publicKey.hex
-        var fillSeconds = 0.0
-        var batch = [InboundMessage]()
-        func flush() throws {
-            let b = batch
-            fillSeconds += try Timing.seconds { _ = try big.ingest(b, now: 1) }
-            batch.removeAll(keepingCapacity: true)
-        }
-        for s in 0..<sessions {
-            let sid = LinkstrID.make(SeededRandom(seed: UInt64(s)))
-            batch.append(MessageFactory.create(sid, by: friend, members: [friend, m], at: 1_000, name: "Session \(s)"))
-            for p in 0..<perSession {
-                let t = Int64(1_000 + p * 60 + s)
-                let root = MessageFactory.root(sid, by: p % 3 == 0 ? m : friend, at: t, url: "https://example.com/\(s)/\(p)",
-                                               note: p % 2 == 0 ? "note \(p) for session \(s)" : nil)
-                batch.append(root)
-                if p % 5 == 0 { batch.append(MessageFactory.reaction(sid, post: root.rumorID, by: m, emoji: "👍", at: t + 1)) }
-            }
-            if batch.count >= 2_000 { try flush() }
-        }
-        try flush()
-        Timing.report("fill \(sessions * perSession) posts in \(sessions) sessions", String(format: "%.1f s (%.0f messages/s)", fillSeconds,
-                                                                                           Double(sessions * perSession * 6 / 5 + sessions) / fillSeconds))
+        let fill = try LargeHistory.fill(big, me: me.publicKey.hex, sessions: sessions, postsPerSession: perSession)
+        Timing.report("fill \(sessions * perSession) posts in \(sessions) sessions",
+                      String(format: "%.1f s (%.0f messages/s)", fill.seconds, Double(fill.messages) / fill.seconds))
 
         // Fresh process view: a new connection, nothing cached.
         let reader = try LocalStore(paths: DataPaths.resolve(home: home.appendingPathComponent("large").path)).account(me, now: 1)

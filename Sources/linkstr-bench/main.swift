@@ -1,6 +1,6 @@
 import Foundation
 
-// linkstr-bench [protocol|store|sync|all] [N]: release-mode benchmarks; figures go to docs/BENCHMARKS.md.
+// linkstr-bench [protocol|store|sync|tui|all] [N]: release-mode benchmarks; figures go to docs/BENCHMARKS.md.
 let args = Array(CommandLine.arguments.dropFirst())
 let mode = args.first ?? "all"
 let n = args.dropFirst().first.flatMap(Int.init)
@@ -9,12 +9,14 @@ do {
     case "protocol": try ProtocolBench.run(wrapCount: n ?? 10_000)
     case "store": try StoreBench.run(posts: n ?? 100_000)
     case "sync": try await SyncBench.run(wraps: n ?? 10_000)
+    case "tui": try TUIBench.run(posts: n ?? 100_000)
     case "all":
         try ProtocolBench.run(wrapCount: 10_000)
         try StoreBench.run(posts: 100_000)
         try await SyncBench.run(wraps: 10_000)
+        try TUIBench.run(posts: 100_000)
     default:
-        print("usage: linkstr-bench [protocol|store|sync|all] [N]")
+        print("usage: linkstr-bench [protocol|store|sync|tui|all] [N]")
         exit(2)
     }
 } catch {

@@ -66,14 +66,21 @@ final class OutboundPlannerTests: XCTestCase {
         _ = try s.ingest(root)
         func react(_ postID: String) -> Result<OutboundRumor, DomainError> {
             OutboundPlanner.react(post: s.post(postID), session: s.session("S"), me: me, emoji: "👍",
-                                  currentlyActive: s.isMyReactionActive(postID: postID, emoji: "👍"), now: 21)
+                                  current: s.myReaction(postID: postID, emoji: "👍"), now: 21)
         }
         let on = try react(root.rumorID).get()
         XCTAssertEqual(on.payload.reactionActive, true)
+        XCTAssertEqual(on.createdAt, 21)
         XCTAssertEqual(on.tags, [["e", root.rumorID, "", "root"]])
         XCTAssertEqual(on.recipients, [me, alice])
-        _ = try s.ingest(on.localMessage(rumorID: "r1", wrapIDs: ["w"], me: me, now: 20))
-        XCTAssertEqual(try react(root.rumorID).get().payload.reactionActive, false)
+        _ = try s.ingest(on.localMessage(rumorID: "r1", wrapIDs: ["w"], me: me, now: 21))
+        // Off in the same second: dated one second later, so it wins last-writer-wins on every device.
+        let off = try react(root.rumorID).get()
+        XCTAssertEqual(off.payload.reactionActive, false)
+        XCTAssertEqual(off.createdAt, 22)
+        XCTAssertEqual(off.payload.timestamp, 22)
+        _ = try s.ingest(off.localMessage(rumorID: "r0", wrapIDs: ["w2"], me: me, now: 21))
+        XCTAssertFalse(s.isMyReactionActive(postID: root.rumorID, emoji: "👍"), "the later one wins even with a smaller rumor id")
         XCTAssertEqual(react("missing"), .failure(SendRuleError.unknownPost))
     }
 

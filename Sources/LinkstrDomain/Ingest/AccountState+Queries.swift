@@ -115,8 +115,11 @@ extension AccountState {
         ReactionTally.summaries(reactionStates(postID: postID), me: me)
     }
 
-    public func isMyReactionActive(postID: String, emoji: String) -> Bool {
-        reactionStates(postID: postID).contains { $0.emoji == emoji && $0.author == me && $0.active }
+    public func isMyReactionActive(postID: String, emoji: String) -> Bool { myReaction(postID: postID, emoji: emoji)?.active == true }
+
+    /// Our current (last-writer-wins) reaction with `emoji` on the post, on or off; nil if we never reacted so.
+    public func myReaction(postID: String, emoji: String) -> ReactionRecord? {
+        reactionStates(postID: postID).first { $0.emoji == emoji && $0.author == me }
     }
 
     public func membershipChanges(in sessionID: String) -> [MembershipChange] {

@@ -58,7 +58,10 @@ public enum OutboundPlanner {
     }
 
     /// Toggles our reaction: `reaction_active` is the opposite of our current state for (post, emoji).
-    public static func react(post: PostRecord?, session: SessionRecord?, me: Pubkey, emoji: String, currentlyActive: Bool,
+    /// Toggles our reaction. `current` is our last-writer-wins reaction with this emoji: the new one is
+    /// dated strictly after it, so a quick on-then-off within one second still ends off everywhere
+    /// (with equal times the event-id tie-break would pick either).
+    public static func react(post: PostRecord?, session: SessionRecord?, me: Pubkey, emoji: String, current: ReactionRecord?,
                              now: Int64) -> Result<OutboundRumor, DomainError> {
         let e = emoji.trimmingWhitespace()
         guard !e.isEmpty else { return .failure(SendRuleError.emptyEmoji) }
@@ -68,9 +71,10 @@ public enum OutboundPlanner {
         case .success(let r): recipients = r
         case .failure(let err): return .failure(err)
         }
-        let payload = LinkstrPayload(conversationID: post.sessionID, rootID: post.id, kind: .reaction, timestamp: now,
-                                     emoji: e, reactionActive: !currentlyActive)
-        return .success(OutboundRumor(payload: payload, tags: [["e", post.id, "", "root"]], recipients: recipients, createdAt: now))
+        let at = max(now, (current?.createdAt ?? now - 1) + 1)
+        let payload = LinkstrPayload(conversationID: post.sessionID, rootID: post.id, kind: .reaction, timestamp: at,
+                                     emoji: e, reactionActive: !(current?.active ?? false))
+        return .success(OutboundRumor(payload: payload, tags: [["e", post.id, "", "root"]], recipients: recipients, createdAt: at))
     }
 
     public struct DeletePlan: Equatable, Sendable {

@@ -62,8 +62,11 @@ extension AccountStore {
         return out.mapValues(ReactionTally.winners)
     }
 
-    public func isMyReactionActive(postID: String, emoji: String) throws -> Bool {
-        (try reactionStates(postIDs: [postID])[postID] ?? []).contains { $0.emoji == emoji && $0.author == owner && $0.active }
+    public func isMyReactionActive(postID: String, emoji: String) throws -> Bool { try myReaction(postID: postID, emoji: emoji)?.active == true }
+
+    /// Our current (last-writer-wins) reaction with `emoji` on the post, on or off; nil if we never reacted so.
+    public func myReaction(postID: String, emoji: String) throws -> ReactionRecord? {
+        (try reactionStates(postIDs: [postID])[postID] ?? []).first { $0.emoji == emoji && $0.author == owner }
     }
 
     public func membershipChanges(in sessionID: String) throws -> [MembershipChange] {

@@ -171,8 +171,9 @@ public final class EffectRunner: @unchecked Sendable {
             guard let store, let identity else { return }
             let view = try store.postView(postID)
             let session = try view.flatMap { try store.session($0.post.sessionID) }
-            let active = try store.isMyReactionActive(postID: postID, emoji: emoji)
-            switch OutboundPlanner.react(post: view?.post, session: session, me: identity.publicKey.hex, emoji: emoji, currentlyActive: active, now: now) {
+            let current = try store.myReaction(postID: postID, emoji: emoji)
+            let active = current?.active == true
+            switch OutboundPlanner.react(post: view?.post, session: session, me: identity.publicKey.hex, emoji: emoji, current: current, now: now) {
             case .failure(let e): dispatch(.actionFailed(e.description))
             case .success(let rumor):
                 let sid = session?.id ?? ""

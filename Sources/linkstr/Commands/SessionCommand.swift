@@ -119,13 +119,14 @@ struct ReactCommand: LinkstrCommand {
         let ctx = try CLIContext(global)
         let (me, store) = try ctx.account()
         let view = try store.postView(post)
-        let active = try store.isMyReactionActive(postID: post, emoji: emoji.trimmingWhitespace())
+        let current = try store.myReaction(postID: post, emoji: emoji.trimmingWhitespace())
+        let active = current?.active == true
         guard active == off else {
             printLine(off ? "no such reaction to take back." : "already reacted.")
             return
         }
         let rumor = try OutboundPlanner.react(post: view?.post, session: try view.flatMap { try store.session($0.post.sessionID) },
-                                              me: me.publicKey.hex, emoji: emoji, currentlyActive: active, now: ctx.now).get()
+                                              me: me.publicKey.hex, emoji: emoji, current: current, now: ctx.now).get()
         let engine = try await ctx.engine(me, store)
         defer { Task { await engine.stop() } }
         _ = try await engine.send([rumor])

@@ -1,21 +1,19 @@
 import Foundation
-import LinkstrTestSupport
-import XCTest
 
 /// A private tmux server (its own socket, no user config) to run the terminal app in a real pseudo-terminal:
 /// keys go in with `send-keys`, pastes with `paste-buffer -p` (bracketed only if the app asked for it),
 /// and the screen comes back with `capture-pane`.
-final class Tmux {
-    let socket = "linkstr-test-\(UUID().uuidString.prefix(8))"
-    let binary: URL
+public final class Tmux {
+    public let socket = "linkstr-test-\(UUID().uuidString.prefix(8))"
+    public let binary: URL
     /// Holds the server's socket (TMUX_TMPDIR) and our config, and is removed afterwards.
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-tmux-\(UUID().uuidString)")
+    public let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-tmux-\(UUID().uuidString)")
     /// A config of our own instead of the user's: 256 colours inside, no delay after Escape.
     var config: URL { directory.appendingPathComponent("tmux.conf") }
 
-    init() throws {
+    public init() throws {
         guard let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw HarnessFailure(description: "tmux is not installed (scripts/test installs it with apt-get)")
+            throw ProcessRunner.Failure(description: "tmux is not installed (scripts/test installs it with apt-get)")
         }
         binary = URL(fileURLWithPath: tmux)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
@@ -33,18 +31,19 @@ final class Tmux {
         if env["TERM"] == nil || env["TERM"] == "dumb" { env["TERM"] = "xterm-256color" }
         env["TMUX_TMPDIR"] = directory.path
         env["TMUX"] = nil  // a test run from inside tmux must not talk to the user's server
+        env["NO_COLOR"] = nil  // `swift test` sets it for its own output; the apps in the panes need colour
         return env
     }
 
     @discardableResult
-    func tmux(_ args: [String]) throws -> String {
+    public func tmux(_ args: [String]) throws -> String {
         let r = try ProcessRunner.run(binary, ["-L", socket, "-f", config.path] + args, environment: environment, timeout: 20)
-        guard r.status == 0 else { throw HarnessFailure(description: "tmux \(args.joined(separator: " ")): \(r.stderrText)") }
+        guard r.status == 0 else { throw ProcessRunner.Failure(description: "tmux \(args.joined(separator: " ")): \(r.stderrText)") }
         return r.stdoutText
     }
 
     /// Starts `command` (argv) in a new detached 80×24 window named `name`.
-    func start(_ name: String, _ command: [String], environment: [String: String] = [:], columns: Int = 80, rows: Int = 24) throws {
+    public func start(_ name: String, _ command: [String], environment: [String: String] = [:], columns: Int = 80, rows: Int = 24) throws {
         let quoted = command.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         let env = environment.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
         // The pane outlives the app (sleep) so a crash message stays on screen for the failure report.
@@ -56,35 +55,35 @@ final class Tmux {
         let r = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", line + " </dev/null >/dev/null 2>&1; echo $?"],
                                       environment: self.environment, timeout: 20)
         guard r.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "0" else {
-            throw HarnessFailure(description: "tmux new-session failed (\(r.stdoutText))")
+            throw ProcessRunner.Failure(description: "tmux new-session failed (\(r.stdoutText))")
         }
     }
 
-    func keys(_ name: String, _ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }
+    public func keys(_ name: String, _ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }
 
     /// Literal text typed key by key.
-    func type(_ name: String, _ text: String) throws { try tmux(["send-keys", "-t", name, "-l", text]) }
+    public func type(_ name: String, _ text: String) throws { try tmux(["send-keys", "-t", name, "-l", text]) }
 
     /// Literal text typed, then Enter.
-    func submit(_ name: String, _ text: String) throws {
+    public func submit(_ name: String, _ text: String) throws {
         try type(name, text)
         try keys(name, "Enter")
     }
 
     /// A terminal paste: bracketed when the application enabled bracketed paste mode.
-    func paste(_ name: String, _ text: String) throws {
+    public func paste(_ name: String, _ text: String) throws {
         try tmux(["set-buffer", "-b", "t", text])
         try tmux(["paste-buffer", "-p", "-b", "t", "-t", name])
     }
 
-    func screen(_ name: String, escapes: Bool = false) throws -> String {
+    public func screen(_ name: String, escapes: Bool = false) throws -> String {
         try tmux(["capture-pane", "-p", "-t", name] + (escapes ? ["-e"] : []))
     }
 
     /// Polls the screen until `predicate` holds; fails with the last screen otherwise.
     @discardableResult
-    func waitFor(_ name: String, _ what: String, timeout: TimeInterval = 15, file: StaticString = #filePath, line: UInt = #line,
-                 _ predicate: (String) -> Bool) throws -> String {
+    public func waitFor(_ name: String, _ what: String, timeout: TimeInterval = 15,
+                        _ predicate: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
@@ -92,51 +91,11 @@ final class Tmux {
             if predicate(last) { return last }
             usleep(100_000)
         }
-        XCTFail("waiting for \(what) on \(name); the screen was:\n\(last)", file: file, line: line)
-        throw HarnessFailure(description: "timed out waiting for \(what)")
+        throw ProcessRunner.Failure(description: "timed out waiting for \(what) on \(name); the screen was:\n\(last)")
     }
 
     @discardableResult
-    func waitFor(_ name: String, text: String, timeout: TimeInterval = 15, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        try waitFor(name, "“\(text)”", timeout: timeout, file: file, line: line) { $0.contains(text) }
+    public func waitFor(_ name: String, text: String, timeout: TimeInterval = 15) throws -> String {
+        try waitFor(name, "“\(text)”", timeout: timeout) { $0.contains(text) }
     }
-}
-
-/// The foreground colour (SGR parameters) of the first `glyph` on the first line containing `marker`, from
-/// `capture-pane -e` output.
-func foregroundSGR(of glyph: Character, onLineContaining marker: String, in escaped: String) -> String? {
-    guard let line = escaped.screenLines.first(where: { $0.contains(marker) }) else { return nil }
-    var fg: String?
-    var i = line.startIndex
-    while i < line.endIndex {
-        if line[i] == "\u{1B}", line.index(after: i) < line.endIndex, line[line.index(after: i)] == "[" {
-            var j = line.index(i, offsetBy: 2)
-            while j < line.endIndex, !(line[j].isLetter) { j = line.index(after: j) }
-            guard j < line.endIndex else { break }
-            if line[j] == "m" {
-                let params = line[line.index(i, offsetBy: 2)..<j].split(separator: ";", omittingEmptySubsequences: false).map(String.init)
-                var k = 0
-                while k < params.count {
-                    switch params[k] {
-                    case "", "0": fg = nil
-                    case "38" where k + 2 < params.count && params[k + 1] == "5": fg = "38;5;" + params[k + 2]; k += 2
-                    case "38" where k + 4 < params.count && params[k + 1] == "2": fg = params[k...(k + 4)].joined(separator: ";"); k += 4
-                    case "39": fg = nil
-                    case let p where (p.count == 2 && (p.hasPrefix("3") || p.hasPrefix("9"))): fg = p
-                    default: break
-                    }
-                    k += 1
-                }
-            }
-            i = line.index(after: j)
-            continue
-        }
-        if line[i] == glyph { return fg ?? "default" }
-        i = line.index(after: i)
-    }
-    return nil
-}
-
-extension String {
-    var screenLines: [String] { split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
 }

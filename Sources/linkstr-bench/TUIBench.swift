@@ -1,0 +1,87 @@
+import Foundation
+import LinkstrStorage
+import LinkstrTestSupport
+import NostrProtocol
+
+/// The terminal app with a large history: the release `linkstr` runs in a real pseudo-terminal (tmux,
+/// 80×24) against a real loopback relay, with `LINKSTR_FRAME_STATS` on. The app itself records the time
+/// from process launch to its first frame and to its first full frame (session list loaded), each
+/// keypress's time from input to the frame on the terminal, and its resident memory.
+enum TUIBench {
+    static func run(posts: Int, launches: Int = 5) throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("linkstr")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw ProcessRunner.Failure(description: "\(binary.path) is missing: swift build -c release --product linkstr")
+        }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-tui-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let paths = DataPaths.resolve(home: home.path)
+        let me = SecretKey.generate(using: SeededRandom(seed: 42))
+        let passphrase = "benchmark passphrase"
+        // The NIP-49 default cost, as a real vault has: unlocking is part of the time to the first full frame.
+        try IdentityVault(paths: paths).store(me, passphrase: passphrase)
+        let sessions = 1_000, perSession = max(1, posts / sessions)
+        let fill = try LargeHistory.fill(try LocalStore(paths: paths).account(me, now: 1), me: me.publicKey.hex,
+                                         sessions: sessions, postsPerSession: perSession)
+        print("tui: \(binary.path), \(sessions * perSession) posts in \(sessions) sessions (filled in \(String(format: "%.1f", fill.seconds)) s), 80×24 tmux")
+
+        let relay = try TestRelay()
+        defer { relay.stop() }
+        let tmux = try Tmux()
+        var firstFrames = [Double](), fullFrames = [Double](), listKeys = [Double](), feedKeys = [Double](), rss = [Int](), peak = [Int]()
+        for launch in 0..<launches {
+            let stats = home.appendingPathComponent("frames-\(launch).json")
+            let window = "l\(launch)"
+            try tmux.start(window, [binary.path, "--home", home.path, "--relay", relay.url],
+                           environment: ["LINKSTR_PASSPHRASE": passphrase, "LINKSTR_FRAME_STATS": stats.path,
+                                         "LINKSTR_LAUNCH_NS": String(Int64(Date().timeIntervalSince1970 * 1e9))])
+            try tmux.waitFor(window, text: "Session 999", timeout: 60)
+            // Scrolling the session list: down through many rows, to the end, back up, to the top.
+            let listKeyCount = try press(tmux, window, Array(repeating: "j", count: 150) + ["G"] + Array(repeating: "k", count: 50) + ["g"])
+            // Then a session's feed: open it and scroll through its posts (pages load in the background).
+            try tmux.keys(window, "Enter")
+            try tmux.waitFor(window, text: "example.com/999/", timeout: 30)
+            try press(tmux, window, Array(repeating: "j", count: 120))
+            try tmux.keys(window, "Escape")
+            usleep(100_000)
+            try tmux.keys(window, "q")
+            let deadline = Date().addingTimeInterval(20)
+            while !FileManager.default.fileExists(atPath: stats.path), Date() < deadline { usleep(50_000) }
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: stats)) as? [String: Any] ?? [:]
+            guard let first = object["first_frame_ms"] as? Double, let full = object["first_full_frame_ms"] as? Double,
+                  let keys = object["key_latencies_ms"] as? [Double], keys.count >= listKeyCount else {
+                throw ProcessRunner.Failure(description: "unexpected frame stats: \(object)")
+            }
+            firstFrames.append(first)
+            fullFrames.append(full)
+            // The first Enter (open the feed) and Escape are not scrolling; the rest is split list / feed.
+            listKeys += keys.prefix(listKeyCount)
+            feedKeys += keys.dropFirst(listKeyCount + 1).prefix(120)
+            rss.append(object["rss_kib"] as? Int ?? 0)
+            peak.append(object["peak_rss_kib"] as? Int ?? 0)
+        }
+        func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+        func p99(_ v: [Double]) -> Double { let s = v.sorted(); return s[min(s.count - 1, Int(Double(s.count) * 0.99))] }
+        Timing.report("first frame (launch → boot screen)", String(format: "median %.0f ms (min %.0f, max %.0f) over %d launches",
+                                                                  median(firstFrames), firstFrames.min()!, firstFrames.max()!, launches))
+        Timing.report("first full frame (session list)", String(format: "median %.0f ms (min %.0f, max %.0f)",
+                                                               median(fullFrames), fullFrames.min()!, fullFrames.max()!))
+        Timing.report("keypress → frame, session list (\(listKeys.count))", String(format: "median %.2f ms, p99 %.2f ms, max %.2f ms",
+                                                                                  median(listKeys), p99(listKeys), listKeys.max()!))
+        Timing.report("keypress → frame, feed (\(feedKeys.count))", String(format: "median %.2f ms, p99 %.2f ms, max %.2f ms",
+                                                                          median(feedKeys), p99(feedKeys), feedKeys.max()!))
+        Timing.report("resident memory at exit", String(format: "median %.1f MiB (peak during run %.1f MiB)",
+                                                       Double(rss.sorted()[rss.count / 2]) / 1024, Double(peak.max()!) / 1024))
+    }
+
+    /// Sends keys one at a time, a little apart, so that each is its own input batch and frame.
+    @discardableResult
+    private static func press(_ tmux: Tmux, _ window: String, _ keys: [String]) throws -> Int {
+        for key in keys {
+            try tmux.keys(window, key)
+            usleep(8_000)
+        }
+        return keys.count
+    }
+}
