@@ -56,7 +56,7 @@ public actor SyncEngine {
     private let keyCache: ConversationKeyCache
     private var me: Pubkey { identity.publicKey.hex }
 
-    private var processed = Set<String>()
+    /// Wraps buffered or being opened; the persisted processed set is asked per batch (`flushBuffered`).
     private var inFlight = Set<String>()
     private var buffer: [(relay: String, subscription: String, event: NostrEvent)] = []
     private var flushScheduled = false
@@ -99,7 +99,6 @@ public actor SyncEngine {
     // MARK: lifecycle
 
     public func start() async throws {
-        processed = try store.processedWrapIDs()
         restoringHistory = try store.isConversationStoreEmpty() && !(try store.historyRestored())
         let events = pool.events
         consumer = Task { [weak self] in
@@ -237,7 +236,7 @@ public actor SyncEngine {
     private func enqueue(_ relay: String, _ sub: String, _ e: NostrEvent) {
         stats.wrapsReceived += 1
         let id = e.id.hex
-        guard !processed.contains(id), !inFlight.contains(id) else {
+        guard !inFlight.contains(id) else {
             stats.wrapsAlreadyProcessed += 1
             return
         }
@@ -279,8 +278,16 @@ public actor SyncEngine {
                 flushWaiters.removeAll()
             }
         }
-        let batch = buffer
+        let buffered = buffer
         buffer.removeAll()
+        let bufferedIDs = buffered.map { $0.event.id.hex }
+        defer { inFlight.subtract(bufferedIDs) }
+        // Dedup against the persisted set before any decryption; if that lookup fails, opening again is
+        // only wasted work (ingest dedups by rumor id).
+        let known = (try? store.alreadyProcessed(bufferedIDs)) ?? []
+        stats.wrapsAlreadyProcessed += known.count
+        let batch = known.isEmpty ? buffered : buffered.filter { !known.contains($0.event.id.hex) }
+        guard !batch.isEmpty else { return }
         let now = clock()
         let identity = identity, cache = keyCache
         let liveRelays = liveEOSE
@@ -316,13 +323,11 @@ public actor SyncEngine {
                 case .ignored: stats.ignored += 1
                 }
             }
-            processed.formUnion(wrapIDs)
             if !touched.isEmpty || !notifications.isEmpty { updateSink.yield(.ingested(touchedSessions: touched, notifications: notifications)) }
         } catch {
             // Nothing was written; these wraps are opened again next time.
             updateSink.yield(.notice(relay: "", "could not store incoming messages: \(error)"))
         }
-        inFlight.subtract(wrapIDs)
     }
 
     /// Fully checked unwraps, spread over the cores (each unwrap is ~200 µs of elliptic-curve work).
@@ -387,7 +392,6 @@ public actor SyncEngine {
         }
         // Our self-copies will come back from the relays: mark them processed so they are never opened.
         let reports = try store.ingest(messages, processedWraps: wraps.map { $0.id.hex }, now: now)
-        processed.formUnion(wraps.map { $0.id.hex })
         updateSink.yield(.ingested(touchedSessions: reports.reduce(into: Set<String>()) { $0.formUnion($1.touchedSessions) }, notifications: []))
         return result
     }

@@ -47,6 +47,16 @@ enum StoreBench {
             _ = try reader.postPage(in: ids[(i * 13) % ids.count], limit: 50, before: (firstPage.last!.post.createdAt, firstPage.last!.id))
         }
         Timing.report("next 50-post page (keyset)", String(format: "median %.2f ms, p99 %.2f ms", next.median, next.p99))
+        // The sync engine's dedup before decrypting: one batch of 256 wrap ids (half already opened, half new).
+        let knownWraps = try reader.processedWrapCount()
+        let sampleIDs = (0..<128).map { MessageFactory.id("wrap-bench-new-\($0)") }
+        let storedIDs = try reader.postPage(in: ids[1], limit: 128).flatMap(\.post.wrapIDs)
+        let dedup = try Timing.distribution(runs: 200) { _ in
+            let found = try reader.alreadyProcessed(storedIDs + sampleIDs)
+            precondition(found.count == storedIDs.count)
+        }
+        Timing.report("dedup check, \(storedIDs.count + sampleIDs.count) wrap ids of \(knownWraps) stored",
+                      String(format: "median %.2f ms, p99 %.2f ms", dedup.median, dedup.p99))
         let attrs = try FileManager.default.attributesOfItem(atPath: home.appendingPathComponent("large/linkstr.sqlite3").path)
         Timing.report("database size", String(format: "%.1f MiB", Double((attrs[.size] as? NSNumber)?.intValue ?? 0) / 1_048_576))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LinkstrApp
 import LinkstrStorage
 import LinkstrTestSupport
 import NostrProtocol
@@ -30,6 +31,7 @@ enum TUIBench {
         defer { relay.stop() }
         let tmux = try Tmux()
         var firstFrames = [Double](), fullFrames = [Double](), listKeys = [Double](), feedKeys = [Double](), rss = [Int](), peak = [Int]()
+        var bootSteps: [String: [Double]] = [:]
         for launch in 0..<launches {
             let stats = home.appendingPathComponent("frames-\(launch).json")
             let window = "l\(launch)"
@@ -53,6 +55,7 @@ enum TUIBench {
                   let keys = object["key_latencies_ms"] as? [Double], keys.count >= listKeyCount else {
                 throw ProcessRunner.Failure(description: "unexpected frame stats: \(object)")
             }
+            for (step, ms) in object["boot_steps_ms"] as? [String: Double] ?? [:] { bootSteps[step, default: []].append(ms) }
             firstFrames.append(first)
             fullFrames.append(full)
             // The first Enter (open the feed) and Escape are not scrolling; the rest is split list / feed.
@@ -65,6 +68,12 @@ enum TUIBench {
         func p99(_ v: [Double]) -> Double { let s = v.sorted(); return s[min(s.count - 1, Int(Double(s.count) * 0.99))] }
         Timing.report("first frame (launch → boot screen)", String(format: "median %.0f ms (min %.0f, max %.0f) over %d launches",
                                                                   median(firstFrames), firstFrames.min()!, firstFrames.max()!, launches))
+        // Each boot step's first frame: the unlock (NIP-49 scrypt) sits between "preparing local data" and
+        // "connecting relays".
+        for step in AppState.BootStep.allCases {
+            guard let times = bootSteps[step.rawValue], !times.isEmpty else { continue }
+            Timing.report("  on screen: \(step.rawValue)", String(format: "median %.0f ms", median(times)))
+        }
         Timing.report("first full frame (session list)", String(format: "median %.0f ms (min %.0f, max %.0f)",
                                                                median(fullFrames), fullFrames.min()!, fullFrames.max()!))
         Timing.report("keypress → frame, session list (\(listKeys.count))", String(format: "median %.2f ms, p99 %.2f ms, max %.2f ms",

@@ -38,9 +38,21 @@ public final class AccountStore: @unchecked Sendable {
 
     // MARK: processed gift wraps
 
-    /// Every wrap already opened (or found invalid) by this account.
-    public func processedWrapIDs() throws -> Set<String> {
-        Set(try db.query("SELECT wrap_id FROM processed_wraps WHERE owner = ?", [o]).compactMap { $0["wrap_id"].text })
+    /// Which of `wrapIDs` were already opened: one indexed query per few hundred ids, so the sync engine
+    /// dedups before decrypting without holding every id of a long history in memory.
+    public func alreadyProcessed(_ wrapIDs: [String]) throws -> Set<String> {
+        var found = Set<String>()
+        var start = wrapIDs.startIndex
+        while start < wrapIDs.endIndex {
+            let chunk = wrapIDs[start..<min(start + 500, wrapIDs.endIndex)]
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            for row in try db.query("SELECT wrap_id FROM processed_wraps WHERE owner = ? AND wrap_id IN (\(marks))",
+                                    [o] + chunk.map { .text($0) }) {
+                if let id = row["wrap_id"].text { found.insert(id) }
+            }
+            start = chunk.endIndex
+        }
+        return found
     }
 
     public func processedWrapCount() throws -> Int { Int(try db.scalar("SELECT count(*) FROM processed_wraps WHERE owner = ?", [o]).int ?? 0) }

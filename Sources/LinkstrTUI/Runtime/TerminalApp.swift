@@ -203,6 +203,8 @@ final class FrameStats {
     var firstFullFrame: Double?
     var keyLatencies: [Double] = []
     var frames = 0
+    /// When each boot step was first on screen, to tell where the time to the full frame goes.
+    var steps: [String: Double] = [:]
 
     init(path: String, processStart: Double) { self.path = path; self.processStart = processStart }
 
@@ -210,6 +212,7 @@ final class FrameStats {
         frames += 1
         let t = WallClock.now - processStart
         if firstFrame == nil { firstFrame = t }
+        if case .booting(let step) = state.phase, steps[step.rawValue] == nil { steps[step.rawValue] = t * 1000 }
         // "Full": the main screen with the session list loaded.
         if firstFullFrame == nil, state.phase == .main, !state.sessions.loading { firstFullFrame = t }
     }
@@ -226,6 +229,7 @@ final class FrameStats {
             "first_frame_ms": (firstFrame ?? -1) * 1000,
             "first_full_frame_ms": (firstFullFrame ?? -1) * 1000,
             "frames": frames,
+            "boot_steps_ms": steps,
             "key_latencies_ms": keyLatencies.map { $0 * 1000 },
             "rss_kib": kib("VmRSS"),
             "peak_rss_kib": kib("VmHWM"),

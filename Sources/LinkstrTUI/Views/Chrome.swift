@@ -141,10 +141,19 @@ public enum AppView {
         if d < 3600 { return "\(d / 60)m" }
         if d < 86_400 { return "\(d / 3600)h" }
         if d < 7 * 86_400 { return "\(d / 86_400)d" }
-        let f = DateFormatter()
-        f.dateFormat = "yyyy-MM-dd"
-        f.timeZone = TimeZone.current
-        return f.string(from: Date(timeIntervalSince1970: TimeInterval(t)))
+        return calendarDate(t)
+    }
+
+    /// `yyyy-MM-dd` in local time. localtime_r, not a DateFormatter: a feed draws dozens of these per
+    /// frame, and building a formatter costs about 100 µs each.
+    static func calendarDate(_ t: Int64) -> String {
+        var seconds = time_t(t), parts = tm()
+        guard localtime_r(&seconds, &parts) != nil else { return "" }
+        func padded(_ n: Int32, _ width: Int) -> String {
+            let digits = String(n)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return padded(parts.tm_year + 1900, 4) + "-" + padded(parts.tm_mon + 1, 2) + "-" + padded(parts.tm_mday, 2)
     }
 
     static func name(_ pk: Pubkey, _ state: AppState) -> String {

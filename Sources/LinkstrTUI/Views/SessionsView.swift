@@ -102,6 +102,29 @@ enum FeedView {
         return out
     }
 
+    /// The last feed's lines: scrolling changes only the selection, so a key press reuses them instead of
+    /// classifying, sanitising and measuring every post again. Only the UI thread renders.
+    enum LinesCache {
+        struct Key: Equatable {
+            var posts: [PostView]
+            var changes: [MembershipChange]
+            var width: Int
+            var now: Int64
+            var me: String?
+            var contacts: [Contact]
+        }
+        nonisolated(unsafe) private static var last: (key: Key, lines: [Line])?
+
+        static func lines(_ state: AppState, _ feed: SessionFeed, width: Int) -> [Line] {
+            let key = Key(posts: feed.posts, changes: feed.membershipChanges, width: width, now: state.now,
+                          me: state.identity?.pubkey, contacts: state.contacts)
+            if let last, last.key == key { return last.lines }  // unchanged arrays compare by buffer identity
+            let fresh = FeedView.lines(state, feed, width: width)
+            last = (key, fresh)
+            return fresh
+        }
+    }
+
     static func render(_ c: inout Canvas, _ state: AppState, _ feed: SessionFeed, _ area: Rect) {
         let name = DisplayText.singleLine(feed.summary?.name ?? "session")
         var x = c.put(" ‹ ", x: 0, y: area.y, Style(.dim))
@@ -112,7 +135,7 @@ enum FeedView {
         }
         let top = area.y + 1
         let height = area.bottom - top
-        let all = lines(state, feed, width: c.width)
+        let all = LinesCache.lines(state, feed, width: c.width)
         if all.isEmpty {
             c.put(feed.loading ? "  loading…" : "  no posts yet. press c to share a link.", x: 0, y: top + 1, Style(.dim))
             return
