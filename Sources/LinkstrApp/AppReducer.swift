@@ -9,6 +9,21 @@ public enum AppReducer {
     public static let revealSeconds: Int64 = 60
 
     public static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
+        let effects = apply(&state, action)
+        keepSessionSelectionVisible(&state)
+        return effects
+    }
+
+    /// The session list scrolls only as far as needed to keep the selection on screen, so the rows stay
+    /// where they were when the selection moves back up, and a click maps to the row drawn under it.
+    static func keepSessionSelectionVisible(_ state: inout AppState) {
+        let count = state.sessions.visibleRows.count
+        let scroll = Layout.visibleScroll(selection: state.sessions.selection, scroll: state.sessions.scroll,
+                                          capacity: Layout.sessionCapacity(screenRows: state.screen.rows), count: count)
+        if scroll != state.sessions.scroll { state.sessions.scroll = scroll }
+    }
+
+    static func apply(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         switch action {
         // MARK: lifecycle
         case .started(let now, let size):
@@ -396,8 +411,13 @@ public enum AppReducer {
             if index == state.sessions.selection { return sessionsKey(&state, .enter) }
             state.sessions.selection = index
         case .settings:
-            let index = row - Layout.settingsRelayTop
-            if index >= 0, index / 2 < state.settings.relays.count { state.settings.selection = index / 2; state.settings.section = .relays }
+            // The same geometry the view draws with: two rows per relay, scrolled to keep the selection visible.
+            let offset = row + Layout.contentTop - (Layout.paneTop + Layout.settingsRelayTop)
+            let capacity = Layout.settingsRelayCapacity(screenRows: state.screen.rows)
+            guard offset >= 0, offset / 2 < capacity else { return [] }
+            let relays = state.settings.relays.count
+            let index = Layout.visibleScroll(selection: state.settings.selection, scroll: 0, capacity: capacity, count: relays) + offset / 2
+            if index < relays { state.settings.selection = index; state.settings.section = .relays }
         default: break
         }
         return []
@@ -424,8 +444,30 @@ public enum Layout {
     /// Rows above the pane content: the tab bar and the pane title.
     public static let contentTop = 2
     public static let sessionRowHeight = 2
-    /// Settings: first relay row below the content top (header + blank).
+    /// The screen row where a pane's area starts (below the tab bar); the status line takes the last row.
+    public static let paneTop = 1
+    /// Settings: first relay row below the pane top (header, then the add field's row).
     public static let settingsRelayTop = 2
+
+    /// How many sessions (two rows each) fit under the Sessions pane's title.
+    public static func sessionCapacity(screenRows: Int) -> Int {
+        let paneBottom = paneTop + max(0, screenRows - 3)
+        return max(1, (paneBottom - (paneTop + 1)) / sessionRowHeight)
+    }
+
+    /// How many relays (two rows each) the Settings pane shows above its storage and identity blocks.
+    public static func settingsRelayCapacity(screenRows: Int) -> Int {
+        let paneBottom = paneTop + max(0, screenRows - 3)
+        return max(1, (paneBottom - 6 - (paneTop + settingsRelayTop)) / 2)
+    }
+
+    /// The first visible row of a list that keeps `selection` within `capacity` rows.
+    public static func visibleScroll(selection: Int, scroll: Int, capacity: Int, count: Int) -> Int {
+        var top = min(scroll, max(0, count - capacity))
+        if selection < top { top = selection }
+        if selection >= top + capacity { top = selection - capacity + 1 }
+        return max(0, top)
+    }
 }
 
 extension Array {

@@ -265,6 +265,49 @@ final class RenderTests: XCTestCase {
         XCTAssertFalse(render(state).lines.joined().contains("nsec1"))
     }
 
+    /// A click selects the relay drawn on that row, also when the list is scrolled (view and reducer share the geometry).
+    func testClickingARelayRowSelectsTheRelayDrawnThere() throws {
+        for rows in [24, 40] {
+            var state = F.main()
+            state.screen = ScreenSize(columns: 80, rows: rows)
+            _ = AppReducer.reduce(&state, .keyPressed(.char("4")))
+            _ = AppReducer.reduce(&state, .relaysChanged((0..<12).map { RelayRow(url: String(format: "wss://relay%02d.example", $0), health: .connected) }))
+            // Scroll down so that the first relays are off screen at 80×24.
+            for _ in 0..<9 { _ = AppReducer.reduce(&state, .keyPressed(.down)) }
+            let c = render(state, rows: rows)
+            for target in [4, 7, 9] {
+                let name = String(format: "relay%02d", target)
+                let y = try XCTUnwrap(c.lines.firstIndex { $0.contains(name) }, "\(name) on screen at \(rows) rows")
+                var clicked = state
+                _ = AppReducer.reduce(&clicked, .mouseUsed(MouseEvent(.click, column: 20, row: y)))
+                XCTAssertEqual(clicked.settings.selection, target, "\(rows) rows: click on row \(y) showing \(name)")
+                // The error slot under a relay belongs to the same relay.
+                var below = state
+                _ = AppReducer.reduce(&below, .mouseUsed(MouseEvent(.click, column: 20, row: y + 1)))
+                XCTAssertEqual(below.settings.selection, target)
+            }
+            XCTAssertNotNil(c.lines.firstIndex { $0.contains("relay09") }, "the selected relay is on screen")
+        }
+    }
+
+    /// The same for the session list after scrolling down and part of the way back up.
+    func testClickingASessionRowSelectsTheSessionDrawnThere() throws {
+        var state = F.main(sessions: (0..<40).map { F.session(String(format: "s%02d", $0), String(format: "Session %02d", $0), at: Int64(1_000 - $0)) })
+        for _ in 0..<30 { _ = AppReducer.reduce(&state, .keyPressed(.down)) }
+        for _ in 0..<12 { _ = AppReducer.reduce(&state, .keyPressed(.up)) }
+        let c = render(state)
+        var clicks = 0
+        for target in 0..<40 {
+            let name = String(format: "Session %02d", target)
+            guard let y = c.lines.firstIndex(where: { $0.contains(name) }) else { continue }
+            var clicked = state
+            _ = AppReducer.reduce(&clicked, .mouseUsed(MouseEvent(.click, column: 20, row: y)))
+            XCTAssertEqual(clicked.sessions.visibleRows[clicked.sessions.selection].name, name, "click on row \(y)")
+            clicks += 1
+        }
+        XCTAssertGreaterThanOrEqual(clicks, 9, "a full screen of sessions was drawn and clicked")
+    }
+
     func testBootUnlockAndOnboardingScreens() throws {
         var state = AppState()
         state.phase = .booting(.connectingRelays)

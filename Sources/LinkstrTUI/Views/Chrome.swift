@@ -14,7 +14,7 @@ public enum AppView {
         case .onboarding(let o): BootViews.onboarding(&c, o, state)
         case .main:
             tabBar(&c, state)
-            let area = Rect(x: 0, y: 1, width: c.width, height: max(0, c.height - 3))
+            let area = Rect(x: 0, y: Layout.paneTop, width: c.width, height: max(0, c.height - 3))
             switch state.pane {
             case .sessions: SessionsView.render(&c, state, area)
             case .post: PostViews.render(&c, state, area)

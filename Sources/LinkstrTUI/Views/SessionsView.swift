@@ -15,7 +15,7 @@ enum SessionsView {
         }
         let rows = s.visibleRows
         let top = area.y + 1
-        let capacity = max(1, (area.bottom - top) / Layout.sessionRowHeight)
+        let capacity = Layout.sessionCapacity(screenRows: c.height)  // the reducer scrolls with the same figure
         if rows.isEmpty {
             let message = s.loading ? "loading…" : s.search != nil ? "no session matches."
                 : s.archivedMode ? "no archived sessions." : "no sessions yet. press n to start one."
@@ -47,10 +47,7 @@ enum SessionsView {
 
     /// The first row to show so that `selection` stays on screen.
     static func visibleScroll(selection: Int, scroll: Int, capacity: Int, count: Int) -> Int {
-        var top = min(scroll, max(0, count - capacity))
-        if selection < top { top = selection }
-        if selection >= top + capacity { top = selection - capacity + 1 }
-        return max(0, top)
+        Layout.visibleScroll(selection: selection, scroll: scroll, capacity: capacity, count: count)
     }
 }
 

@@ -15,7 +15,7 @@ enum SettingsView {
         }
         y = area.y + Layout.settingsRelayTop
         if s.relays.isEmpty { c.put("  no relays: a adds one, R restores the defaults.", x: 0, y: y, Style(.warning)); y += 2 }
-        let capacity = max(1, (area.bottom - 6 - y) / 2)
+        let capacity = Layout.settingsRelayCapacity(screenRows: c.height)  // shared with mouse clicks
         let scroll = SessionsView.visibleScroll(selection: s.selection, scroll: 0, capacity: capacity, count: s.relays.count)
         if s.relays.count > capacity {
             let position = "\(s.selection + 1)/\(s.relays.count)"
