@@ -25,6 +25,7 @@ public enum AppAction: Equatable, Sendable {
     case feedLoaded(sessionID: String, summary: SessionSummary?, posts: [PostView], changes: [MembershipChange], hasMore: Bool)
     case postLoaded(postID: String, view: PostView?, sessionName: String)
     case contactsLoaded([Contact])
+    case profileNamesLoaded([Pubkey: String])
     case relaysChanged([RelayRow])
     case identitiesLoaded([IdentityEntry])
     case messagesArrived(touchedSessions: Set<String>, notifications: [InboundNotification])

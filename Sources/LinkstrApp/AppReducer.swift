@@ -133,6 +133,9 @@ public enum AppReducer {
                 state.post.mode = .detail(d)
             }
             return []
+        case .profileNamesLoaded(let names):
+            state.profileNames = names
+            return []
         case .contactsLoaded(let contacts):
             // Sorted by the name shown, so lists stay put as contacts arrive.
             state.contacts = contacts.sorted { a, b in
@@ -428,10 +431,7 @@ public enum AppReducer {
     }
 
     static func notification(_ n: InboundNotification, _ state: AppState) -> AppEffect {
-        func name(_ pk: Pubkey) -> String {
-            if let alias = state.contacts.first(where: { $0.pubkey == pk })?.alias { return DisplayText.singleLine(alias) }
-            return AccountState.shortNpub(pk)
-        }
+        func name(_ pk: Pubkey) -> String { state.displayName(pk) }
         switch n {
         case .post(_, _, let author): return .notify(title: "\(name(author)) shared a post", body: "")
         case .reaction(_, _, _, let author, let emoji): return .notify(title: "\(name(author)) reacted \(DisplayText.singleLine(emoji))", body: "")

@@ -32,6 +32,8 @@ public struct AppState: Equatable, Sendable {
     public var you = YouState()
     public var settings = SettingsState()
     public var contacts: [Contact] = []
+    /// Other people's profile names (kind 0); an alias still wins.
+    public var profileNames: [Pubkey: String] = [:]
     public var overlay: Overlay?
     public var status: StatusLine?
     public var screen = ScreenSize(columns: 80, rows: 24)
@@ -41,6 +43,15 @@ public struct AppState: Equatable, Sendable {
     public var quitting = false
 
     public init() {}
+
+    /// How a person is called on screen: "you", then the private alias, then their profile name, then a
+    /// short npub. Aliases and names are remote or typed text: reduced to one harmless line.
+    public func displayName(_ pubkey: Pubkey) -> String {
+        if pubkey == identity?.pubkey { return "you" }
+        if let alias = contacts.first(where: { $0.pubkey == pubkey })?.alias { return DisplayText.singleLine(alias) }
+        if let name = profileNames[pubkey] { return DisplayText.singleLine(name) }
+        return AccountState.shortNpub(pubkey)
+    }
 }
 
 public struct ScreenSize: Equatable, Sendable {

@@ -9,6 +9,8 @@ import NostrProtocol
 public enum SyncUpdate: Sendable {
     case ingested(touchedSessions: Set<String>, notifications: [InboundNotification])
     case contactsChanged
+    /// Someone's profile name (kind 0) arrived or changed: reload `AccountStore.profileNames()`.
+    case profilesChanged
     case relay(RelaySnapshot)
     case notice(relay: String, String)
     /// Every relay that connected has been backfilled (late relays get their own later).
@@ -40,6 +42,9 @@ public actor SyncEngine {
     public static let livePrefix = "linkstr-live"
     public static let backfillPrefix = "linkstr-backfill-"
     public static let followListSubscription = "linkstr-follow-list"
+    public static let profilesSubscription = "linkstr-profiles"
+    /// Authors per filter in the profiles request, well under common relay limits on filter size.
+    public static let authorsPerFilter = 250
     public static let pageSize = 500
     /// Live events may be backdated by the 0–2 day wrap tweak; allow ten minutes of clock skew too.
     public static let liveWindow: Int64 = NIP59.maxTimestampTweak + 600
@@ -58,6 +63,10 @@ public actor SyncEngine {
 
     /// Wraps buffered or being opened; the persisted processed set is asked per batch (`flushBuffered`).
     private var inFlight = Set<String>()
+    /// Whose kind 0 the profiles subscription asks for (contacts and session members).
+    private var profileAuthors = Set<Pubkey>()
+    private var profileRefreshScheduled = false
+    private var profilesChangedScheduled = false
     private var buffer: [(relay: String, subscription: String, event: NostrEvent)] = []
     private var flushScheduled = false
     private var liveEOSE = Set<String>()
@@ -108,6 +117,7 @@ public actor SyncEngine {
         await pool.subscribe(Self.livePrefix, filters: [Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]], since: now - Self.liveWindow,
                                                                limit: Self.pageSize)])
         await pool.subscribe(Self.followListSubscription, filters: [Filter(authors: [me], kinds: [3], limit: 1)])
+        await refreshProfileSubscription()
     }
 
     public func stop() async {
@@ -153,6 +163,8 @@ public actor SyncEngine {
         case .event(let relay, let sub, let e):
             if sub == Self.followListSubscription {
                 ingestFollowList(e)
+            } else if sub == Self.profilesSubscription {
+                ingestProfile(e)
             } else if sub == Self.livePrefix || sub.hasPrefix(Self.backfillPrefix) {
                 if case .running(let page, let id, let until, let count, let oldest, let limit)? = backfill[relay], id == sub {
                     backfill[relay] = .running(page: page, subscription: id, until: until, count: count + 1,
@@ -324,6 +336,7 @@ public actor SyncEngine {
                 }
             }
             if !touched.isEmpty || !notifications.isEmpty { updateSink.yield(.ingested(touchedSessions: touched, notifications: notifications)) }
+            if !touched.isEmpty { scheduleProfileRefresh() }
         } catch {
             // Nothing was written; these wraps are opened again next time.
             updateSink.yield(.notice(relay: "", "could not store incoming messages: \(error)"))
@@ -352,7 +365,54 @@ public actor SyncEngine {
         guard e.kind == 3, e.pubkey.hex == me, e.isValid else { return }
         if (try? store.ingestFollowList(author: me, createdAt: e.createdAt, eventID: e.id.hex, tags: e.tags, now: clock())) == .applied {
             updateSink.yield(.contactsChanged)
+            scheduleProfileRefresh()
         }
+    }
+
+    // MARK: profiles
+
+    /// Asks every relay for the kind 0 of the people we know, replacing the previous request when that set
+    /// changed (a REQ with the same id replaces it; the pool re-sends it after reconnects).
+    private func refreshProfileSubscription() async {
+        profileRefreshScheduled = false
+        guard let authors = try? store.profileAuthors(), authors != profileAuthors else { return }
+        profileAuthors = authors
+        if authors.isEmpty { return await pool.unsubscribe(Self.profilesSubscription) }
+        let sorted = authors.sorted()
+        let filters = stride(from: 0, to: sorted.count, by: Self.authorsPerFilter).map {
+            Filter(authors: Array(sorted[$0..<min($0 + Self.authorsPerFilter, sorted.count)]), kinds: [0])
+        }
+        await pool.subscribe(Self.profilesSubscription, filters: filters)
+    }
+
+    /// New sessions or contacts arrive in bursts; look at the set of people once the burst is over.
+    private func scheduleProfileRefresh() {
+        guard !profileRefreshScheduled else { return }
+        profileRefreshScheduled = true
+        Task {
+            try? await Task.sleep(for: .seconds(1))
+            await self.refreshProfileSubscription()
+        }
+    }
+
+    private func ingestProfile(_ e: NostrEvent) {
+        let author = e.pubkey.hex
+        // Cheap checks before the signature: only kind 0 of people we asked for is worth verifying.
+        guard e.kind == 0, profileAuthors.contains(author), e.isValid else { return }
+        let decision = ProfileRule.decide(kind: e.kind, author: author, createdAt: e.createdAt, eventID: e.id.hex, content: e.content,
+                                          known: profileAuthors, current: try? store.profileStamp(author), now: clock())
+        guard (try? store.applyProfile(author, decision)) == true, !profilesChangedScheduled else { return }
+        // One reload for a burst of profiles (the first answer brings one per person).
+        profilesChangedScheduled = true
+        Task {
+            try? await Task.sleep(for: .milliseconds(200))
+            self.announceProfilesChanged()
+        }
+    }
+
+    private func announceProfilesChanged() {
+        profilesChangedScheduled = false
+        updateSink.yield(.profilesChanged)
     }
 
     // MARK: sending
@@ -393,6 +453,7 @@ public actor SyncEngine {
         // Our self-copies will come back from the relays: mark them processed so they are never opened.
         let reports = try store.ingest(messages, processedWraps: wraps.map { $0.id.hex }, now: now)
         updateSink.yield(.ingested(touchedSessions: reports.reduce(into: Set<String>()) { $0.formUnion($1.touchedSessions) }, notifications: []))
+        scheduleProfileRefresh()  // a new session or member list may name people we have not asked about
         return result
     }
 
@@ -411,6 +472,7 @@ public actor SyncEngine {
         let event = try await publish(NostrEventTemplates.followList(keys, now: clock()))
         try store.replaceContacts(keys, stamp: LWWStamp(createdAt: event.createdAt, eventID: event.id.hex))
         updateSink.yield(.contactsChanged)
+        await refreshProfileSubscription()
     }
 }
 

@@ -88,6 +88,33 @@ final class CLIFlowTests: XCTestCase {
         print("CLI flow: 3 homes, session, post, react, un-react, delete, member change, warm re-sync with 0 decryptions")
     }
 
+    /// Profile names (kind 0) of contacts arrive by sync, harmless to print, and the newest edit wins.
+    func testContactsProfileNamesArriveSanitisedAndNewestWins() throws {
+        let relay = try TestRelay()
+        let a = try Home("pa", relays: [relay.url]), b = try Home("pb", relays: [relay.url])
+        defer { [a, b].forEach { $0.remove() } }
+        _ = try a.createIdentity()
+        let (bNpub, bHex) = try b.createIdentity(name: "Bob\u{1B}[2J \u{1B}]52;c;aGk=\u{07}Builder")
+        _ = try b.sync()  // publishes the kind 0 given at creation
+        try a.ok(["contacts", "add", bNpub])
+        _ = try a.sync()
+        func listed() throws -> [String: Any]? {
+            (try a.ok(["contacts", "list", "--json"]).json() as? [[String: Any]])?.first { $0["pubkey"] as? String == bHex }
+        }
+        XCTAssertEqual(try listed()?["name"] as? String, "Bob[2J ]52;c;aGk=Builder", "escape and bell characters are gone")
+        XCTAssertTrue(try listed()?["alias"] is NSNull, "no alias yet")
+
+        // An edit one second later replaces it; an alias is shown next to it, never replaced by it.
+        Thread.sleep(forTimeInterval: 1.1)
+        XCTAssertEqual(try b.ok(["identity", "name", "Robert"]).trimmed, "Robert")
+        _ = try b.sync()
+        try a.ok(["contacts", "add", bNpub, "--alias", "Bobby"])
+        _ = try a.sync()
+        XCTAssertEqual(try listed()?["name"] as? String, "Robert")
+        XCTAssertEqual(try a.ok(["contacts", "list"]).trimmed, "\(bNpub)  Bobby  (Robert)")
+        print("profile names: contact's kind 0 fetched by sync, sanitised, newest edit wins")
+    }
+
     func testErrorsArePlainAndExitCodesHonest() throws {
         let relay = try TestRelay()
         let a = try Home("errors", relays: [relay.url])

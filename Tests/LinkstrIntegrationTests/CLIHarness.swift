@@ -42,8 +42,8 @@ struct Home {
         return r
     }
 
-    func createIdentity() throws -> (npub: String, hex: String) {
-        let out = try ok(["identity", "create", "--kdf-cost", "10", "--json"]).json() as! [String: String]
+    func createIdentity(name: String? = nil) throws -> (npub: String, hex: String) {
+        let out = try ok(["identity", "create", "--kdf-cost", "10", "--json"] + (name.map { ["--name", $0] } ?? [])).json() as! [String: String]
         return (out["npub"]!, out["pubkey"]!)
     }
 

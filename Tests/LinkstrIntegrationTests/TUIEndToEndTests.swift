@@ -101,6 +101,8 @@ final class TUIEndToEndTests: XCTestCase {
         try tmux.keys("b", "Enter")
         screen = try tmux.waitFor("b", text: "▌ a classic, worth it")
         XCTAssertTrue(screen.contains("https://youtube.com/watch?v=dQw4w9WgXcQ"))
+        // Bob has no alias for Alice: her post carries the profile name she chose at onboarding (kind 0).
+        try tmux.waitFor("b", text: "Alice  ", timeout: 20)
         try tmux.keys("b", "Escape")
         screen = try tmux.waitFor("b", "the list without the dot") { s in
             let lines = s.screenLines

@@ -108,6 +108,42 @@ final class AccountStoreTests: StorageTestCase {
         XCTAssertEqual(try local.db.scalar("SELECT count(*) FROM accounts").int, 1)
     }
 
+    /// Profile names: stored per account, newest stamp kept, everyone we know asked for (not us).
+    func testProfileNamesAreScopedAndAskedForContactsAndMembers() throws {
+        let local = try LocalStore(paths: paths)
+        let a = try local.account(alice, now: 1)
+        try populate(a, me: alice)
+        let carol = SecretKey.generate().publicKey.hex, b = bob.publicKey.hex
+        XCTAssertEqual(try a.profileAuthors(), [b], "bob is a contact and a member; alice is not asked for")
+        _ = try a.ingest([message(LinkstrPayload(conversationID: "S3", rootID: "", kind: .sessionCreate, sessionName: "Three",
+                                                 memberPubkeys: [alice.publicKey.hex, carol]), by: alice.publicKey.hex, at: 50, id: "c3")],
+                         processedWraps: [], now: 60)
+        XCTAssertEqual(try a.profileAuthors(), [b, carol], "a new session's members are asked for too")
+
+        XCTAssertNil(try a.profileStamp(b))
+        let first = ProfileRule.decide(kind: 0, author: b, createdAt: 100, eventID: "aa", content: #"{"name":"Bob"}"#,
+                                       known: [b], current: try a.profileStamp(b), now: 100)
+        XCTAssertTrue(try a.applyProfile(b, first))
+        XCTAssertEqual(try a.profileStamp(b), LWWStamp(createdAt: 100, eventID: "aa"))
+        let older = ProfileRule.decide(kind: 0, author: b, createdAt: 99, eventID: "ff", content: #"{"name":"Old Bob"}"#,
+                                       known: [b], current: try a.profileStamp(b), now: 100)
+        XCTAssertFalse(try a.applyProfile(b, older))
+        let renamed = ProfileRule.decide(kind: 0, author: b, createdAt: 100, eventID: "bb", content: #"{"display_name":"Robert","name":"bob"}"#,
+                                         known: [b], current: try a.profileStamp(b), now: 100)
+        XCTAssertTrue(try a.applyProfile(b, renamed))
+        XCTAssertEqual(try LocalStore(paths: paths).account(alice, now: 2).profileNames(), [b: "Robert"], "persisted")
+        // A profile without a name clears it; other accounts never see any of it.
+        XCTAssertTrue(try a.applyProfile(b, ProfileRule.decide(kind: 0, author: b, createdAt: 101, eventID: "cc", content: "{}",
+                                                              known: [b], current: try a.profileStamp(b), now: 101)))
+        XCTAssertEqual(try a.profileNames(), [:])
+        try a.applyProfile(b, .apply(name: "Bob again", stamp: LWWStamp(createdAt: 102, eventID: "dd")))
+        let other = try local.account(bob, now: 1)
+        XCTAssertEqual(try other.profileNames(), [:])
+        XCTAssertNil(try other.profileStamp(b))
+        try local.clearAccount(a)
+        XCTAssertEqual(try local.db.scalar("SELECT count(*) FROM profiles").int, 0, "clearing the account removes its profiles")
+    }
+
     func testAnotherIdentityCannotOpenTheData() throws {
         let local = try LocalStore(paths: paths)
         try populate(try local.account(alice, now: 1), me: alice)
@@ -134,6 +170,8 @@ final class AccountStoreTests: StorageTestCase {
         let secrets = ["https://example.com/secret-film", "a very private note", "Confidential club", "Bobby Secret-Alias", "👀"]
         try populate(store, me: alice, secretURL: secrets[0], note: secrets[1], name: secrets[2])
         try store.storeLinkMetadata(.init(title: "Secret Title Of The Film", thumbnailPath: "/tmp/thumb-secret.jpg", fetchedAt: 1), for: secrets[0])
+        try store.applyProfile(bob.publicKey.hex, .apply(name: "Bob Profile-Secret", stamp: LWWStamp(createdAt: 5, eventID: "e1")))
+        XCTAssertEqual(try store.profileNames()[bob.publicKey.hex], "Bob Profile-Secret")
         XCTAssertEqual(try store.linkMetadata(for: secrets[0])?.title, "Secret Title Of The Film")
         var files = [Data]()
         for suffix in ["", "-wal"] {
@@ -141,7 +179,7 @@ final class AccountStoreTests: StorageTestCase {
         }
         XCTAssertEqual(files.count, 2, "the WAL must exist and be checked too")
         XCTAssertGreaterThan(files.map(\.count).reduce(0, +), 10_000)
-        for needle in secrets + ["Secret Title Of The Film", "thumb-secret", bob.publicKey.hex] {
+        for needle in secrets + ["Secret Title Of The Film", "thumb-secret", "Bob Profile-Secret", bob.publicKey.hex] {
             for data in files { XCTAssertNil(data.range(of: Data(needle.utf8)), "\(needle) found in plaintext") }
         }
         try local.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

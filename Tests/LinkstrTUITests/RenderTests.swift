@@ -161,6 +161,29 @@ final class RenderTests: XCTestCase {
         XCTAssertNotNil(row(c, containing: "edited elsewhere"))
     }
 
+    /// Without an alias, people are called by their profile name (kind 0); an alias wins; hostile names are drawn harmlessly.
+    func testProfileNamesNameAuthorsWhenThereIsNoAlias() throws {
+        let post = F.post("p1", in: "s1", by: F.bob, at: 9_900, url: "https://example.com/a", note: "hello",
+                          reactions: [ReactionSummary(emoji: "👍", count: 1, mine: false, by: [F.carol])])
+        var state = F.feed(F.session("s1", "Films", members: [F.me, F.bob, F.carol]), posts: [post], contacts: [Contact(pubkey: F.carol)])
+        XCTAssertNotNil(row(render(state), containing: AccountState.shortNpub(F.bob)))
+        XCTAssertEqual(AppReducer.reduce(&state, .profileNamesLoaded([F.bob: "Bob\u{1B}[2J Builder", F.carol: "Carol"])), [])
+        var c = render(state)
+        XCTAssertNotNil(row(c, containing: "Bob[2J Builder  "))
+        assertNoControlCharacters(c)
+        // The You pane lists contacts by profile name, with the npub beside it.
+        var you = state
+        you.sessions.open = nil
+        _ = AppReducer.reduce(&you, .keyPressed(.char("3")))
+        XCTAssertNotNil(row(render(you), containing: "Carol  " + AccountState.shortNpub(F.carol)))
+        state.contacts = [Contact(pubkey: F.bob, alias: "Bobby")]
+        c = render(state)
+        XCTAssertNotNil(row(c, containing: "Bobby  "))
+        XCTAssertFalse(c.lines.contains { $0.contains("Builder") }, "an alias wins over the profile name")
+        XCTAssertEqual(state.displayName(F.carol), "Carol")
+        XCTAssertEqual(state.displayName(F.me), "you")
+    }
+
     /// Older than a week: a calendar date in local time, as a DateFormatter would write it.
     func testOldPostsShowTheirLocalCalendarDate() {
         let formatter = DateFormatter()

@@ -159,6 +159,18 @@ enum Migrations {
             PRIMARY KEY (owner, key)
         );
         """,
+        // 2: other people's profile names (kind 0), newest event per person.
+        """
+        CREATE TABLE profiles (
+            owner TEXT NOT NULL REFERENCES accounts(pubkey) ON DELETE CASCADE,
+            pubkey_ref TEXT NOT NULL,
+            pubkey_enc BLOB NOT NULL,
+            name_enc BLOB,
+            created_at INTEGER NOT NULL,
+            event_id TEXT NOT NULL,
+            PRIMARY KEY (owner, pubkey_ref)
+        );
+        """,
     ]
 
     static func migrate(_ db: Database) throws {

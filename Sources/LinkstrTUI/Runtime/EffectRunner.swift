@@ -150,6 +150,7 @@ public final class EffectRunner: @unchecked Sendable {
         case .loadContacts:
             guard let store else { return }
             dispatch(.contactsLoaded(try store.contacts()))
+            dispatch(.profileNamesLoaded(try store.profileNames()))
         case .loadIdentities:
             let active = vault.activePubkey()
             dispatch(.identitiesLoaded(try vault.list().map { IdentityEntry(pubkey: $0.pubkey, npub: $0.npub, active: $0.pubkey == active) }))
@@ -420,6 +421,8 @@ public final class EffectRunner: @unchecked Sendable {
                     dispatch(.messagesArrived(touchedSessions: touched, notifications: notifications))
                 case .contactsChanged:
                     if let contacts = try? store.contacts() { dispatch(.contactsLoaded(contacts)) }
+                case .profilesChanged:
+                    if let names = try? store.profileNames() { dispatch(.profileNamesLoaded(names)) }
                 case .relay(let snapshot):
                     queue.async { [self] in
                         guard relayList.contains(where: { $0.url == snapshot.url }) else { return }

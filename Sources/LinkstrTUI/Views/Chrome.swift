@@ -156,11 +156,7 @@ public enum AppView {
         return padded(parts.tm_year + 1900, 4) + "-" + padded(parts.tm_mon + 1, 2) + "-" + padded(parts.tm_mday, 2)
     }
 
-    static func name(_ pk: Pubkey, _ state: AppState) -> String {
-        if pk == state.identity?.pubkey { return "you" }
-        if let alias = state.contacts.first(where: { $0.pubkey == pk })?.alias { return DisplayText.singleLine(alias) }
-        return AccountState.shortNpub(pk)
-    }
+    static func name(_ pk: Pubkey, _ state: AppState) -> String { state.displayName(pk) }
 
     /// Reaction summary as on iOS cards: count hidden when 1, badge capped at "10+".
     public static func reactionSummary(_ reactions: [ReactionSummary]) -> String {

@@ -109,12 +109,13 @@ enum FeedView {
             var now: Int64
             var me: String?
             var contacts: [Contact]
+            var profileNames: [Pubkey: String]
         }
         nonisolated(unsafe) private static var last: (key: Key, lines: [Line])?
 
         static func lines(_ state: AppState, _ feed: SessionFeed, width: Int) -> [Line] {
             let key = Key(posts: feed.posts, changes: feed.membershipChanges, width: width, now: state.now,
-                          me: state.identity?.pubkey, contacts: state.contacts)
+                          me: state.identity?.pubkey, contacts: state.contacts, profileNames: state.profileNames)
             if let last, last.key == key { return last.lines }  // unchanged arrays compare by buffer identity
             let fresh = FeedView.lines(state, feed, width: width)
             last = (key, fresh)

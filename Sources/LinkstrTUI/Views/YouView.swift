@@ -50,10 +50,11 @@ enum YouView {
             switch entry {
             case .contact(let pk):
                 lastKind = "contact"
-                let alias = state.contacts.first { $0.pubkey == pk }?.alias.map(DisplayText.singleLine)
+                // Alias, else profile name, else the short npub; the npub follows whenever a name is shown.
+                let name = AppView.name(pk, state), npub = AccountState.shortNpub(pk)
                 var x = c.put(selected ? "› " : "  ", x: 2, y: y, Style(.accent, bold: true))
-                x = c.put(DisplayWidth.truncate(alias ?? AccountState.shortNpub(pk), to: leftWidth - 4), x: x, y: y, Style(.text, reverse: selected))
-                if alias != nil { c.put("  " + AccountState.shortNpub(pk), x: x, y: y, Style(.dim), limit: max(0, leftWidth - x)) }
+                x = c.put(DisplayWidth.truncate(name, to: leftWidth - 4), x: x, y: y, Style(.text, reverse: selected))
+                if name != npub { c.put("  " + npub, x: x, y: y, Style(.dim), limit: max(0, leftWidth - x)) }
             case .identity(let entry):
                 if lastKind != "identity" {
                     lastKind = "identity"

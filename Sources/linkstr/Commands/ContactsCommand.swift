@@ -47,18 +47,23 @@ struct ContactsCommand: AsyncParsableCommand {
     }
 
     struct List: LinkstrCommand {
-        static let configuration = CommandConfiguration(abstract: "Contacts with their aliases.")
+        static let configuration = CommandConfiguration(abstract: "Contacts with their aliases and profile names (kind 0, fetched by sync).")
         @OptionGroup var global: GlobalOptions
         func execute() async throws {
             let (_, store) = try CLIContext(global).account()
             let contacts = try store.contacts()
+            let names = try store.profileNames()
             if global.json {
                 printLine(Output.json(.array(contacts.map { c in
                     .object(JSONObject([("pubkey", .string(c.pubkey)), ("npub", .string((try? PublicKey(hex: c.pubkey))?.npub ?? "")),
-                                        ("alias", c.alias.map { .string($0) } ?? .null)]))
+                                        ("alias", c.alias.map { .string($0) } ?? .null),
+                                        ("name", names[c.pubkey].map { .string($0) } ?? .null)]))
                 })))
             } else {
-                for c in contacts { printLine("\((try? PublicKey(hex: c.pubkey))?.npub ?? c.pubkey)\(c.alias.map { "  " + DisplayText.singleLine($0) } ?? "")") }
+                for c in contacts {
+                    let labels = [c.alias, names[c.pubkey].map { "(\($0))" }].compactMap { $0.map(DisplayText.singleLine) }
+                    printLine(([(try? PublicKey(hex: c.pubkey))?.npub ?? c.pubkey] + labels).joined(separator: "  "))
+                }
             }
         }
     }

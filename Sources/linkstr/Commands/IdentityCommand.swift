@@ -6,7 +6,7 @@ import NostrProtocol
 
 struct IdentityCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "identity", abstract: "Create, import, list and switch identities.",
-                                                    subcommands: [Create.self, Import.self, List.self, Show.self, Use.self, ExportSecret.self])
+                                                    subcommands: [Create.self, Import.self, List.self, Show.self, Use.self, Name.self, ExportSecret.self])
 
     struct Create: LinkstrCommand {
         static let configuration = CommandConfiguration(abstract: "Create a new key; prints its npub.")
@@ -66,6 +66,18 @@ struct IdentityCommand: AsyncParsableCommand {
         func execute() async throws {
             guard let pk = try CLIContext(global).vault.activePubkey(), let key = try? PublicKey(hex: pk) else { throw CLIError("no identity yet.") }
             printLine(global.json ? Output.json(.object(JSONObject([("npub", .string(key.npub)), ("pubkey", .string(key.hex))]))) : "\(key.npub)\n\(key.hex)")
+        }
+    }
+
+    struct Name: LinkstrCommand {
+        static let configuration = CommandConfiguration(abstract: "Set the profile name others see (kind 0, published on the next sync).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The name; empty removes it.") var name: String
+        func execute() async throws {
+            let (_, store) = try CLIContext(global).account()
+            // Kept as pending until a relay accepted the kind 0, like the name given at creation.
+            try store.setSetting("profile.name.pending", name.trimmingWhitespace())
+            printLine(name.trimmingWhitespace())
         }
     }
 

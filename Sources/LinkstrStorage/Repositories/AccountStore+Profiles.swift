@@ -1,0 +1,43 @@
+import LinkstrDomain
+
+/// Other people's profile names (kind 0). The pubkey and the name are sealed like contacts; the row is found
+/// by the pubkey's blind reference.
+extension AccountStore {
+    /// Every stored name, by pubkey (profiles without a usable name are left out).
+    public func profileNames() throws -> [Pubkey: String] {
+        var names = [Pubkey: String]()
+        for r in try db.query("SELECT pubkey_ref, pubkey_enc, name_enc FROM profiles WHERE owner = ?", [o]) {
+            let ref = r["pubkey_ref"].text ?? ""
+            guard let name = try cipher.open(r["name_enc"], ctx("profiles.name", ref)) else { continue }
+            names[try cipher.openRequired(r["pubkey_enc"], ctx("profiles.pubkey", ref))] = name
+        }
+        return names
+    }
+
+    /// The stamp of the stored profile event for `pubkey`, to decide whether a newer one arrived.
+    public func profileStamp(_ pubkey: Pubkey) throws -> LWWStamp? {
+        guard let r = try db.query("SELECT created_at, event_id FROM profiles WHERE owner = ? AND pubkey_ref = ?",
+                                   [o, .text(cipher.reference(pubkey))]).first, let at = r["created_at"].int else { return nil }
+        return LWWStamp(createdAt: at, eventID: r["event_id"].text ?? "")
+    }
+
+    /// Applies one decision of `ProfileRule`: true when a stored row changed.
+    @discardableResult
+    public func applyProfile(_ pubkey: Pubkey, _ decision: ProfileRule.Decision) throws -> Bool {
+        guard case .apply(let name, let stamp) = decision else { return false }
+        let ref = cipher.reference(pubkey)
+        try db.run("""
+            INSERT INTO profiles (owner, pubkey_ref, pubkey_enc, name_enc, created_at, event_id) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (owner, pubkey_ref) DO UPDATE SET name_enc = excluded.name_enc, created_at = excluded.created_at,
+                event_id = excluded.event_id
+            """, [o, .text(ref), cipher.seal(pubkey, ctx("profiles.pubkey", ref)), cipher.seal(name, ctx("profiles.name", ref)),
+                  .integer(stamp.createdAt), .text(stamp.eventID)])
+        return true
+    }
+
+    /// Everyone whose profile we want: contacts and every member any of our sessions ever had.
+    public func profileAuthors() throws -> Set<Pubkey> {
+        let members = try allSessions().values.map { session in session.snapshots.values.flatMap(\.members) }
+        return ProfileRule.interestingAuthors(contacts: try contacts(), sessionMembers: members, me: owner)
+    }
+}
