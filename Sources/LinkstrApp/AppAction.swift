@@ -26,6 +26,8 @@ public enum AppAction: Equatable, Sendable {
     case postLoaded(postID: String, view: PostView?, sessionName: String)
     case contactsLoaded([Contact])
     case profileNamesLoaded([Pubkey: String])
+    /// Our own name as the relays have it (set on another device or client).
+    case ownProfileNameLoaded(String?)
     case relaysChanged([RelayRow])
     case identitiesLoaded([IdentityEntry])
     case messagesArrived(touchedSessions: Set<String>, notifications: [InboundNotification])

@@ -136,6 +136,9 @@ public enum AppReducer {
         case .profileNamesLoaded(let names):
             state.profileNames = names
             return []
+        case .ownProfileNameLoaded(let name):
+            state.identity?.profileName = name
+            return []
         case .contactsLoaded(let contacts):
             // Sorted by the name shown, so lists stay put as contacts arrive.
             state.contacts = contacts.sorted { a, b in

@@ -66,6 +66,10 @@ public actor SyncEngine {
     /// Whose kind 0 the profiles subscription asks for (contacts and session members).
     private var profileAuthors = Set<Pubkey>()
     private var profileRefreshScheduled = false
+    private var profilesSubscribed = false
+    /// Relays that answered the profiles request (EOSE): our own kind 0 is known from them.
+    private var profilesAnswered = Set<String>()
+    private var profileWaiters: [CheckedContinuation<Void, Never>] = []
     private var profilesChangedScheduled = false
     private var buffer: [(relay: String, subscription: String, event: NostrEvent)] = []
     private var flushScheduled = false
@@ -128,6 +132,7 @@ public actor SyncEngine {
         updateSink.finish()
         for w in backfillWaiters { w.resume() }
         backfillWaiters.removeAll()
+        releaseProfileWaiters()
     }
 
     /// Waits until every relay that connected has been backfilled, or `timeout`. True when complete.
@@ -175,6 +180,7 @@ public actor SyncEngine {
             }
         case .eose(let relay, let sub):
             if sub == Self.livePrefix { liveEOSE.insert(relay) }
+            if sub == Self.profilesSubscription { profilesAnswered.insert(relay); releaseProfileWaiters() }
             if sub.hasPrefix(Self.backfillPrefix) { await pageFinished(relay, sub) }
             await flush()
         case .closed(let relay, let sub, _):
@@ -375,11 +381,12 @@ public actor SyncEngine {
     /// changed (a REQ with the same id replaces it; the pool re-sends it after reconnects).
     private func refreshProfileSubscription() async {
         profileRefreshScheduled = false
-        guard let authors = try? store.profileAuthors(), authors != profileAuthors else { return }
+        guard let authors = try? store.profileAuthors(), !(profilesSubscribed && authors == profileAuthors) else { return }
         profileAuthors = authors
-        if authors.isEmpty { return await pool.unsubscribe(Self.profilesSubscription) }
+        profilesSubscribed = true
         let sorted = authors.sorted()
-        let filters = stride(from: 0, to: sorted.count, by: Self.authorsPerFilter).map {
+        // Our own newest kind 0 too: a name change must keep the fields other clients set.
+        let filters = [Filter(authors: [me], kinds: [0], limit: 1)] + stride(from: 0, to: sorted.count, by: Self.authorsPerFilter).map {
             Filter(authors: Array(sorted[$0..<min($0 + Self.authorsPerFilter, sorted.count)]), kinds: [0])
         }
         await pool.subscribe(Self.profilesSubscription, filters: filters)
@@ -397,17 +404,61 @@ public actor SyncEngine {
 
     private func ingestProfile(_ e: NostrEvent) {
         let author = e.pubkey.hex
+        if author == me {
+            guard e.kind == 0, e.isValid else { return }
+            let current = try? store.ownProfile()
+            if case .apply(_, let stamp) = ProfileRule.decide(kind: e.kind, author: me, createdAt: e.createdAt, eventID: e.id.hex, content: e.content,
+                                                              known: [me], current: current?.stamp, now: clock()) {
+                try? store.setOwnProfile(content: e.content, stamp: stamp)
+                // Unless a name typed here is still waiting to be published, the relays' name is ours.
+                if (try? store.setting("profile.name.pending")) == nil {
+                    try? store.setSetting("profile.name", NostrEventTemplates.profileName(fromContent: e.content))
+                    scheduleProfilesChanged()
+                }
+            }
+            return
+        }
         // Cheap checks before the signature: only kind 0 of people we asked for is worth verifying.
         guard e.kind == 0, profileAuthors.contains(author), e.isValid else { return }
         let decision = ProfileRule.decide(kind: e.kind, author: author, createdAt: e.createdAt, eventID: e.id.hex, content: e.content,
                                           known: profileAuthors, current: try? store.profileStamp(author), now: clock())
-        guard (try? store.applyProfile(author, decision)) == true, !profilesChangedScheduled else { return }
-        // One reload for a burst of profiles (the first answer brings one per person).
+        guard (try? store.applyProfile(author, decision)) == true else { return }
+        scheduleProfilesChanged()
+    }
+
+    /// One reload for a burst of profiles (the first answer brings one per person).
+    private func scheduleProfilesChanged() {
+        guard !profilesChangedScheduled else { return }
         profilesChangedScheduled = true
         Task {
             try? await Task.sleep(for: .milliseconds(200))
             self.announceProfilesChanged()
         }
+    }
+
+    private func releaseProfileWaiters() {
+        for w in profileWaiters { w.resume() }
+        profileWaiters.removeAll()
+    }
+
+    /// Publishes our profile name (nil or empty removes it) merged into our newest kind 0, after waiting
+    /// (bounded) for a relay to tell us what that is. Returns the published event.
+    @discardableResult
+    public func publishProfileName(_ name: String?, waitingUpTo wait: Duration = .seconds(5)) async throws -> NostrEvent {
+        if profilesAnswered.isEmpty {
+            let timer = Task { [weak self] in
+                try? await Task.sleep(for: wait)
+                await self?.releaseProfileWaiters()
+            }
+            await withCheckedContinuation { profileWaiters.append($0) }
+            timer.cancel()
+        }
+        let existing = try? store.ownProfile()
+        // Replaceable: relays keep the newest, so ours must be dated after the one it replaces.
+        let now = max(clock(), (existing?.stamp.createdAt ?? 0) + 1)
+        let event = try await publish(NostrEventTemplates.profile(name: name, existingContent: existing?.content, now: now))
+        try? store.setOwnProfile(content: event.content, stamp: LWWStamp(createdAt: event.createdAt, eventID: event.id.hex))
+        return event
     }
 
     private func announceProfilesChanged() {

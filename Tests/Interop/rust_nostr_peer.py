@@ -104,10 +104,26 @@ def cmd_fetch(req):
     return {"gifts": gifts, "errors": errors}
 
 
+def cmd_query(req):
+    """Every event matching one filter, as the relay returns it until EOSE."""
+    from websockets.sync.client import connect
+    events = []
+    with connect(req["relay"], max_size=None) as ws:
+        ws.send(json.dumps(["REQ", "query", req["filter"]]))
+        while True:
+            reply = json.loads(ws.recv(timeout=req.get("timeout", 10)))
+            if reply[0] == "EOSE":
+                break
+            if reply[0] == "EVENT":
+                events.append(reply[2])
+    return {"events": events}
+
+
 def main():
     command = sys.argv[1]
     req = json.load(sys.stdin)
-    out = {"wrap": cmd_wrap, "unwrap": cmd_unwrap, "bench-unwrap": cmd_bench_unwrap, "publish": cmd_publish, "fetch": cmd_fetch}[command](req)
+    out = {"wrap": cmd_wrap, "unwrap": cmd_unwrap, "bench-unwrap": cmd_bench_unwrap, "publish": cmd_publish, "fetch": cmd_fetch,
+           "query": cmd_query}[command](req)
     json.dump(out, sys.stdout)
 
 

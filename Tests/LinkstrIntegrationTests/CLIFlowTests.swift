@@ -1,4 +1,5 @@
 import Foundation
+import NostrProtocol
 import LinkstrTestSupport
 import XCTest
 
@@ -113,6 +114,29 @@ final class CLIFlowTests: XCTestCase {
         XCTAssertEqual(try listed()?["name"] as? String, "Robert")
         XCTAssertEqual(try a.ok(["contacts", "list"]).trimmed, "\(bNpub)  Bobby  (Robert)")
         print("profile names: contact's kind 0 fetched by sync, sanitised, newest edit wins")
+    }
+
+    /// A name change keeps what other clients put in the profile (picture, about…): merged, not replaced.
+    func testOwnProfileNameChangeKeepsOtherClientsFields() throws {
+        let relay = try TestRelay()
+        let b = try Home("own", relays: [relay.url])
+        defer { b.remove() }
+        let (_, bHex) = try b.createIdentity()
+        let secret = try SecretKey.parse(b.ok(["identity", "export-secret", "--yes"]).trimmed)
+        let now = Int64(Date().timeIntervalSince1970)
+        let elsewhere = #"{"about":"films and more","lud16":"bob@example.com","name":"bob-old","picture":"https://example.com/p.png"}"#
+        try RustNostrPeer.publish(relay: relay.url, [UnsignedEvent(pubkey: secret.publicKey, createdAt: now - 100, kind: 0, content: elsewhere)
+            .signed(with: secret)])
+
+        try b.ok(["identity", "name", "Robert"])
+        _ = try b.sync()
+        let profiles = try RustNostrPeer.query(relay: relay.url, filter: ["kinds": [0], "authors": [bHex]])
+        let newest = try XCTUnwrap(profiles.max { ($0["created_at"] as! Int) < ($1["created_at"] as! Int) })
+        XCTAssertGreaterThan(newest["created_at"] as! Int, Int(now - 100))
+        let content = try XCTUnwrap(JSONSerialization.jsonObject(with: Data((newest["content"] as! String).utf8)) as? [String: String])
+        XCTAssertEqual(content, ["about": "films and more", "lud16": "bob@example.com", "picture": "https://example.com/p.png",
+                                 "name": "Robert", "display_name": "Robert"])
+        print("own profile: name change merged into the kind 0 another client wrote")
     }
 
     func testErrorsArePlainAndExitCodesHonest() throws {

@@ -17,6 +17,18 @@ enum RustNostrPeer {
         return (out["gifts"] as! [[String: Any]], out["errors"] as! [String])
     }
 
+    /// Events matching `filter` (NIP-01 JSON), as the relay returns them.
+    static func query(relay: String, filter: [String: Any]) throws -> [[String: Any]] {
+        try call("query", ["relay": relay, "filter": filter])["events"] as! [[String: Any]]
+    }
+
+    /// Publishes signed events as they are; every one must be accepted.
+    static func publish(relay: String, _ events: [NostrEvent]) throws {
+        let objects = try events.map { try JSONSerialization.jsonObject(with: Data($0.jsonString().utf8)) }
+        let out = try call("publish", ["relay": relay, "events": objects])
+        guard (out["ok"] as! [Bool]).allSatisfy({ $0 }) else { throw HarnessFailure(description: "relay refused: \(out["messages"] ?? "")") }
+    }
+
     /// Wraps `content` (kind 44001) from `sender` to each recipient with rust-nostr and publishes them.
     static func send(relay: String, sender: SecretKey, to recipients: [PublicKey], content: String, tags: [[String]] = [], at: Int64) throws {
         var wraps = [Any]()

@@ -287,10 +287,10 @@ public final class EffectRunner: @unchecked Sendable {
             }
         case .setProfileName(let name):
             guard let engine, let store else { return }
-            let dispatch = self.dispatch, now = self.now
+            let dispatch = self.dispatch
             Task {
                 do {
-                    _ = try await engine.publish(NostrEventTemplates.profile(name: name, existingContent: nil, now: now))
+                    try await engine.publishProfileName(name)
                     try store.setSetting("profile.name", name)
                     try store.setSetting("profile.name.pending", nil)
                     dispatch(.profileNameSaved(name))
@@ -410,8 +410,8 @@ public final class EffectRunner: @unchecked Sendable {
             await pool.setRelays(list)
             try? await engine.start()
             if let name = try? store.setting("profile.name.pending") {
-                if (try? await engine.publish(NostrEventTemplates.profile(name: name, existingContent: nil, now: services.clock()))) != nil {
-                    try? store.setSetting("profile.name", name)
+                if (try? await engine.publishProfileName(name)) != nil {
+                    try? store.setSetting("profile.name", name.isEmpty ? nil : name)
                     try? store.setSetting("profile.name.pending", nil)
                 }
             }
@@ -423,6 +423,8 @@ public final class EffectRunner: @unchecked Sendable {
                     if let contacts = try? store.contacts() { dispatch(.contactsLoaded(contacts)) }
                 case .profilesChanged:
                     if let names = try? store.profileNames() { dispatch(.profileNamesLoaded(names)) }
+                    // Our own name may have come from another device or client.
+                    if (try? store.setting("profile.name.pending")) == nil { dispatch(.ownProfileNameLoaded(try? store.setting("profile.name"))) }
                 case .relay(let snapshot):
                     queue.async { [self] in
                         guard relayList.contains(where: { $0.url == snapshot.url }) else { return }

@@ -40,7 +40,7 @@ struct SyncCommand: LinkstrCommand {
         }
         try await engine.start()
         if let name = try store.setting("profile.name.pending") {
-            if (try? await engine.publish(NostrEventTemplates.profile(name: name, existingContent: nil, now: ctx.now))) != nil {
+            if (try? await engine.publishProfileName(name)) != nil {
                 try store.setSetting("profile.name", name.isEmpty ? nil : name)
                 try store.setSetting("profile.name.pending", nil)
             }
