@@ -246,16 +246,26 @@ final class RenderTests: XCTestCase {
         XCTAssertNotNil(row(c, containing: "scan to add me"))
         XCTAssertGreaterThan(c.lines.filter { $0.contains("▀") || $0.contains("▄") }.count, 12, "QR half blocks")
         XCTAssertNotNil(row(c, containing: "› Bob"))
-        // What is drawn is libqrencode's matrix for the npub, module for module (light = full block half).
-        let drawn = YouView.qrLines(npub)
+        // What is drawn is libqrencode's matrix for the npub, module for module (light = full block half),
+        // inside a light quiet zone of two modules at 80×24.
+        let quiet = 2
+        let drawn = YouView.qrLines(npub, quiet: quiet)
         for line in drawn { XCTAssertNotNil(row(c, containing: line)) }
         let code = try XCTUnwrap(QRcode_encodeString(npub, 0, QR_ECLEVEL_L, QR_MODE_8, 1))
         defer { QRcode_free(code) }
         let n = Int(code.pointee.width)
-        XCTAssertEqual(drawn.count, (n + 2 + 1) / 2)
+        XCTAssertEqual(drawn.count, (n + 2 * quiet + 1) / 2)
+        XCTAssertEqual(DisplayWidth.of(drawn[0]), n + 2 * quiet)
+        XCTAssertTrue(drawn[0].allSatisfy { $0 == "█" }, "the top border is light")
+        XCTAssertTrue(drawn.allSatisfy { $0.hasPrefix("██") && $0.hasSuffix("██") }, "so are the sides")
+        // A taller, wider terminal gets the full four modules.
+        var big = state
+        big.screen = ScreenSize(columns: 120, rows: 40)
+        let bigScreen = AppView.render(big)
+        for line in YouView.qrLines(npub, quiet: 4) { XCTAssertTrue(bigScreen.lines.contains { $0.contains(line) }, "quiet zone of 4 at 120×40") }
         for my in 0..<n {
             for mx in 0..<n {
-                let y = my + 1, x = mx + 1  // one module of quiet zone
+                let y = my + quiet, x = mx + quiet
                 let ch = Array(drawn[y / 2])[x]
                 let light = y % 2 == 0 ? (ch == "█" || ch == "▀") : (ch == "█" || ch == "▄")
                 XCTAssertEqual(light, code.pointee.data[my * n + mx] & 1 == 0, "module (\(mx), \(my))")

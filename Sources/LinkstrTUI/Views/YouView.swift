@@ -9,7 +9,10 @@ enum YouView {
         c.put(" You", x: 0, y: area.y, Style(.title, bold: true))
         guard let me = state.identity else { return }
         // The QR code goes on the right when there is room; the rest stays left of it.
-        let qr = qrLines(me.npub)
+        // The widest quiet zone that fits (the standard asks for 4 modules; 80×24 has room for 2).
+        let qr = (1...4).reversed().lazy.map { qrLines(me.npub, quiet: $0) }.first { lines in
+            c.width - (lines.first.map { DisplayWidth.of($0) } ?? 0) - 1 >= 42 && lines.count + 2 <= area.height
+        } ?? qrLines(me.npub, quiet: 1)
         let qrWidth = qr.first.map { DisplayWidth.of($0) } ?? 0
         let qrX = c.width - qrWidth - 1
         let showQR = qrX >= 42 && qr.count + 1 <= area.height
@@ -92,16 +95,17 @@ enum YouView {
         }
     }
 
-    nonisolated(unsafe) private static var cache: [String: [String]] = [:]
+    nonisolated(unsafe) private static var cache: [String: [String]] = [:]  // keyed by quiet zone and text
     private static let cacheLock = Lock()
 
-    /// The npub as a QR code in Unicode half blocks (two modules per character cell). The quiet zone is one
-    /// module: the terminal's dark background around it would not count as light, and 80×24 has no room for four.
-    static func qrLines(_ text: String) -> [String] {
-        if let hit = cacheLock.withLock({ cache[text] }) { return hit }
+    /// The npub as a QR code in Unicode half blocks (two modules per character cell), with `quiet` modules of
+    /// light border drawn (the terminal's dark background around it does not count as light).
+    static func qrLines(_ text: String, quiet: Int) -> [String] {
+        let key = "\(quiet)|\(text)"
+        if let hit = cacheLock.withLock({ cache[key] }) { return hit }
         guard let code = QRcode_encodeString(text, 0, QR_ECLEVEL_L, QR_MODE_8, 1) else { return [] }
         defer { QRcode_free(code) }
-        let n = Int(code.pointee.width), quiet = 1, size = n + 2 * quiet
+        let n = Int(code.pointee.width), size = n + 2 * quiet
         func light(_ x: Int, _ y: Int) -> Bool {
             let mx = x - quiet, my = y - quiet
             guard mx >= 0, my >= 0, mx < n, my < n else { return true }
@@ -116,7 +120,7 @@ enum YouView {
             }
             lines.append(line)
         }
-        cacheLock.withLock { cache[text] = lines }
+        cacheLock.withLock { cache[key] = lines }
         return lines
     }
 }
