@@ -26,6 +26,8 @@ public enum AppAction: Equatable, Sendable {
     case postLoaded(postID: String, view: PostView?, sessionName: String)
     case contactsLoaded([Contact])
     case profileNamesLoaded([Pubkey: String])
+    /// Titles of shared pages, from the cache or just fetched.
+    case linkTitlesLoaded([String: String])
     /// Our own name as the relays have it (set on another device or client).
     case ownProfileNameLoaded(String?)
     case relaysChanged([RelayRow])

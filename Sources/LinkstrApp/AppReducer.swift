@@ -136,6 +136,13 @@ public enum AppReducer {
         case .profileNamesLoaded(let names):
             state.profileNames = names
             return []
+        case .linkTitlesLoaded(let titles):
+            let merged = state.linkTitles.merging(titles) { $1 }
+            if merged != state.linkTitles {
+                state.linkTitles = merged
+                state.linkTitlesVersion += 1
+            }
+            return []
         case .ownProfileNameLoaded(let name):
             state.identity?.profileName = name
             return []

@@ -34,6 +34,10 @@ public struct AppState: Equatable, Sendable {
     public var contacts: [Contact] = []
     /// Other people's profile names (kind 0); an alias still wins.
     public var profileNames: [Pubkey: String] = [:]
+    /// Titles of shared pages (link previews), by post URL; grows as previews arrive.
+    public var linkTitles: [String: String] = [:]
+    /// Bumped whenever `linkTitles` changes, so views can tell cheaply.
+    public var linkTitlesVersion = 0
     public var overlay: Overlay?
     public var status: StatusLine?
     public var screen = ScreenSize(columns: 80, rows: 24)

@@ -22,6 +22,9 @@ enum TUIBench {
         let passphrase = "benchmark passphrase"
         // The NIP-49 default cost, as a real vault has: unlocking is part of the time to the first full frame.
         try IdentityVault(paths: paths).store(me, passphrase: passphrase)
+        // The history's links are example.com pages: no preview fetches leave the machine.
+        try FileManager.default.createDirectory(at: paths.config, withIntermediateDirectories: true)
+        try "link_previews = false\n".write(to: paths.config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
         let sessions = 1_000, perSession = max(1, posts / sessions)
         let fill = try LargeHistory.fill(try LocalStore(paths: paths).account(me, now: 1), me: me.publicKey.hex,
                                          sessions: sessions, postsPerSession: perSession)

@@ -14,7 +14,7 @@ struct Linkstr: AsyncParsableCommand {
         discussion: "Without a command, opens the terminal app.",
         subcommands: [IdentityCommand.self, LogoutCommand.self, AccountCommand.self, ContactsCommand.self, RelaysCommand.self,
                       SessionCommand.self, PostCommand.self, PostsCommand.self, ReactCommand.self, DeleteCommand.self,
-                      ReadCommand.self, SyncCommand.self, OpenCommand.self]
+                      ReadCommand.self, SyncCommand.self, OpenCommand.self, PreviewCommand.self]
     )
 
     @OptionGroup var global: GlobalOptions
@@ -32,7 +32,7 @@ struct Linkstr: AsyncParsableCommand {
         do { chosen = try Theme.load(variant, configDirectory: paths.config) } catch { throw CLIError("\(error)") }
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         let options = AppOptions(home: global.home, relays: global.relays, passphraseFile: global.passphraseFile,
-                                 theme: variant, noColor: noColor)
+                                 theme: variant, noColor: noColor, linkPreviews: try ConfigFile.linkPreviews(in: paths.config))
         TerminalApp(options: options, theme: chosen).run()
     }
 }

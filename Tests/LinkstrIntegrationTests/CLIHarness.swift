@@ -24,8 +24,9 @@ struct Home {
 
     /// Runs `linkstr --home … [--relay …] args…` with the passphrase in the environment.
     @discardableResult
-    func run(_ args: [String], stdin: String = "", relays override: [String]? = nil, timeout: TimeInterval = 120) throws -> Run {
-        var env = ProcessInfo.processInfo.environment
+    func run(_ args: [String], stdin: String = "", relays override: [String]? = nil, timeout: TimeInterval = 120,
+             environment extra: [String: String] = [:]) throws -> Run {
+        var env = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         env["LINKSTR_PASSPHRASE"] = "correct horse battery staple"
         var full = ["--home", directory.path]
         for r in override ?? relays { full += ["--relay", r] }
@@ -40,6 +41,17 @@ struct Home {
         XCTAssertEqual(r.status, 0, "linkstr \(args.joined(separator: " ")) failed: \(r.err)", file: file, line: line)
         if r.status != 0 { throw HarnessFailure(description: r.err) }
         return r
+    }
+
+    /// Writes the home's `config.toml` (in `DIR/config` under `--home DIR`).
+    func writeConfig(_ text: String) throws {
+        try Self.writeConfig(text, home: directory)
+    }
+
+    static func writeConfig(_ text: String, home: URL) throws {
+        let dir = home.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try text.write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
     }
 
     func createIdentity(name: String? = nil) throws -> (npub: String, hex: String) {

@@ -17,6 +17,9 @@ final class TUIEndToEndTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: homeA); bob.remove() }
         let bobKey = try bob.createIdentity()
         bob.relays = [relay.url]
+        // The shared link is youtube.com: no preview fetches leave this machine in tests.
+        try bob.writeConfig("link_previews = false\n")
+        try Home.writeConfig("link_previews = false\n", home: homeA)
 
         // Alice: a new account through onboarding, in the terminal.
         try tmux.start("a", [binary.path, "--home", homeA.path, "--relay", relay.url], environment: ["LINKSTR_PASSPHRASE": ""])
@@ -140,6 +143,34 @@ final class TUIEndToEndTests: XCTestCase {
         try tmux.keys("b", "q")
         try tmux.waitFor("a", "the app to exit") { !$0.contains("1 Sessions") }
         try tmux.waitFor("b", "the app to exit") { !$0.contains("1 Sessions") }
+    }
+
+    /// A shared page's title (link preview) appears on the post in the app, fetched in the background.
+    func testThePageTitleOfASharedLinkAppearsInTheFeed() throws {
+        let relay = try TestRelay()
+        defer { relay.stop() }
+        let server = try PreviewServer()
+        defer { server.stop() }
+        let tmux = try Tmux()
+        var home = try Home("tui-preview", relays: [relay.url])
+        defer { home.remove() }
+        _ = try home.createIdentity()
+        home.relays = [relay.url]
+        let session = try home.ok(["session", "create", "Reading"]).trimmed
+        try home.ok(["post", session, server.url("/og"), "--note", "worth it"])
+        try tmux.start("p", [try TestEnvironment.builtProduct("linkstr").path, "--home", home.directory.path, "--relay", relay.url],
+                       environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple", "LINKSTR_PREVIEW_ALLOW_PRIVATE": "1"])
+        try tmux.waitFor("p", text: "Reading", timeout: 30)
+        try tmux.keys("p", "Enter")
+        try tmux.waitFor("p", text: "▌ worth it")
+        let screen = try tmux.waitFor("p", text: "Café & Films", timeout: 20)
+        XCTAssertFalse(screen.contains("\u{1B}"))
+        try tmux.keys("p", "Enter")
+        try tmux.waitFor("p", text: "Café & Films — [2Jthe \"best\" ☺")
+        try tmux.keys("p", "Escape")
+        try tmux.keys("p", "Escape")
+        try tmux.keys("p", "q")
+        try tmux.waitFor("p", "the app to exit") { !$0.contains("1 Sessions") }
     }
 
     func testResizeSuspendAndTinyTerminalsKeepTheScreenWhole() throws {

@@ -89,8 +89,15 @@ final class ThemeAndWidthTests: XCTestCase {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         XCTAssertNil(try ConfigFile.theme(in: dir))
+        XCTAssertTrue(try ConfigFile.linkPreviews(in: dir), "previews are on without a config")
         try "# mine\ntheme = \"storm\"\n".write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
         XCTAssertEqual(try ConfigFile.theme(in: dir), "storm")
+        XCTAssertTrue(try ConfigFile.linkPreviews(in: dir))
+        try "theme = \"day\"\nlink_previews = false # they tell sites my address\n".write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        XCTAssertFalse(try ConfigFile.linkPreviews(in: dir))
+        XCTAssertEqual(try ConfigFile.theme(in: dir), "day")
+        try "link_previews = maybe\n".write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try ConfigFile.linkPreviews(in: dir)) { XCTAssertTrue("\($0)".contains("config.toml:1")) }
     }
 
     func testNearestColoursFor256And16ColourTerminals() {

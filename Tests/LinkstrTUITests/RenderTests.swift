@@ -184,6 +184,28 @@ final class RenderTests: XCTestCase {
         XCTAssertEqual(state.displayName(F.me), "you")
     }
 
+    /// Page titles (link previews) appear under the link in the feed and above it in the detail, cleaned.
+    func testLinkTitlesShowInTheFeedAndTheDetail() throws {
+        let url = "https://example.com/a"
+        var state = F.feed(F.session("s1", "Films", members: [F.me, F.bob]), posts: [F.post("p1", in: "s1", by: F.bob, at: 9_900, url: url, note: "see")])
+        let before = render(state)
+        XCTAssertEqual(AppReducer.reduce(&state, .linkTitlesLoaded([url: "A Film \u{1B}[2JReview"])), [])
+        XCTAssertEqual(state.linkTitlesVersion, 1)
+        _ = AppReducer.reduce(&state, .linkTitlesLoaded([url: "A Film \u{1B}[2JReview"]))
+        XCTAssertEqual(state.linkTitlesVersion, 1, "the same titles again change nothing")
+        let c = render(state)
+        let link = try XCTUnwrap(row(c, containing: url))
+        XCTAssertTrue(c.row(link + 1).contains("A Film [2JReview"), c.row(link + 1))
+        XCTAssertTrue(c.row(link + 2).contains("▌ see"))
+        XCTAssertFalse(before.lines.contains { $0.contains("A Film") })
+        assertNoControlCharacters(c)
+        state.post.mode = .detail(PostDetail(postID: "p1", view: state.sessions.open!.posts[0], sessionName: "Films"))
+        state.pane = .post
+        let detail = render(state)
+        let titleRow = try XCTUnwrap(row(detail, containing: "A Film [2JReview"))
+        XCTAssertEqual(row(detail, containing: url), titleRow + 1)
+    }
+
     /// Older than a week: a calendar date in local time, as a DateFormatter would write it.
     func testOldPostsShowTheirLocalCalendarDate() {
         let formatter = DateFormatter()

@@ -53,43 +53,15 @@ public struct RelayInformation: Equatable, Sendable {
     /// GET the document over http(s) with `Accept: application/nostr+json`, within `timeout`.
     public static func fetch(relayURL: URL, group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
                              timeout: TimeAmount = .seconds(5)) async throws -> RelayInformation {
-        guard let scheme = relayURL.scheme?.lowercased(), let host = relayURL.host else { throw ConnectionError.invalidURL(relayURL.absoluteString) }
-        let secure = scheme == "wss"
-        let port = relayURL.port ?? (secure ? 443 : 80)
-        let path = relayURL.path.isEmpty ? "/" : relayURL.path
-        let tls = secure ? try WebSocketConnection.makeTLSContext() : nil
-        let body: String = try await withTimeout(timeout) {
-            let channel = try await ClientBootstrap(group: group)
-                .connectTimeout(timeout)
-                .connect(host: host, port: port) { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        if let tls { try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: host)) }
-                        try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                        return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(wrappingChannelSynchronously: channel)
-                    }
-                }
-            return try await channel.executeThenClose { inbound, outbound in
-                var headers = HTTPHeaders()
-                headers.add(name: "Host", value: relayURL.port == nil ? host : "\(host):\(port)")
-                headers.add(name: "Accept", value: "application/nostr+json")
-                headers.add(name: "Connection", value: "close")
-                try await outbound.write(.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)))
-                try await outbound.write(.end(nil))
-                var collected = ByteBuffer()
-                var status = 0
-                for try await part in inbound {
-                    switch part {
-                    case .head(let head): status = Int(head.status.code)
-                    case .body(var chunk):
-                        guard collected.readableBytes + chunk.readableBytes <= 256 << 10 else { throw ConnectionError.io("relay information document too large") }
-                        collected.writeBuffer(&chunk)
-                    case .end: return status == 200 ? String(buffer: collected) : ""
-                    }
-                }
-                return status == 200 ? String(buffer: collected) : ""
-            }
+        guard var parts = URLComponents(url: relayURL, resolvingAgainstBaseURL: false), let scheme = parts.scheme?.lowercased(),
+              scheme == "ws" || scheme == "wss" else { throw ConnectionError.invalidURL(relayURL.absoluteString) }
+        parts.scheme = scheme == "wss" ? "https" : "http"
+        parts.query = nil
+        guard let http = parts.url else { throw ConnectionError.invalidURL(relayURL.absoluteString) }
+        let response = try await HTTPGet.fetch(http, accept: "application/nostr+json", maxBytes: 256 << 10, group: group, timeout: timeout)
+        guard response.status == 200, let info = parse(String(decoding: response.body, as: UTF8.self)) else {
+            throw ConnectionError.io("no relay information document")
         }
-        guard let info = parse(body) else { throw ConnectionError.io("no relay information document") }
         return info
     }
 }

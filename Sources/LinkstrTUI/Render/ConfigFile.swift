@@ -1,13 +1,22 @@
 import Foundation
 
-/// `config.toml` in the config directory. Only `theme = "storm"` is read today; a missing file is fine,
-/// a malformed one is an error that names the line.
+/// `config.toml` in the config directory: `theme = "storm"` and `link_previews = false`. A missing file is
+/// fine, a malformed one is an error that names the line.
 public enum ConfigFile {
     public static func theme(in configDirectory: URL) throws -> String? {
-        let url = configDirectory.appendingPathComponent("config.toml")
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
-        let toml = try MiniTOML.parse(text, source: url.path)
-        guard case .string(let name)? = toml[""]?["theme"] else { return nil }
+        guard case .string(let name)? = try top(configDirectory)["theme"] else { return nil }
         return name
+    }
+
+    /// Whether the app fetches titles of shared pages (which tells those sites our address). Default: yes.
+    public static func linkPreviews(in configDirectory: URL) throws -> Bool {
+        guard case .bool(let on)? = try top(configDirectory)["link_previews"] else { return true }
+        return on
+    }
+
+    private static func top(_ configDirectory: URL) throws -> [String: MiniTOML.Value] {
+        let url = configDirectory.appendingPathComponent("config.toml")
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [:] }
+        return try MiniTOML.parse(text, source: url.path)[""] ?? [:]
     }
 }

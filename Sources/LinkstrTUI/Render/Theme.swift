@@ -102,7 +102,7 @@ public struct ThemeError: Error, CustomStringConvertible {
 /// The part of TOML theme files use: `[table]` headers, `key = "string"` or `key = ["a", "b"]`, comments.
 /// Anything else is an error with its line number, never a guess.
 public enum MiniTOML {
-    public enum Value: Equatable, Sendable { case string(String), array([String]) }
+    public enum Value: Equatable, Sendable { case string(String), array([String]), bool(Bool) }
 
     public static func parse(_ text: String, source: String) throws -> [String: [String: Value]] {
         var tables: [String: [String: Value]] = ["": [:]]
@@ -128,6 +128,8 @@ public enum MiniTOML {
                     try string(item.trimmingCharacters(in: .whitespaces), source, n + 1)
                 }
                 tables[current]![key] = .array(items)
+            } else if value == "true" || value == "false" {
+                tables[current]![key] = .bool(value == "true")
             } else {
                 tables[current]![key] = .string(try string(value, source, n + 1))
             }

@@ -14,8 +14,11 @@ public struct AppOptions: Sendable {
     public var passphraseFile: String?
     public var theme: String
     public var noColor: Bool
-    public init(home: String?, relays: [String], passphraseFile: String?, theme: String, noColor: Bool) {
+    /// Fetch titles of shared pages (`link_previews` in config.toml); cached titles show either way.
+    public var linkPreviews: Bool
+    public init(home: String?, relays: [String], passphraseFile: String?, theme: String, noColor: Bool, linkPreviews: Bool = true) {
         self.home = home; self.relays = relays; self.passphraseFile = passphraseFile; self.theme = theme; self.noColor = noColor
+        self.linkPreviews = linkPreviews
     }
 }
 
@@ -34,6 +37,7 @@ public final class EffectRunner: @unchecked Sendable {
     private var identity: SecretKey?
     private var store: AccountStore?
     private var engine: SyncEngine?
+    private var previews: LinkPreviewCache?
     private var pool: RelayPool?
     private var relayList: [(url: String, enabled: Bool)] = []
     private var relaySnapshots: [String: RelaySnapshot] = [:]
@@ -142,11 +146,13 @@ public final class EffectRunner: @unchecked Sendable {
             let page = try store.postPage(in: sid, limit: limit + 1)
             dispatch(.feedLoaded(sessionID: sid, summary: try store.sessionSummary(sid), posts: Array(page.prefix(limit)),
                                  changes: try store.membershipChanges(in: sid), hasMore: page.count > limit))
+            loadLinkTitles(page.map(\.post.url))
         case .loadPost(let id):
             guard let store else { return }
             let view = try store.postView(id)
             let name = try view.flatMap { try store.sessionSummary($0.post.sessionID)?.name } ?? ""
             dispatch(.postLoaded(postID: id, view: view, sessionName: name))
+            if let view { loadLinkTitles([view.post.url]) }
         case .loadContacts:
             guard let store else { return }
             dispatch(.contactsLoaded(try store.contacts()))
@@ -385,6 +391,7 @@ public final class EffectRunner: @unchecked Sendable {
         let pool = RelayPool(authSigner: SyncEngine.authSigner(for: key))
         self.pool = pool
         engine = SyncEngine(identity: key, store: store, pool: pool, clock: services.clock)
+        previews = LinkPreviewCache(store: store, fetcher: LinkPreviewFetcher.configured(), clock: services.clock)
         relaySnapshots = [:]
         dispatch(.relaysChanged(relayRows()))
     }
@@ -485,6 +492,20 @@ public final class EffectRunner: @unchecked Sendable {
         dispatch(.messagesArrived(touchedSessions: [sid], notifications: []))
     }
 
+    /// Cached titles at once; missing ones fetched in the background (unless previews are off) and sent
+    /// as they are found.
+    private func loadLinkTitles(_ urls: [String]) {
+        guard let previews, !urls.isEmpty else { return }
+        let cached = previews.cachedTitles(urls)
+        if !cached.isEmpty { dispatch(.linkTitlesLoaded(cached)) }
+        guard options.linkPreviews else { return }
+        let dispatch = self.dispatch
+        Task {
+            let fetched = await previews.refresh(urls)
+            if !fetched.isEmpty { dispatch(.linkTitlesLoaded(fetched)) }
+        }
+    }
+
     private func stopEngine() {
         updatesTask?.cancel()
         updatesTask = nil
@@ -496,6 +517,7 @@ public final class EffectRunner: @unchecked Sendable {
     private func resetSession() {
         identity = nil
         store = nil
+        previews = nil
         pendingUnlock = nil
         relaySnapshots = [:]
     }

@@ -88,6 +88,10 @@ enum FeedView {
             }
             let label = URLClassifier.classify(p.url).label
             out.append(Line(text: "[\(label)] " + DisplayText.singleLine(p.url), style: Style(.link), x: 4, post: i, dot: view.unread))
+            // The page's own title (link preview), when fetched; cleaned when it was parsed, cleaned again here.
+            if let title = state.linkTitles[p.url] {
+                out.append(Line(text: DisplayText.singleLine(title), style: Style(.text, bold: true), x: 6, post: i))
+            }
             if let note = p.note, !note.isEmpty {
                 out.append(Line(text: "▌ " + DisplayText.singleLine(note), style: Style(.note), x: 4, post: i))
             }
@@ -110,12 +114,14 @@ enum FeedView {
             var me: String?
             var contacts: [Contact]
             var profileNames: [Pubkey: String]
+            var linkTitlesVersion: Int
         }
         nonisolated(unsafe) private static var last: (key: Key, lines: [Line])?
 
         static func lines(_ state: AppState, _ feed: SessionFeed, width: Int) -> [Line] {
             let key = Key(posts: feed.posts, changes: feed.membershipChanges, width: width, now: state.now,
-                          me: state.identity?.pubkey, contacts: state.contacts, profileNames: state.profileNames)
+                          me: state.identity?.pubkey, contacts: state.contacts, profileNames: state.profileNames,
+                          linkTitlesVersion: state.linkTitlesVersion)
             if let last, last.key == key { return last.lines }  // unchanged arrays compare by buffer identity
             let fresh = FeedView.lines(state, feed, width: width)
             last = (key, fresh)

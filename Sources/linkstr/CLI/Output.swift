@@ -14,11 +14,12 @@ enum Output {
         ]))
     }
 
-    static func post(_ p: PostView) -> JSONValue {
+    static func post(_ p: PostView, title: String? = nil) -> JSONValue {
         .object(JSONObject([
             ("id", .string(p.id)), ("session_id", .string(p.post.sessionID)), ("author", .string(p.post.author)),
             ("url", .string(p.post.url)), ("note", p.post.note.map { .string($0) } ?? .null), ("created_at", .integer(p.post.createdAt)),
             ("unread", .bool(p.unread)), ("label", .string(URLClassifier.classify(p.post.url).label)),
+            ("title", title.map { .string($0) } ?? .null),
             ("reactions", .array(p.reactions.map { r in
                 .object(JSONObject([("emoji", .string(r.emoji)), ("count", .integer(Int64(r.count))), ("mine", .bool(r.mine)),
                                     ("by", .array(r.by.map { .string($0) }))]))

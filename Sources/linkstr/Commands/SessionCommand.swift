@@ -1,5 +1,8 @@
 import ArgumentParser
+import Foundation
 import LinkstrDomain
+import LinkstrRelay
+import LinkstrSync
 import NostrProtocol
 
 struct SessionCommand: AsyncParsableCommand {
@@ -102,8 +105,11 @@ struct PostsCommand: LinkstrCommand {
         guard try store.sessionSummary(session) != nil else { throw SendRuleError.unknownSession }
         let posts = try store.postPage(in: session, limit: limit)
         let contacts = Dictionary(uniqueKeysWithValues: try store.contacts().map { ($0.pubkey, $0.alias) })
-        if global.json { printLine(Output.json(.array(posts.map(Output.post)))) } else {
-            posts.forEach { printLine(Output.postLines($0) { pk in (contacts[pk] ?? nil) ?? AccountState.shortNpub(pk) }) }
+        let names = try store.profileNames()
+        // Titles already fetched (by the app or `linkstr preview`); nothing is fetched here.
+        let titles = LinkPreviewCache(store: store, fetcher: .configured(), clock: { 0 }).cachedTitles(posts.map(\.post.url))
+        if global.json { printLine(Output.json(.array(posts.map { Output.post($0, title: titles[$0.post.url]) }))) } else {
+            posts.forEach { printLine(Output.postLines($0) { pk in (contacts[pk] ?? nil) ?? names[pk] ?? AccountState.shortNpub(pk) }) }
         }
     }
 }
@@ -175,6 +181,29 @@ struct ReadCommand: LinkstrCommand {
         if try store.sessionSummary(id) != nil { try store.markSessionRead(id, now: ctx.now) } else if try store.postView(id) != nil {
             try store.markRead(postID: id, now: ctx.now)
         } else { throw CLIError("no post or session with that id.") }
+    }
+}
+
+struct PreviewCommand: LinkstrCommand {
+    static let configuration = CommandConfiguration(commandName: "preview",
+                                                    abstract: "Fetch a page's title (link preview) and cache it for the app and `posts --json`.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "A web address (or a post id whose link to fetch).") var target: String
+
+    func execute() async throws {
+        let ctx = try CLIContext(global)
+        let (_, store) = try ctx.account()
+        let url = try store.postView(target)?.post.url ?? WebURL.normalized(target)
+        guard let url else { throw CLIError("that is not a web address or a post id.") }
+        let cache = LinkPreviewCache(store: store, fetcher: .configured(), clock: { Int64(Date().timeIntervalSince1970) })
+        let preview: LinkPreview
+        do { preview = try await cache.preview(url) } catch { throw CLIError("no preview: \(error)") }
+        if global.json {
+            printLine(Output.json(.object(JSONObject([("url", .string(url)), ("title", .string(preview.title)),
+                                                      ("site_name", preview.siteName.map { .string($0) } ?? .null)]))))
+        } else {
+            printLine(preview.title + (preview.siteName.map { "\n\($0)" } ?? ""))
+        }
     }
 }
 

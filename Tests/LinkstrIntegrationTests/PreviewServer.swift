@@ -1,0 +1,39 @@
+import Foundation
+import LinkstrTestSupport
+
+/// Tests/Interop/preview_server.py on 127.0.0.1: web pages for link-preview tests.
+final class PreviewServer {
+    let port: Int
+    private let process: Process
+
+    init() throws {
+        let p = Process()
+        p.executableURL = try TestEnvironment.python()
+        p.arguments = [TestEnvironment.interopScript("preview_server.py").path]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        process = p
+        // The script prints its port first.
+        var line = Data()
+        let deadline = Date().addingTimeInterval(20)
+        while !line.contains(UInt8(ascii: "\n")), Date() < deadline {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += chunk
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            p.terminate()
+            throw HarnessFailure(description: "preview server did not start")
+        }
+        self.port = port
+    }
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+}
