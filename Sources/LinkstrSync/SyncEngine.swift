@@ -518,6 +518,21 @@ public actor SyncEngine {
         }
     }
 
+    /// NIP-17: our kind 10050 names the relays we read gift wraps from, so senders can deliver there.
+    /// Published when that set differs from the last one published, and only while a relay is connected
+    /// (this is housekeeping: it never makes the caller wait for a connection). True when published.
+    @discardableResult
+    public func publishInboxRelaysIfChanged() async -> Bool {
+        let snapshots = await pool.snapshots()
+        let relays = snapshots.filter(\.enabled).map(\.url).sorted()
+        let published = relays.joined(separator: " ")
+        guard !relays.isEmpty, snapshots.contains(where: { $0.status == .connected }),
+              (try? store.setting("inbox.published")) != published else { return false }
+        guard (try? await publish(NostrEventTemplates.inboxRelays(relays, now: clock()))) != nil else { return false }
+        try? store.setSetting("inbox.published", published)
+        return true
+    }
+
     /// Publishes the full follow list and, once accepted, replaces the local contacts.
     public func setContacts(_ keys: [Pubkey]) async throws {
         let event = try await publish(NostrEventTemplates.followList(keys, now: clock()))

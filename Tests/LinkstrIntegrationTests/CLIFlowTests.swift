@@ -139,6 +139,29 @@ final class CLIFlowTests: XCTestCase {
         print("own profile: name change merged into the kind 0 another client wrote")
     }
 
+    /// NIP-17: our kind 10050 names the relays we read from; published once, again only when they change.
+    func testInboxRelayListIsPublishedForTheRelaysInUse() throws {
+        let relay = try TestRelay(), second = try TestRelay()
+        let home = try Home("inbox", relays: [relay.url])
+        defer { home.remove() }
+        let (_, hex) = try home.createIdentity()
+        func inbox(_ on: TestRelay) throws -> [[String: Any]] { try RustNostrPeer.query(relay: on.url, filter: ["kinds": [10050], "authors": [hex]]) }
+        _ = try home.sync()
+        var lists = try inbox(relay)
+        XCTAssertEqual(lists.count, 1)
+        XCTAssertEqual(lists.first?["tags"] as? [[String]], [["relay", relay.url]])
+        let first = lists.first?["id"] as? String
+        Thread.sleep(forTimeInterval: 1.1)
+        _ = try home.sync()
+        XCTAssertEqual(try inbox(relay).map { $0["id"] as? String }, [first], "unchanged relays: not published again")
+        // Reading from two relays now: the list names both, on both.
+        try home.ok(["sync", "--json", "--timeout", "20"], relays: [relay.url, second.url])
+        lists = try inbox(second)
+        XCTAssertEqual(Set((lists.first?["tags"] as? [[String]]) ?? []), [["relay", relay.url], ["relay", second.url]])
+        XCTAssertEqual(try inbox(relay).first?["id"] as? String, lists.first?["id"] as? String)
+        print("inbox relays: kind 10050 published for the relays in use, once per change")
+    }
+
     func testErrorsArePlainAndExitCodesHonest() throws {
         let relay = try TestRelay()
         let a = try Home("errors", relays: [relay.url])

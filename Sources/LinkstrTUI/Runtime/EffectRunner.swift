@@ -438,7 +438,9 @@ public final class EffectRunner: @unchecked Sendable {
                         relaySnapshots[snapshot.url] = snapshot
                         dispatch(.relaysChanged(relayRows()))
                     }
-                case .notice, .backfillComplete:
+                case .backfillComplete:
+                    Task { await engine.publishInboxRelaysIfChanged() }
+                case .notice:
                     break
                 }
             }

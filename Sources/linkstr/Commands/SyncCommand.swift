@@ -46,6 +46,7 @@ struct SyncCommand: LinkstrCommand {
             }
         }
         let complete = await engine.waitForBackfill(timeout: .milliseconds(Int(timeout * 1000)))
+        await engine.publishInboxRelaysIfChanged()
         if follow {
             try? await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
         }
