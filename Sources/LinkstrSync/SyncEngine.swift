@@ -32,6 +32,9 @@ public struct SyncStats: Sendable, Equatable {
     public var pending = 0
     public var ignored = 0
     public var backfillPages = 0
+    /// Gift wraps delivered to recipients' own inbox relays (outside our pool), and those that were not.
+    public var inboxDelivered = 0
+    public var inboxUndelivered = 0
     public init() {}
 }
 
@@ -59,6 +62,7 @@ public actor SyncEngine {
     private let clock: @Sendable () -> Int64
     private let random: any RandomSource
     private let keyCache: ConversationKeyCache
+    private let delivery: InboxDelivery
     private var me: Pubkey { identity.publicKey.hex }
 
     /// Wraps buffered or being opened; the persisted processed set is asked per batch (`flushBuffered`).
@@ -91,7 +95,8 @@ public actor SyncEngine {
     private var completedOnce = false
 
     public init(identity: SecretKey, store: AccountStore, pool: RelayPool, clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
-                random: any RandomSource = SystemRandom()) {
+                random: any RandomSource = SystemRandom(), delivery: InboxDelivery = .configured()) {
+        self.delivery = delivery
         self.identity = identity
         self.store = store
         self.pool = pool
@@ -386,8 +391,10 @@ public actor SyncEngine {
         profilesSubscribed = true
         let sorted = authors.sorted()
         // Our own newest kind 0 too: a name change must keep the fields other clients set.
+        // Their profiles and where they want gift wraps delivered (NIP-17 inbox, NIP-65 read relays).
+        let kinds = [0, InboxRelayRule.inboxKind, InboxRelayRule.relayListKind]
         let filters = [Filter(authors: [me], kinds: [0], limit: 1)] + stride(from: 0, to: sorted.count, by: Self.authorsPerFilter).map {
-            Filter(authors: Array(sorted[$0..<min($0 + Self.authorsPerFilter, sorted.count)]), kinds: [0])
+            Filter(authors: Array(sorted[$0..<min($0 + Self.authorsPerFilter, sorted.count)]), kinds: kinds)
         }
         await pool.subscribe(Self.profilesSubscription, filters: filters)
     }
@@ -404,6 +411,14 @@ public actor SyncEngine {
 
     private func ingestProfile(_ e: NostrEvent) {
         let author = e.pubkey.hex
+        if e.kind == InboxRelayRule.inboxKind || e.kind == InboxRelayRule.relayListKind {
+            guard author != me, profileAuthors.contains(author), e.isValid,
+                  InboxRelayRule.shouldStore(createdAt: e.createdAt, eventID: e.id.hex, current: try? store.relayListStamp(author, kind: e.kind),
+                                             now: clock()) else { return }
+            try? store.storeRelayList(author, kind: e.kind, relays: InboxRelayRule.relays(kind: e.kind, tags: e.tags),
+                                      stamp: LWWStamp(createdAt: e.createdAt, eventID: e.id.hex))
+            return
+        }
         if author == me {
             guard e.kind == 0, e.isValid else { return }
             let current = try? store.ownProfile()
@@ -480,12 +495,15 @@ public actor SyncEngine {
         let now = clock()
         var wraps = [NostrEvent]()
         var sent = [(OutboundRumor, UnsignedEvent, [NostrEvent])]()
+        var wrapsByRecipient = [Pubkey: [NostrEvent]]()
         for outbound in rumors {
             let rumor = outbound.rumor(author: identity.publicKey)
             var mine = [NostrEvent]()
             for recipient in PubkeyNormalizer.dedupedList(outbound.recipients + [me]) {
                 guard let key = try? PublicKey(hex: recipient) else { continue }
-                mine.append(try NIP59.giftWrap(rumor: rumor, sender: identity, recipient: key, now: now, random: random, cache: keyCache))
+                let wrap = try NIP59.giftWrap(rumor: rumor, sender: identity, recipient: key, now: now, random: random, cache: keyCache)
+                mine.append(wrap)
+                if recipient != me { wrapsByRecipient[recipient, default: []].append(wrap) }
             }
             wraps += mine
             sent.append((outbound, rumor, mine))
@@ -505,7 +523,32 @@ public actor SyncEngine {
         let reports = try store.ingest(messages, processedWraps: wraps.map { $0.id.hex }, now: now)
         updateSink.yield(.ingested(touchedSessions: reports.reduce(into: Set<String>()) { $0.formUnion($1.touchedSessions) }, notifications: []))
         scheduleProfileRefresh()  // a new session or member list may name people we have not asked about
+        await deliverToInboxes(wrapsByRecipient)
         return result
+    }
+
+    /// Beyond iOS: each recipient's wraps also go to their own inbox relays (kind 10050, else their NIP-65
+    /// read relays) that are not among ours, so people who read elsewhere still receive them. Best effort,
+    /// concurrent and bounded in time: the post already counts as sent.
+    private func deliverToInboxes(_ wrapsByRecipient: [Pubkey: [NostrEvent]]) async {
+        let ours = Set(await pool.snapshots().map(\.url))
+        var plan = [String: [NostrEvent]]()
+        for (recipient, wraps) in wrapsByRecipient {
+            let relays = InboxRelayRule.deliveryRelays(inbox: try? store.relayList(recipient, kind: InboxRelayRule.inboxKind),
+                                                       readRelays: try? store.relayList(recipient, kind: InboxRelayRule.relayListKind), ours: ours)
+            for relay in relays { plan[relay, default: []].append(contentsOf: wraps) }
+        }
+        guard !plan.isEmpty else { return }
+        let delivery = self.delivery
+        let reports = await withTaskGroup(of: InboxDelivery.Report.self) { group in
+            for (relay, events) in plan { group.addTask { await delivery.deliver(events, to: relay) } }
+            return await group.reduce(into: [InboxDelivery.Report]()) { $0.append($1) }
+        }
+        for report in reports {
+            stats.inboxDelivered += report.accepted
+            stats.inboxUndelivered += plan[report.relay, default: []].count - report.accepted
+            if let error = report.error { updateSink.yield(.notice(relay: report.relay, "inbox delivery: \(error)")) }
+        }
     }
 
     /// Signs and publishes a plain event (kind 0, 3, 5, 62, 10050) with send gating.

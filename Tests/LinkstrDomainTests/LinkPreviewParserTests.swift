@@ -54,10 +54,10 @@ final class LinkPreviewParserTests: XCTestCase {
                                   [0xFD] + [UInt8](repeating: 0, count: 15), [0xFE, 0x80] + [UInt8](repeating: 0, count: 14),
                                   [0xFF, 0x02] + [UInt8](repeating: 0, count: 14), [0x20, 0x01, 0x0D, 0xB8] + [UInt8](repeating: 0, count: 12),
                                   [UInt8](repeating: 0, count: 10) + [0xFF, 0xFF, 127, 0, 0, 1], [1, 2, 3]]
-        for a in refused { XCTAssertFalse(PreviewAddressPolicy.isPublic(a), "\(a)") }
+        for a in refused { XCTAssertFalse(PublicAddressPolicy.isPublic(a), "\(a)") }
         let allowed: [[UInt8]] = [[93, 184, 216, 34], [172, 32, 0, 1], [100, 128, 0, 1], [8, 8, 8, 8],
                                   [0x2A, 0x00, 0x14, 0x50] + [UInt8](repeating: 0, count: 11) + [1],
                                   [UInt8](repeating: 0, count: 10) + [0xFF, 0xFF, 93, 184, 216, 34]]
-        for a in allowed { XCTAssertTrue(PreviewAddressPolicy.isPublic(a), "\(a)") }
+        for a in allowed { XCTAssertTrue(PublicAddressPolicy.isPublic(a), "\(a)") }
     }
 }

@@ -162,6 +162,33 @@ final class CLIFlowTests: XCTestCase {
         print("inbox relays: kind 10050 published for the relays in use, once per change")
     }
 
+    /// Beyond iOS: wraps also go to the recipient's own inbox relays (kind 10050), so someone who reads
+    /// only elsewhere still receives them; never to a private address someone else named (unless allowed).
+    func testWrapsReachARecipientWhoReadsOnlyFromTheirInboxRelay() throws {
+        let shared = try TestRelay(), bobsInbox = try TestRelay()
+        let alice = try Home("outbox-a", relays: [shared.url]), bob = try Home("outbox-b", relays: [bobsInbox.url])
+        defer { [alice, bob].forEach { $0.remove() } }
+        _ = try alice.createIdentity()
+        let (bobNpub, bobHex) = try bob.createIdentity()
+        _ = try bob.sync()  // publishes Bob's kind 10050 naming only his inbox relay
+        // Relay lists spread beyond the relays they name (indexers, other clients): copy it to the shared relay.
+        let list = try XCTUnwrap(try RustNostrPeer.query(relay: bobsInbox.url, filter: ["kinds": [10050], "authors": [bobHex]]).first)
+        XCTAssertEqual(list["tags"] as? [[String]], [["relay", bobsInbox.url]])
+        _ = try RustNostrPeer.call("publish", ["relay": shared.url, "events": [list]])
+
+        let allow = ["LINKSTR_ALLOW_PRIVATE_ADDRESSES": "1"]
+        try alice.ok(["contacts", "add", bobNpub], environment: allow)
+        try alice.ok(["sync", "--json"], environment: allow)  // learns where Bob reads
+        let delivered = try alice.ok(["session", "create", "Outbox", "--member", bobNpub], environment: allow).trimmed
+        // Without the test's permission the inbox relay is a loopback address someone else named: refused.
+        let refused = try alice.ok(["session", "create", "Refused", "--member", bobNpub]).trimmed
+        _ = try bob.sync()
+        XCTAssertEqual(try bob.sessions().compactMap { $0["id"] as? String }, [delivered],
+                       "Bob reads only his inbox relay: the first session reached it, the second was not sent to a private address")
+        XCTAssertNotEqual(delivered, refused)
+        print("inbox delivery: wraps reach a recipient's kind 10050 relay outside ours; private addresses refused")
+    }
+
     func testErrorsArePlainAndExitCodesHonest() throws {
         let relay = try TestRelay()
         let a = try Home("errors", relays: [relay.url])

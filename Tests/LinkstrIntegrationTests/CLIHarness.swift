@@ -36,8 +36,9 @@ struct Home {
 
     /// Like `run`, but the command must succeed.
     @discardableResult
-    func ok(_ args: [String], stdin: String = "", relays override: [String]? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> Run {
-        let r = try run(args, stdin: stdin, relays: override)
+    func ok(_ args: [String], stdin: String = "", relays override: [String]? = nil, environment: [String: String] = [:],
+            file: StaticString = #filePath, line: UInt = #line) throws -> Run {
+        let r = try run(args, stdin: stdin, relays: override, environment: environment)
         XCTAssertEqual(r.status, 0, "linkstr \(args.joined(separator: " ")) failed: \(r.err)", file: file, line: line)
         if r.status != 0 { throw HarnessFailure(description: r.err) }
         return r

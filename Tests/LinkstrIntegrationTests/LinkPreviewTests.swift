@@ -19,7 +19,7 @@ final class LinkPreviewTests: XCTestCase {
         XCTAssertEqual(refused.err, "linkstr: no preview: not fetching a preview from 127.0.0.1: it is a local or private address\n")
 
         // Tests allow loopback explicitly.
-        let allow = ["LINKSTR_PREVIEW_ALLOW_PRIVATE": "1"]
+        let allow = ["LINKSTR_ALLOW_PRIVATE_ADDRESSES": "1"]
         func preview(_ path: String) throws -> Home.Run { try home.run(["preview", "--json", server.url(path)], environment: allow) }
         func title(_ path: String) throws -> [String: Any] {
             let r = try preview(path)

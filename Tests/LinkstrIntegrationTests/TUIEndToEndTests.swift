@@ -159,7 +159,7 @@ final class TUIEndToEndTests: XCTestCase {
         let session = try home.ok(["session", "create", "Reading"]).trimmed
         try home.ok(["post", session, server.url("/og"), "--note", "worth it"])
         try tmux.start("p", [try TestEnvironment.builtProduct("linkstr").path, "--home", home.directory.path, "--relay", relay.url],
-                       environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple", "LINKSTR_PREVIEW_ALLOW_PRIVATE": "1"])
+                       environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple", "LINKSTR_ALLOW_PRIVATE_ADDRESSES": "1"])
         try tmux.waitFor("p", text: "Reading", timeout: 30)
         try tmux.keys("p", "Enter")
         try tmux.waitFor("p", text: "▌ worth it")

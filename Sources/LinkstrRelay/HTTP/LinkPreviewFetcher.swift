@@ -4,7 +4,7 @@ import NIOCore
 import NIOPosix
 
 /// Fetches a shared page's preview: GET with redirects (at most 3, http/https only), only from public
-/// addresses (`PreviewAddressPolicy`, checked on the address actually connected to), HTML only, and only the
+/// addresses (`PublicAddressPolicy`, checked on the address actually connected to), HTML only, and only the
 /// first 512 KiB, which is where titles live.
 public struct LinkPreviewFetcher: Sendable {
     public static let maxBytes = 512 << 10
@@ -43,9 +43,9 @@ public struct LinkPreviewFetcher: Sendable {
         self.timeout = timeout
     }
 
-    /// The fetcher the apps use: `LINKSTR_PREVIEW_ALLOW_PRIVATE=1` lets tests fetch from a loopback server.
+    /// The fetcher the apps use: `LINKSTR_ALLOW_PRIVATE_ADDRESSES=1` lets tests fetch from a loopback server.
     public static func configured(environment: [String: String] = ProcessInfo.processInfo.environment) -> LinkPreviewFetcher {
-        LinkPreviewFetcher(allowPrivateAddresses: environment["LINKSTR_PREVIEW_ALLOW_PRIVATE"] == "1")
+        LinkPreviewFetcher(allowPrivateAddresses: environment["LINKSTR_ALLOW_PRIVATE_ADDRESSES"] == "1")
     }
 
     public func fetch(_ link: String) async throws(Failure) -> LinkPreview {
@@ -85,27 +85,11 @@ public struct LinkPreviewFetcher: Sendable {
         throw .tooManyRedirects
     }
 
-    /// The first address of `host`, refused when it is not public (unless allowed). Resolution blocks, so it
-    /// runs off the caller's thread.
     private func resolve(_ host: String, port: Int) async throws(Failure) -> SocketAddress {
-        let allowPrivate = allowPrivateAddresses
-        let result: Result<SocketAddress, Failure> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                guard let address = try? SocketAddress.makeAddressResolvingHost(host, port: port) else {
-                    return continuation.resume(returning: .failure(.unresolvable(DisplayText.singleLine(host))))
-                }
-                let bytes: [UInt8]
-                switch address {
-                case .v4(let a): bytes = withUnsafeBytes(of: a.address.sin_addr) { Array($0) }
-                case .v6(let a): bytes = withUnsafeBytes(of: a.address.sin6_addr) { Array($0) }
-                default: bytes = []
-                }
-                guard allowPrivate || PreviewAddressPolicy.isPublic(bytes) else {
-                    return continuation.resume(returning: .failure(.privateAddress(DisplayText.singleLine(host))))
-                }
-                continuation.resume(returning: .success(address))
-            }
+        switch await PublicAddress.resolve(host, port: port, allowPrivate: allowPrivateAddresses) {
+        case .success(let address): return address
+        case .failure(.unresolvable(let h)): throw .unresolvable(h)
+        case .failure(.privateAddress(let h)): throw .privateAddress(h)
         }
-        return try result.get()
     }
 }

@@ -171,6 +171,18 @@ enum Migrations {
             PRIMARY KEY (owner, pubkey_ref)
         );
         """,
+        // 3: other people's inbox relays (kind 10050) and NIP-65 read relays (kind 10002), newest per kind.
+        """
+        CREATE TABLE inbox_relays (
+            owner TEXT NOT NULL REFERENCES accounts(pubkey) ON DELETE CASCADE,
+            pubkey_ref TEXT NOT NULL,
+            kind INTEGER NOT NULL,
+            relays_enc BLOB NOT NULL,
+            created_at INTEGER NOT NULL,
+            event_id TEXT NOT NULL,
+            PRIMARY KEY (owner, pubkey_ref, kind)
+        );
+        """,
     ]
 
     static func migrate(_ db: Database) throws {

@@ -46,7 +46,8 @@ struct SyncCommand: LinkstrCommand {
             }
         }
         let complete = await engine.waitForBackfill(timeout: .milliseconds(Int(timeout * 1000)))
-        await engine.publishInboxRelaysIfChanged()
+        // Only after a complete backfill: relays that did not answer a REQ would not answer an EVENT either.
+        if complete { await engine.publishInboxRelaysIfChanged() }
         if follow {
             try? await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
         }

@@ -1,7 +1,6 @@
-/// Where link previews may be fetched from. A post is written by someone else, so its link must not make
-/// this machine send requests into its own network (the router's admin page, a local service): previews
-/// are only fetched from public addresses.
-public enum PreviewAddressPolicy {
+/// Where this machine may connect on the word of someone else (a link in a post, a relay in their inbox
+/// list): only public addresses, never into its own network (the router's admin page, a local service).
+public enum PublicAddressPolicy {
     /// Whether an IPv4 (4 bytes) or IPv6 (16 bytes) address is publicly routable.
     public static func isPublic(_ address: [UInt8]) -> Bool {
         switch address.count {
