@@ -29,13 +29,15 @@ public struct InboxDelivery: Sendable {
     public func deliver(_ events: [NostrEvent], to relay: String) async -> Report {
         guard let url = URL(string: relay), let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "wss",
               let host = url.host, !host.isEmpty else { return Report(relay: relay, accepted: 0, error: "invalid relay url") }
+        let address: SocketAddress
         switch await PublicAddress.resolve(host, port: url.port ?? (scheme == "wss" ? 443 : 80), allowPrivate: allowPrivateAddresses) {
         case .failure(.unresolvable(let h)): return Report(relay: relay, accepted: 0, error: "cannot resolve \(h)")
         case .failure(.privateAddress(let h)): return Report(relay: relay, accepted: 0, error: "\(h) is a local or private address")
-        case .success: break
+        case .success(let checked): address = checked
         }
         let connection: WebSocketConnection
-        do { connection = try await WebSocketConnection.connect(to: url, timeout: timeout) } catch {
+        // To the address that was checked, not to a second lookup that could answer differently.
+        do { connection = try await WebSocketConnection.connect(to: url, address: address, timeout: timeout) } catch {
             return Report(relay: relay, accepted: 0, error: String(describing: error))
         }
         defer { connection.close() }

@@ -50,8 +50,9 @@ public final class WebSocketConnection: Sendable {
         case notUpgraded
     }
 
-    /// Connects and upgrades, or throws a `ConnectionError` within `timeout`.
-    public static func connect(to url: URL, group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+    /// Connects and upgrades, or throws a `ConnectionError` within `timeout`. `address`: connect there instead
+    /// of resolving the URL's host (which still goes into `Host` and SNI).
+    public static func connect(to url: URL, address: SocketAddress? = nil, group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
                                maxMessageBytes: Int = 4 << 20, timeout: TimeAmount = .seconds(10)) async throws -> WebSocketConnection {
         guard let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "wss", let host = url.host, !host.isEmpty else {
             throw ConnectionError.invalidURL(url.absoluteString)
@@ -64,37 +65,42 @@ public final class WebSocketConnection: Sendable {
 
         let upgrade: EventLoopFuture<UpgradeResult>
         do {
-            upgrade = try await ClientBootstrap(group: group)
+            let initializer: @Sendable (Channel) -> EventLoopFuture<EventLoopFuture<UpgradeResult>> = { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let tlsContext {
+                        let handler = try NIOSSLClientHandler(context: tlsContext, serverHostname: host.first?.isNumber == true ? nil : host)
+                        try channel.pipeline.syncOperations.addHandler(handler)
+                    }
+                    let upgrader = NIOTypedWebSocketClientUpgrader<UpgradeResult>(
+                        maxFrameSize: maxMessageBytes,
+                        upgradePipelineHandler: { channel, _ in
+                            channel.eventLoop.makeCompletedFuture {
+                                try channel.pipeline.syncOperations.addHandler(
+                                    NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 4096,
+                                                                maxAccumulatedFrameSize: maxMessageBytes))
+                                return UpgradeResult.websocket(try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel))
+                            }
+                        })
+                    var headers = HTTPHeaders()
+                    headers.add(name: "Host", value: hostHeader)
+                    headers.add(name: "User-Agent", value: "linkstr")
+                    let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)
+                    var configuration = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: .init(
+                        upgradeRequestHead: head, upgraders: [upgrader],
+                        notUpgradingCompletionHandler: { channel in channel.eventLoop.makeCompletedFuture { UpgradeResult.notUpgraded } }))
+                    // A relay may send its first frame in the same packet as the 101 response.
+                    configuration.leftOverBytesStrategy = .forwardBytes
+                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: configuration)
+                }
+            }
+            let bootstrap = ClientBootstrap(group: group)
                 .connectTimeout(timeout)
                 .channelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
-                .connect(host: host, port: port) { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        if let tlsContext {
-                            let handler = try NIOSSLClientHandler(context: tlsContext, serverHostname: host.first?.isNumber == true ? nil : host)
-                            try channel.pipeline.syncOperations.addHandler(handler)
-                        }
-                        let upgrader = NIOTypedWebSocketClientUpgrader<UpgradeResult>(
-                            maxFrameSize: maxMessageBytes,
-                            upgradePipelineHandler: { channel, _ in
-                                channel.eventLoop.makeCompletedFuture {
-                                    try channel.pipeline.syncOperations.addHandler(
-                                        NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 4096,
-                                                                    maxAccumulatedFrameSize: maxMessageBytes))
-                                    return UpgradeResult.websocket(try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel))
-                                }
-                            })
-                        var headers = HTTPHeaders()
-                        headers.add(name: "Host", value: hostHeader)
-                        headers.add(name: "User-Agent", value: "linkstr")
-                        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)
-                        var configuration = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: .init(
-                            upgradeRequestHead: head, upgraders: [upgrader],
-                            notUpgradingCompletionHandler: { channel in channel.eventLoop.makeCompletedFuture { UpgradeResult.notUpgraded } }))
-                        // A relay may send its first frame in the same packet as the 101 response.
-                        configuration.leftOverBytesStrategy = .forwardBytes
-                        return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: configuration)
-                    }
-                }
+            if let address {
+                upgrade = try await bootstrap.connect(to: address, channelInitializer: initializer)
+            } else {
+                upgrade = try await bootstrap.connect(host: host, port: port, channelInitializer: initializer)
+            }
         } catch {
             throw ConnectionError.describe(error)
         }
