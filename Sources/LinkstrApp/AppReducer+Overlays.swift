@@ -142,7 +142,13 @@ extension AppReducer {
         case .removeContact(let pk):
             state.status = StatusLine("removing contact…")
             return [.removeContact(pk)]
-        case .clearCache: return [.clearCache]
+        case .clearCache:
+            // The titles on screen came from that cache.
+            if !state.linkTitles.isEmpty {
+                state.linkTitles = [:]
+                state.linkTitlesVersion += 1
+            }
+            return [.clearCache]
         }
     }
 

@@ -107,8 +107,16 @@ final class YouSettingsReducerTests: XCTestCase {
         h.send(.keyPressed(.char("R"))) { $0.overlay = .confirm(Confirmation(.resetRelays, "replace your relays with the defaults? (y/n)")) }
         h.send(.keyPressed(.char("y")), [.resetRelays]) { $0.overlay = nil }
         h.send(.keyPressed(.char("s"))) { $0.settings.showStats = true }
+        h.send(.linkTitlesLoaded(["https://example.com/a": "A page"])) {
+            $0.linkTitles = ["https://example.com/a": "A page"]
+            $0.linkTitlesVersion = 1
+        }
         h.send(.keyPressed(.char("C"))) { $0.overlay = .confirm(Confirmation(.clearCache, "clear cached media and previews? posts stay. (y/n)")) }
-        h.send(.keyPressed(.char("y")), [.clearCache]) { $0.overlay = nil }
+        h.send(.keyPressed(.char("y")), [.clearCache]) {
+            $0.overlay = nil
+            $0.linkTitles = [:]
+            $0.linkTitlesVersion = 2
+        }
         // A disabled relay switches back on.
         h.send(.relaysChanged([RelayRow(url: "wss://a.example", health: .disabled)])) {
             $0.settings.relays = [RelayRow(url: "wss://a.example", health: .disabled)]
