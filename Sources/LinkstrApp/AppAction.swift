@@ -48,6 +48,7 @@ public enum AppAction: Equatable, Sendable {
     case clipboardRead(String?)
     case secretRevealed(String)
     case profileNameSaved(String?)
+    case relayTested(url: String, summary: String, ok: Bool)
     case loggedOut
 }
 
@@ -81,6 +82,8 @@ public enum AppEffect: Equatable, Sendable {
     case addRelay(String)
     case removeRelay(String)
     case setRelayEnabled(String, Bool)
+    /// Settings' "test relay": a fresh connection and one answered subscription, timed.
+    case testRelay(String)
     case resetRelays
 
     case revealSecret

@@ -100,6 +100,10 @@ extension AppReducer {
             return [.setRelayEnabled(r.url, r.health == .disabled)]
         case .char("R"): state.overlay = .confirm(Confirmation(.resetRelays, "replace your relays with the defaults? (y/n)"))
         case .char("s"): state.settings.showStats.toggle()
+        case .char("t"):
+            guard let r = selected else { return [] }
+            state.status = StatusLine("testing \(r.url)…")
+            return [.testRelay(r.url)]
         case .char("C"): state.overlay = .confirm(Confirmation(.clearCache, "clear cached media and previews? posts stay. (y/n)"))
         case .char("S"):
             if state.settings.revealedSecret != nil { hideSecret(&state) } else {

@@ -255,6 +255,9 @@ public enum AppReducer {
             state.settings.revealedSecret = nsec
             state.settings.revealedUntil = state.now + revealSeconds
             return []
+        case .relayTested(let url, let summary, let ok):
+            state.status = StatusLine("\(url): \(summary)", ok ? .success : .error)
+            return []
         case .profileNameSaved(let name):
             state.identity?.profileName = name
             state.you.editingName = nil

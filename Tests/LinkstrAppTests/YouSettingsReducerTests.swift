@@ -107,6 +107,13 @@ final class YouSettingsReducerTests: XCTestCase {
         h.send(.keyPressed(.char("R"))) { $0.overlay = .confirm(Confirmation(.resetRelays, "replace your relays with the defaults? (y/n)")) }
         h.send(.keyPressed(.char("y")), [.resetRelays]) { $0.overlay = nil }
         h.send(.keyPressed(.char("s"))) { $0.settings.showStats = true }
+        h.send(.keyPressed(.char("t")), [.testRelay("wss://b.example")]) { $0.status = StatusLine("testing wss://b.example…") }
+        h.send(.relayTested(url: "wss://b.example", summary: "connected in 3 ms, answered in 1 ms", ok: true)) {
+            $0.status = StatusLine("wss://b.example: connected in 3 ms, answered in 1 ms", .success)
+        }
+        h.send(.relayTested(url: "wss://b.example", summary: "connection refused", ok: false)) {
+            $0.status = StatusLine("wss://b.example: connection refused", .error)
+        }
         h.send(.linkTitlesLoaded(["https://example.com/a": "A page"])) {
             $0.linkTitles = ["https://example.com/a": "A page"]
             $0.linkTitlesVersion = 1

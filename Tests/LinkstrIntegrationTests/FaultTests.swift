@@ -41,6 +41,28 @@ final class FaultTests: XCTestCase {
         XCTAssertTrue(try a.posts(session).isEmpty, "a refused post is not kept as sent")
     }
 
+    /// "Test relay" (Settings `t`, `linkstr relays test`): a working relay, one that wants AUTH, a dead port.
+    func testRelayProbeTellsWorkingAuthRequiringAndDeadRelaysApart() throws {
+        let open = try TestRelay(), guarded = try TestRelay(requireAuthToRead: true)
+        let home = try Home("probe", relays: [open.url])
+        defer { home.remove() }
+        _ = try home.createIdentity()
+        let ok = try home.ok(["relays", "test", "--json"]).json() as! [[String: Any]]
+        XCTAssertEqual(ok.first?["url"] as? String, open.url)
+        XCTAssertEqual(ok.first?["ok"] as? Bool, true)
+        XCTAssertTrue((ok.first?["summary"] as? String ?? "").contains("answered in"), "\(ok)")
+        let dead = "ws://127.0.0.1:\(try TestRelay.freePort())"
+        let mixed = try home.run(["relays", "test"], relays: [open.url, guarded.url, dead])
+        XCTAssertEqual(mixed.status, 1)
+        XCTAssertEqual(mixed.err, "linkstr: 2 of 3 relays did not answer.\n")
+        let lines = mixed.out.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 3, mixed.out)
+        XCTAssertTrue(lines[0].hasPrefix("\(open.url): connected in ") && lines[0].contains("answered in"), lines[0])
+        // nostr-relay refuses with an AUTH challenge and a `restricted:` NOTICE rather than CLOSED.
+        XCTAssertTrue(lines[1].contains("refused to answer: restricted: permission denied") && lines[1].contains("AUTH"), lines[1])
+        XCTAssertEqual(lines[2], "\(dead): connection refused")
+    }
+
     func testGarbageFromARelayIsIgnored() throws {
         let relay = try TestRelay()
         let (a, b, session, posts) = try seeded(relay, posts: 3)

@@ -340,6 +340,16 @@ public final class EffectRunner: @unchecked Sendable {
                     dispatch(.actionFailed("account not deleted: \(error)"))
                 }
             }
+        case .testRelay(let url):
+            let dispatch = self.dispatch
+            Task {
+                do {
+                    let result = try await RelayProbe.run(url)
+                    dispatch(.relayTested(url: url, summary: result.summary, ok: result.closedWith == nil))
+                } catch {
+                    dispatch(.relayTested(url: url, summary: String(describing: error), ok: false))
+                }
+            }
         case .clearCache:
             try store?.clearLinkMetadata()
             if let store { try? FileManager.default.removeItem(at: paths.cache(for: store.owner)) }

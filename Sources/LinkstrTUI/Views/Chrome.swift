@@ -84,7 +84,7 @@ public enum AppView {
         case .you: return state.you.editingName != nil ? "Enter save · Esc cancel" : "e edit name · y copy npub · a add contact · r rename · x remove"
         case .settings:
             if state.settings.adding != nil { return "Enter add · Esc cancel" }
-            return "a add · x remove · Space on/off · R reset · s stats · C clear cache · S secret key · L/X log out · D delete"
+            return "a add · x remove · Space on/off · t test · R reset · s stats · C clear cache · S secret key · L/X log out · D delete"
         }
     }
 

@@ -86,7 +86,7 @@ enum OverlayViews {
         "          Enter on an identity switches to it",
         "Settings  a add relay · x remove · Space on/off · R defaults · s stats",
         "          C clear cache · S show nsec · L log out · X log out+clear",
-        "          D delete account (asks twice)",
+        "          t test relay · D delete account (asks twice)",
         "Fields    ^A ^E start/end · ^W word · ^U clear · terminal paste works",
         "Command   :  /post URL note · /react 👍 · /who · /open · /copy · /help",
     ]

@@ -1,10 +1,11 @@
 import ArgumentParser
 import LinkstrDomain
+import LinkstrRelay
 import NostrProtocol
 
 struct RelaysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "relays", abstract: "The stored relay list.",
-                                                    subcommands: [List.self, Add.self, Remove.self, Enable.self, Disable.self, Reset.self])
+                                                    subcommands: [List.self, Add.self, Remove.self, Enable.self, Disable.self, Reset.self, Test.self])
 
     struct List: LinkstrCommand {
         @OptionGroup var global: GlobalOptions
@@ -57,6 +58,42 @@ struct RelaysCommand: AsyncParsableCommand {
         func execute() async throws {
             let (_, store) = try CLIContext(global).account()
             guard try store.setRelayEnabled(url, false) else { throw CLIError("that relay is not in your list.") }
+        }
+    }
+
+    struct Test: LinkstrCommand {
+        static let configuration = CommandConfiguration(abstract: "Connect to each relay (or the one given), time one answered subscription, read NIP-11.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "A relay URL; default: the enabled relays (or --relay).") var url: String?
+        func execute() async throws {
+            let ctx = try CLIContext(global)
+            let urls: [String]
+            if let url {
+                guard let normalized = RelayURL.normalized(url) else { throw CLIError(RelayURL.invalidMessage) }
+                urls = [normalized]
+            } else {
+                let (_, store) = try ctx.account()
+                urls = try ctx.relayList(store).filter(\.enabled).map(\.url)
+            }
+            var failed = 0
+            var results = [JSONValue]()
+            for url in urls {
+                do {
+                    let result = try await RelayProbe.run(url)
+                    if result.closedWith != nil { failed += 1 }
+                    results.append(.object(JSONObject([("url", .string(url)), ("ok", .bool(result.closedWith == nil)),
+                                                       ("connect_ms", .integer(Int64(result.connectMilliseconds.rounded()))),
+                                                       ("answer_ms", .integer(Int64(result.answerMilliseconds.rounded()))),
+                                                       ("summary", .string(result.summary))])))
+                    if !global.json { printLine("\(url): \(result.summary)") }
+                } catch {
+                    failed += 1
+                    results.append(.object(JSONObject([("url", .string(url)), ("ok", .bool(false)), ("summary", .string("\(error)"))])))
+                    if !global.json { printLine("\(url): \(error)") }
+                }
+            }
+            if global.json { printLine(Output.json(.array(results))) }
+            if failed > 0 { throw CLIError("\(failed) of \(urls.count) relays did not answer.") }
         }
     }
 
