@@ -2,8 +2,9 @@ import LinkstrDomain
 import LinkstrRelay
 import LinkstrStorage
 
-/// Link titles for posts: from the account's sealed cache when fresh, else fetched (a few at a time) and
-/// cached, failures included so a dead link is not asked again on every screen.
+/// Link titles for posts: fetched (a few at a time) when missing or stale in the account's sealed cache
+/// (which `AccountStore.linkTitles(for:)` reads), and cached, failures included so a dead link is not
+/// asked again on every screen.
 public actor LinkPreviewCache {
     /// A title is trusted this long; a failed fetch is retried after a day.
     public static let freshFor: Int64 = 7 * 86_400
@@ -19,15 +20,6 @@ public actor LinkPreviewCache {
         self.store = store
         self.fetcher = fetcher
         self.clock = clock
-    }
-
-    /// Titles already known for `urls` (nothing is fetched).
-    public nonisolated func cachedTitles(_ urls: [String]) -> [String: String] {
-        var titles = [String: String]()
-        for url in Set(urls) {
-            if let title = (try? store.linkMetadata(for: url))??.title { titles[url] = title }
-        }
-        return titles
     }
 
     /// Fetches what is missing or stale among `urls` and returns the titles found.

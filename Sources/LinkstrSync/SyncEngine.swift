@@ -456,8 +456,15 @@ public actor SyncEngine {
         profileWaiters.removeAll()
     }
 
+    /// Publishes a name typed while offline or at account creation (`profile.name.pending`), if any.
+    public func publishPendingProfileName() async {
+        guard let name = try? store.setting("profile.name.pending") else { return }
+        _ = try? await publishProfileName(name)
+    }
+
     /// Publishes our profile name (nil or empty removes it) merged into our newest kind 0, after waiting
-    /// (bounded) for a relay to tell us what that is. Returns the published event.
+    /// (bounded) for a relay to tell us what that is; once accepted it is our name here too and no longer
+    /// pending. Returns the published event.
     @discardableResult
     public func publishProfileName(_ name: String?, waitingUpTo wait: Duration = .seconds(5)) async throws -> NostrEvent {
         if profilesAnswered.isEmpty {
@@ -473,6 +480,8 @@ public actor SyncEngine {
         let now = max(clock(), (existing?.stamp.createdAt ?? 0) + 1)
         let event = try await publish(NostrEventTemplates.profile(name: name, existingContent: existing?.content, now: now))
         try? store.setOwnProfile(content: event.content, stamp: LWWStamp(createdAt: event.createdAt, eventID: event.id.hex))
+        try store.setSetting("profile.name", name?.isEmpty == false ? name : nil)
+        try store.setSetting("profile.name.pending", nil)
         return event
     }
 

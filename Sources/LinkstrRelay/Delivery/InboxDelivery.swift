@@ -21,9 +21,9 @@ public struct InboxDelivery: Sendable {
         self.timeout = timeout
     }
 
-    /// `LINKSTR_ALLOW_PRIVATE_ADDRESSES=1` lets tests deliver to loopback relays.
+    /// The delivery the apps use (see `PublicAddress.privateAllowed`).
     public static func configured(environment: [String: String] = ProcessInfo.processInfo.environment) -> InboxDelivery {
-        InboxDelivery(allowPrivateAddresses: environment["LINKSTR_ALLOW_PRIVATE_ADDRESSES"] == "1")
+        InboxDelivery(allowPrivateAddresses: PublicAddress.privateAllowed(by: environment))
     }
 
     public func deliver(_ events: [NostrEvent], to relay: String) async -> Report {

@@ -10,6 +10,11 @@ enum PublicAddress {
         case privateAddress(String)
     }
 
+    /// `LINKSTR_ALLOW_PRIVATE_ADDRESSES=1` lifts the rule, for tests against loopback servers and relays.
+    static func privateAllowed(by environment: [String: String]) -> Bool {
+        environment["LINKSTR_ALLOW_PRIVATE_ADDRESSES"] == "1"
+    }
+
     static func resolve(_ host: String, port: Int, allowPrivate: Bool) async -> Result<SocketAddress, Failure> {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {

@@ -43,9 +43,9 @@ public struct LinkPreviewFetcher: Sendable {
         self.timeout = timeout
     }
 
-    /// The fetcher the apps use: `LINKSTR_ALLOW_PRIVATE_ADDRESSES=1` lets tests fetch from a loopback server.
+    /// The fetcher the apps use (see `PublicAddress.privateAllowed`).
     public static func configured(environment: [String: String] = ProcessInfo.processInfo.environment) -> LinkPreviewFetcher {
-        LinkPreviewFetcher(allowPrivateAddresses: environment["LINKSTR_ALLOW_PRIVATE_ADDRESSES"] == "1")
+        LinkPreviewFetcher(allowPrivateAddresses: PublicAddress.privateAllowed(by: environment))
     }
 
     public func fetch(_ link: String) async throws(Failure) -> LinkPreview {

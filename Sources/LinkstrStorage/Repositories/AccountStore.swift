@@ -116,6 +116,15 @@ public final class AccountStore: @unchecked Sendable {
                             thumbnailPath: try cipher.open(r["thumbnail_enc"], ctx("link_metadata.thumbnail", ref)), fetchedAt: r["fetched_at"].int ?? 0)
     }
 
+    /// Titles already cached for `urls` (failed fetches have none).
+    public func linkTitles(for urls: [String]) throws -> [String: String] {
+        var titles = [String: String]()
+        for url in Set(urls) {
+            if let title = try linkMetadata(for: url)?.title { titles[url] = title }
+        }
+        return titles
+    }
+
     public func storeLinkMetadata(_ m: LinkMetadata, for url: String) throws {
         let ref = cipher.reference(url)
         try db.run("INSERT OR REPLACE INTO link_metadata (owner, url_ref, title_enc, thumbnail_enc, fetched_at) VALUES (?, ?, ?, ?, ?)",

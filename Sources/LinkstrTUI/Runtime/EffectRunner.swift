@@ -292,13 +292,11 @@ public final class EffectRunner: @unchecked Sendable {
             case .failure(let e): dispatch(.actionFailed(e.description))
             }
         case .setProfileName(let name):
-            guard let engine, let store else { return }
+            guard let engine else { return }
             let dispatch = self.dispatch
             Task {
                 do {
                     try await engine.publishProfileName(name)
-                    try store.setSetting("profile.name", name)
-                    try store.setSetting("profile.name.pending", nil)
                     dispatch(.profileNameSaved(name))
                 } catch {
                     dispatch(.actionFailed(String(describing: error)))
@@ -426,12 +424,7 @@ public final class EffectRunner: @unchecked Sendable {
             let updates = engine.updates
             await pool.setRelays(list)
             try? await engine.start()
-            if let name = try? store.setting("profile.name.pending") {
-                if (try? await engine.publishProfileName(name)) != nil {
-                    try? store.setSetting("profile.name", name.isEmpty ? nil : name)
-                    try? store.setSetting("profile.name.pending", nil)
-                }
-            }
+            await engine.publishPendingProfileName()
             for await update in updates {
                 switch update {
                 case .ingested(let touched, let notifications):
@@ -507,8 +500,8 @@ public final class EffectRunner: @unchecked Sendable {
     /// Cached titles at once; missing ones fetched in the background (unless previews are off) and sent
     /// as they are found.
     private func loadLinkTitles(_ urls: [String]) {
-        guard let previews, !urls.isEmpty else { return }
-        let cached = previews.cachedTitles(urls)
+        guard let store, let previews, !urls.isEmpty else { return }
+        let cached = (try? store.linkTitles(for: urls)) ?? [:]
         if !cached.isEmpty { dispatch(.linkTitlesLoaded(cached)) }
         guard options.linkPreviews else { return }
         let dispatch = self.dispatch

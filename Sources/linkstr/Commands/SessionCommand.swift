@@ -107,7 +107,7 @@ struct PostsCommand: LinkstrCommand {
         let contacts = Dictionary(uniqueKeysWithValues: try store.contacts().map { ($0.pubkey, $0.alias) })
         let names = try store.profileNames()
         // Titles already fetched (by the app or `linkstr preview`); nothing is fetched here.
-        let titles = LinkPreviewCache(store: store, fetcher: .configured(), clock: { 0 }).cachedTitles(posts.map(\.post.url))
+        let titles = try store.linkTitles(for: posts.map(\.post.url))
         if global.json { printLine(Output.json(.array(posts.map { Output.post($0, title: titles[$0.post.url]) }))) } else {
             posts.forEach { printLine(Output.postLines($0) { pk in (contacts[pk] ?? nil) ?? names[pk] ?? AccountState.shortNpub(pk) }) }
         }

@@ -39,12 +39,7 @@ struct SyncCommand: LinkstrCommand {
             }
         }
         try await engine.start()
-        if let name = try store.setting("profile.name.pending") {
-            if (try? await engine.publishProfileName(name)) != nil {
-                try store.setSetting("profile.name", name.isEmpty ? nil : name)
-                try store.setSetting("profile.name.pending", nil)
-            }
-        }
+        await engine.publishPendingProfileName()
         let complete = await engine.waitForBackfill(timeout: .milliseconds(Int(timeout * 1000)))
         // Only after a complete backfill: relays that did not answer a REQ would not answer an EVENT either.
         if complete { await engine.publishInboxRelaysIfChanged() }
