@@ -49,12 +49,13 @@ extension AppReducer {
         case .tab, .backTab: if f.editing == nil { f.focus = 1 - f.focus }
         case .enter where f.focus == 0:
             // Return advances from the key into the alias once the key is valid (readme v2).
-            if f.pubkey == nil { f.error = "that is not a public key (npub1… or 64 hex characters)." } else { f.focus = 1; f.error = nil }
+            switch f.checkedKey { case .success: f.focus = 1; f.error = nil
+            case .failure(let why): f.error = why.description }
         case .enter, .ctrl("s"):
-            guard let pk = f.pubkey else {
-                f.error = "that is not a public key (npub1… or 64 hex characters)."
-                f.focus = 0
-                break
+            let pk: Pubkey
+            switch f.checkedKey {
+            case .success(let key): pk = key
+            case .failure(let why): f.error = why.description; f.focus = 0; return []
             }
             guard pk != state.identity?.pubkey else { f.error = "that is you."; break }
             let alias = f.alias.text.trimmingWhitespace()

@@ -310,7 +310,10 @@ public struct ContactForm: Equatable, Sendable {
     }
 
     /// The key as typed, normalised: npub, nostr:npub…, text containing an npub, or hex.
-    public var pubkey: Pubkey? { editing ?? ContactKeyParser.pubkey(in: key.text) ?? PubkeyNormalizer.fromAnyForm(key.text) }
+    public var pubkey: Pubkey? { try? checkedKey.get() }
+
+    /// The key, or why what was typed is not one (not a point on the curve, an nsec, …).
+    public var checkedKey: Result<Pubkey, DomainError> { editing.map { .success($0) } ?? PubkeyNormalizer.userInput(key.text) }
 }
 
 public struct UnlockState: Equatable, Sendable {

@@ -31,7 +31,14 @@ final class YouSettingsReducerTests: XCTestCase {
         h.send(.keyPressed(.char("a"))) { $0.overlay = .contact(ContactForm()) }
         h.type("npub1nope") { var f = ContactForm(); f.key = TextField("npub1nope"); $0.overlay = .contact(f) }
         h.send(.keyPressed(.enter)) {
-            var f = ContactForm(); f.key = TextField("npub1nope"); f.error = "that is not a public key (npub1… or 64 hex characters)."
+            var f = ContactForm(); f.key = TextField("npub1nope"); f.error = "that npub is too short to carry a checksum."
+            $0.overlay = .contact(f)
+        }
+        let notAPoint = String(repeating: "f", count: 64)
+        h.send(.keyPressed(.ctrl("u"))) { var f = ContactForm(); f.key = TextField(); $0.overlay = .contact(f) }
+        h.send(.textPasted(notAPoint)) { var f = ContactForm(); f.key = TextField(notAPoint); $0.overlay = .contact(f) }
+        h.send(.keyPressed(.enter)) {
+            var f = ContactForm(); f.key = TextField(notAPoint); f.error = "not a public key: ffffffff… is not a point on secp256k1."
             $0.overlay = .contact(f)
         }
         let npub = try PublicKey(hex: F.bob).npub

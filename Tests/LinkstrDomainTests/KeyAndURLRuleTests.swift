@@ -115,4 +115,20 @@ final class KeyAndURLRuleTests: XCTestCase {
         XCTAssertEqual(DisplayText.singleLine("👨‍👩‍👧 ok ✓ 漢字"), "👨‍👩‍👧 ok ✓ 漢字")
         XCTAssertEqual(DisplayText.multiLine("a\u{1B}[1m\nb"), "a[1m\nb")
     }
+
+    /// 64 hex digits that are not an x coordinate on secp256k1 are refused where the user types a key,
+    /// with the reason: accepted, they would be skipped silently when sending.
+    func testTypedKeysMustBePointsOnTheCurve() throws {
+        let notAPoint = String(repeating: "f", count: 64)
+        guard case .failure(let why) = PubkeyNormalizer.userInput(notAPoint) else { return XCTFail("ffff…ffff accepted as a key") }
+        XCTAssertTrue(why.description.contains("not a point on secp256k1"), why.description)
+        let key = SecretKey.generate().publicKey
+        XCTAssertEqual(try PubkeyNormalizer.userInput(" \(key.hex.uppercased()) ").get(), key.hex)
+        XCTAssertEqual(try PubkeyNormalizer.userInput("nostr:\(key.npub)").get(), key.hex)
+        XCTAssertEqual(try PubkeyNormalizer.userInput("add me: \(key.npub)").get(), key.hex)
+        guard case .failure(let nsec) = PubkeyNormalizer.userInput(SecretKey.generate().revealNsec()) else { return XCTFail("nsec accepted") }
+        XCTAssertTrue(nsec.description.contains("secret key"), nsec.description)
+        guard case .failure(let empty) = PubkeyNormalizer.userInput("  ") else { return XCTFail("blank accepted") }
+        XCTAssertTrue(empty.description.contains("enter a public key"))
+    }
 }

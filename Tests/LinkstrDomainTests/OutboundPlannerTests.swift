@@ -1,4 +1,4 @@
-import LinkstrDomain
+@testable import LinkstrDomain
 import LinkstrTestSupport
 import NostrProtocol
 import XCTest
@@ -108,5 +108,34 @@ final class OutboundPlannerTests: XCTestCase {
         XCTAssertEqual(NostrEventTemplates.profile(name: "Ann", existingContent: #"{"about":"x","name":"old"}"#, now: 1).content,
                        #"{"about":"x","display_name":"Ann","name":"Ann"}"#)
         XCTAssertEqual(NostrEventTemplates.profileName(fromContent: "{\"name\":\"  A\\u001b[2J  b \"}"), "A[2J b")
+    }
+
+    /// The envelope arithmetic matches real seals: one gift wrap carries the rumor exactly when the seal
+    /// JSON computed here fits NIP-44, and what does not fit is refused with the field to shorten.
+    func testMessageLimitsMatchRealSealsAndRefuseWhatCannotBeWrapped() throws {
+        let sender = SecretKey.generate(), recipient = SecretKey.generate().publicKey
+        for size in [1, 31, 32, 33, 200, 1_000, 20_000, 47_000] {
+            let rumor = UnsignedEvent(pubkey: sender.publicKey, createdAt: 1_700_000_000, kind: 44001, content: String(repeating: "x", count: size))
+            let seal = try NIP59.seal(rumor: rumor, sender: sender, recipient: recipient, now: 1_700_000_000, random: SystemRandom())
+            XCTAssertEqual(NIP59.sealJSONBytes(rumorJSONBytes: rumor.rumorJSON().utf8.count), seal.jsonString().utf8.count, "rumor content \(size)")
+        }
+        let s = session(createdBy: alice, members: [alice, me, bob])
+        let note = String(repeating: "n", count: 100_000)
+        guard case .failure(let why) = OutboundPlanner.post(session: s.session("S"), me: me, url: "https://a.b", note: note, now: 1_700_000_000) else {
+            return XCTFail("a 100 KB note was planned")
+        }
+        XCTAssertTrue(why.description.hasPrefix("the note is too long to send: 100,000 bytes, and one message carries "), why.description)
+        let fitting = MessageLimits.fittingPrefixBytes(of: note, in: OutboundRumor(payload: LinkstrPayload(conversationID: "S", rootID: "", kind: .root, url: "https://a.b", note: note, timestamp: 1_700_000_000), tags: [], recipients: [me], createdAt: 1_700_000_000))
+        XCTAssertGreaterThan(fitting, 40_000)
+        let longest = try OutboundPlanner.post(session: s.session("S"), me: me, url: "https://a.b", note: String(note.prefix(fitting)), now: 1_700_000_000).get()
+        XCTAssertTrue(MessageLimits.fits(longest))
+        // Real wrap of the longest note that fits opens again.
+        let wrap = try NIP59.giftWrap(rumor: longest.rumor(author: sender.publicKey), sender: sender, recipient: recipient, now: 1_700_000_000, random: SystemRandom())
+        XCTAssertGreaterThan(wrap.content.utf8.count, 60_000)
+        XCTAssertEqual(OutboundPlanner.post(session: s.session("S"), me: me, url: "https://a.b/" + String(repeating: "p", count: 70_000), note: nil, now: 1_700_000_000).map(\.createdAt),
+                       .failure(.message("the link is too long to send (70,012 bytes do not fit in one message).")))
+        XCTAssertEqual(OutboundPlanner.createSession(name: String(repeating: "n", count: 70_000), members: [], me: me, now: 1_700_000_000, random: random).map(\.sessionID),
+                       .failure(.message("the session name is too long to send (70,000 bytes do not fit in one message).")))
+        XCTAssertNoThrow(try OutboundPlanner.createSession(name: String(repeating: "🎬", count: 150), members: [], me: me, now: 1_700_000_000, random: random).get())
     }
 }

@@ -215,4 +215,50 @@ final class CLIFlowTests: XCTestCase {
         let offline = try a.run(["post", session, "https://example.com"], relays: [])
         XCTAssertEqual(offline.err, "linkstr: no relays are enabled. enable at least one relay in settings.\n")
     }
+
+    /// Field readiness 10–12: hostile arguments get a plain error (no crash, no silent skip), long notes
+    /// come from a file or stdin and are refused with the size that fits, what iOS can send is accepted,
+    /// and remote text in `--json` has its terminal controls escaped.
+    func testHostileArgumentsLongNotesAndTerminalSafeJSON() throws {
+        let relay = try TestRelay()
+        let a = try Home("args-a", relays: [relay.url]), b = try Home("args-b", relays: [relay.url])
+        defer { a.remove(); b.remove() }
+        _ = try a.createIdentity()
+        let (bNpub, _) = try b.createIdentity()
+        for bad in ["nan", "inf", "1e300", "-1", "0", "ten"] {
+            let r = try a.run(["sync", "--timeout", bad])
+            XCTAssertEqual(r.status, 64, "sync --timeout \(bad): \(r.err)")
+            XCTAssertTrue(r.err.contains("the timeout must"), "sync --timeout \(bad): \(r.err)")
+        }
+        let notAPoint = String(repeating: "f", count: 64)
+        let contact = try a.run(["contacts", "add", notAPoint])
+        XCTAssertEqual(contact.status, 1)
+        XCTAssertEqual(contact.err, "linkstr: not a public key: ffffffff… is not a point on secp256k1.\n")
+        XCTAssertEqual(try a.run(["session", "create", "x", "--member", notAPoint]).err, "linkstr: not a public key: ffffffff… is not a point on secp256k1.\n")
+
+        // A 150-emoji name (about 600 bytes) is legitimate: it arrives and its posts show.
+        let name = String(repeating: "🎬", count: 150)
+        let session = try a.ok(["session", "create", name, "--member", bNpub]).trimmed
+        let hostile = "x\u{9B}31m\u{9D}8;;y\u{7F}\u{202E}z"
+        try a.ok(["post", session, "https://example.com/a", "--note", hostile])
+        // 100 KB cannot travel: refused with what fits; 40 KB from a file and from stdin go out whole.
+        let file = a.directory.appendingPathComponent("note.txt")
+        try (String(repeating: "n", count: 100_000) + "\n").write(to: file, atomically: true, encoding: .utf8)
+        let tooLong = try a.run(["post", session, "https://example.com/b", "--note-file", file.path])
+        XCTAssertEqual(tooLong.status, 1)
+        XCTAssertTrue(tooLong.err.hasPrefix("linkstr: the note is too long to send: 100,000 bytes, and one message carries "), tooLong.err)
+        try (String(repeating: "m", count: 40_000) + "\n").write(to: file, atomically: true, encoding: .utf8)
+        try a.ok(["post", session, "https://example.com/c", "--note-file", file.path])
+        try a.ok(["post", session, "https://example.com/d", "--note-file", "-"], stdin: String(repeating: "s", count: 40_000))
+        XCTAssertEqual(try a.run(["post", session, "https://example.com/e", "--note", "a", "--note-file", "-"]).status, 1)
+
+        _ = try b.sync()
+        XCTAssertEqual(try b.sessions().first?["name"] as? String, name)
+        let raw = try b.ok(["posts", session, "--json"]).out
+        XCTAssertTrue(raw.contains(#"x\u009b31m\u009d8;;y\u007f\u202ez"#), "controls escaped in --json")
+        XCTAssertFalse(raw.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" })
+        let posts = try b.posts(session)
+        XCTAssertEqual(Set(posts.compactMap { ($0["note"] as? String)?.count }), [hostile.count, 40_000])
+        XCTAssertEqual(posts.count, 3)
+    }
 }

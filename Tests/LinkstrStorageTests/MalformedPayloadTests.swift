@@ -72,8 +72,8 @@ final class MalformedPayloadTests: StorageTestCase {
             Case("cyrillic a in paypal", root("https://pаypal.com/"), "mixes scripts"),
             // Sizes.
             Case("1 MB note", #"{"conversation_id":"S","root_id":"","kind":"root","url":"https://a.b","note":"\#(big)"}"#, "content is too large"),
-            Case("10 KB url", root("https://a.b/" + String(repeating: "p", count: 10_000)), "url is too large"),
-            Case("long name", #"{"conversation_id":"S","root_id":"","kind":"session_create","session_name":"\#(String(repeating: "n", count: 1000))","member_pubkeys":["\#(m)"]}"#, "session_name is too large"),
+            Case("70 KB url", root("https://a.b/" + String(repeating: "p", count: 70_000)), "content is too large"),
+            Case("long conversation_id", #"{"conversation_id":"\#(String(repeating: "s", count: 300))","root_id":"","kind":"root","url":"https://a.b"}"#, "conversation_id is too large"),
             Case("long emoji", #"{"conversation_id":"S","root_id":"r","kind":"reaction","emoji":"\#(String(repeating: "👍", count: 30))","reaction_active":true}"#, "emoji is too large"),
             // Invalid UTF-8 and escapes.
             Case("invalid utf-8", bytes: Array(#"{"conversation_id":"S","root_id":"","kind":"root","url":"https://a.b","note":""#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8), "invalid UTF-8"),
@@ -121,5 +121,31 @@ final class MalformedPayloadTests: StorageTestCase {
             XCTAssertEqual(try rowCount(), 0, "\(c.name) left rows behind")
         }
         print("malformed payloads: \(cases.count) cases refused with a reason, nothing stored")
+    }
+
+    /// Free text is bounded by the envelope alone (`MessageLimits`): what the iOS app can send — a name of
+    /// 150 emoji, a 10 KB link with a 50 KB note — is accepted, stored and shown, never dropped silently.
+    func testLargeButLegitimateFieldsAreAccepted() throws {
+        let me = SecretKey.generate(), other = SecretKey.generate()
+        let m = me.publicKey.hex, o = other.publicKey.hex
+        let name = String(repeating: "🎬", count: 150)
+        XCTAssertGreaterThan(name.utf8.count, 512)
+        let local = try LocalStore(paths: paths)
+        let store = try local.account(me, now: 1)
+        func ingest(_ json: String, at t: Int64) throws -> IngestOutcome {
+            let rumor = UnsignedEvent(pubkey: other.publicKey, createdAt: t, kind: 44001, content: json)
+            let message = try InboundDecoder.decode(rumor: rumor, rumorID: rumor.id, sender: other.publicKey, wrapID: "w\(t)",
+                                                    source: .live, receivedAt: t).get()
+            return try store.ingest([message], now: t)[0].outcome
+        }
+        let create = #"{"conversation_id":"S","root_id":"","kind":"session_create","session_name":"\#(name)","member_pubkeys":["\#(o)","\#(m)"]}"#
+        XCTAssertEqual(try ingest(create, at: 100), .applied)
+        XCTAssertEqual(try store.sessionSummary("S")?.name, name)
+        let url = "https://a.b/" + String(repeating: "p", count: 10_000)
+        let note = String(repeating: "n", count: 50_000)
+        XCTAssertEqual(try ingest(#"{"conversation_id":"S","root_id":"","kind":"root","url":"\#(url)","note":"\#(note)"}"#, at: 101), .applied)
+        let posts = try store.postPage(in: "S")
+        XCTAssertEqual(posts.map { $0.post.url }, [url])
+        XCTAssertEqual(posts.first?.post.note?.count, 50_000)
     }
 }

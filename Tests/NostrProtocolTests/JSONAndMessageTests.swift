@@ -115,4 +115,14 @@ final class JSONAndMessageTests: XCTestCase {
         XCTAssertFalse(Filter(kinds: [1059], tags: ["p": ["abd"]]).matches(e))
         XCTAssertFalse(Filter(since: 101).matches(e))
     }
+
+    /// Output meant for a terminal (`--json`) escapes every control and format character — C0, DEL, C1
+    /// (CSI U+009B, OSC U+009D), bidi overrides, line separators — so remote text cannot drive the terminal.
+    func testTerminalSafeJSONEscapesControlsThatCanonicalJSONKeeps() throws {
+        let hostile = "a\u{9B}31m\u{9D}8;;x\u{7F}\u{202E}b\u{2028}\u{1B}[2J✓"
+        let out = JSONWriter.encodeTerminalSafe(.object(JSONObject([("note", .string(hostile))])))
+        XCTAssertEqual(out, #"{"note":"a\u009b31m\u009d8;;x\u007f\u202eb\u2028\u001b[2J✓"}"#)
+        XCTAssertFalse(out.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" })
+        XCTAssertEqual(try JSONParser.parse(Array(out.utf8)), .object(JSONObject([("note", .string(hostile))])), "still the same JSON value")
+    }
 }

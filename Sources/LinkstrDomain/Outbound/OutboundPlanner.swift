@@ -17,7 +17,9 @@ public enum OutboundPlanner {
         let sessionID = LinkstrID.make(random)
         let payload = LinkstrPayload(conversationID: sessionID, rootID: LinkstrID.make(random), kind: .sessionCreate,
                                      timestamp: now, sessionName: trimmed, memberPubkeys: list)
-        return .success(NewSession(sessionID: sessionID, rumor: OutboundRumor(payload: payload, tags: [], recipients: list, createdAt: now)))
+        let rumor = OutboundRumor(payload: payload, tags: [], recipients: list, createdAt: now)
+        if let tooLarge = MessageLimits.check(rumor) { return .failure(.message(tooLarge.description)) }
+        return .success(NewSession(sessionID: sessionID, rumor: rumor))
     }
 
     /// Creator only. `session_members` (with the name, so added members can materialize the session)
@@ -39,7 +41,7 @@ public enum OutboundPlanner {
                                         timestamp: now, sessionName: name, memberPubkeys: next)
             rumors.append(OutboundRumor(payload: create, tags: [], recipients: added, createdAt: now))
         }
-        return .success(rumors)
+        return sized(rumors)
     }
 
     /// A link to the session's active members; we must be one of them now.
@@ -54,7 +56,7 @@ public enum OutboundPlanner {
         let trimmedNote = note?.trimmingWhitespace()
         let payload = LinkstrPayload(conversationID: session!.id, rootID: "", kind: .root, url: url,
                                      note: (trimmedNote?.isEmpty ?? true) ? nil : trimmedNote, timestamp: now)
-        return .success(OutboundRumor(payload: payload, tags: [], recipients: recipients, createdAt: now))
+        return sized(OutboundRumor(payload: payload, tags: [], recipients: recipients, createdAt: now))
     }
 
     /// Toggles our reaction: `reaction_active` is the opposite of our current state for (post, emoji).
@@ -65,6 +67,7 @@ public enum OutboundPlanner {
                              now: Int64) -> Result<OutboundRumor, DomainError> {
         let e = emoji.trimmingWhitespace()
         guard !e.isEmpty else { return .failure(SendRuleError.emptyEmoji) }
+        guard e.utf8.count <= MessageLimits.emoji, e.count <= 2 else { return .failure(SendRuleError.notAnEmoji) }
         guard let post, post.status.isVisible, session?.id == post.sessionID else { return .failure(SendRuleError.unknownPost) }
         let recipients: [Pubkey]
         switch activeRecipients(session, me: me, now: now) {
@@ -74,7 +77,7 @@ public enum OutboundPlanner {
         let at = max(now, (current?.createdAt ?? now - 1) + 1)
         let payload = LinkstrPayload(conversationID: post.sessionID, rootID: post.id, kind: .reaction, timestamp: at,
                                      emoji: e, reactionActive: !(current?.active ?? false))
-        return .success(OutboundRumor(payload: payload, tags: [["e", post.id, "", "root"]], recipients: recipients, createdAt: at))
+        return sized(OutboundRumor(payload: payload, tags: [["e", post.id, "", "root"]], recipients: recipients, createdAt: at))
     }
 
     public struct DeletePlan: Equatable, Sendable {
@@ -101,6 +104,17 @@ public enum OutboundPlanner {
         let payload = LinkstrPayload(conversationID: session.id, rootID: LinkstrID.make(random), kind: .sessionDelete, timestamp: now)
         return .success(OutboundRumor(payload: payload, tags: [], recipients: PubkeyNormalizer.dedupedList(session.derived.everyMember + [me]),
                                       createdAt: now))
+    }
+
+    /// Refuses what one gift wrap cannot carry (receivers could never open it), saying what to shorten.
+    static func sized(_ rumor: OutboundRumor) -> Result<OutboundRumor, DomainError> {
+        if let tooLarge = MessageLimits.check(rumor) { return .failure(.message(tooLarge.description)) }
+        return .success(rumor)
+    }
+
+    static func sized(_ rumors: [OutboundRumor]) -> Result<[OutboundRumor], DomainError> {
+        for r in rumors { if let tooLarge = MessageLimits.check(r) { return .failure(.message(tooLarge.description)) } }
+        return .success(rumors)
     }
 
     static func activeRecipients(_ session: SessionRecord?, me: Pubkey, now: Int64) -> Result<[Pubkey], DomainError> {

@@ -38,4 +38,5 @@ public enum SendRuleError {
     public static let unknownPost = DomainError.message("that post is not available.")
     public static let notYourPost = DomainError.message("you can only delete your own posts.")
     public static let emptyEmoji = DomainError.message("pick an emoji.")
+    public static let notAnEmoji = DomainError.message("a reaction is one emoji.")
 }

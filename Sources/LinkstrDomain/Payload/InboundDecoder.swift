@@ -22,10 +22,12 @@ public enum InboundDecoder {
         }
     }
 
-    /// Byte limits per field. Generous for people, small enough that a hostile peer cannot fill the disk.
+    /// Byte limits per field (`MessageLimits`): free text is bounded by the envelope only, so anything the
+    /// iOS app can send is accepted; identifiers and emoji keep small caps that iOS never reaches.
     public static let limits: [String: Int] = [
-        "content": 64 * 1024, "conversation_id": 256, "root_id": 256, "url": 8 * 1024, "note": 16 * 1024,
-        "session_name": 512, "emoji": 64, "member_pubkeys": 2000,
+        "content": MessageLimits.content, "conversation_id": MessageLimits.identifier, "root_id": MessageLimits.identifier,
+        "url": MessageLimits.content, "note": MessageLimits.content, "session_name": MessageLimits.content,
+        "emoji": MessageLimits.emoji, "member_pubkeys": MessageLimits.members,
     ]
 
     public static func decode(rumor: UnsignedEvent, rumorID: EventID, sender: PublicKey, wrapID: String,

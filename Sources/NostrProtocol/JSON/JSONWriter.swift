@@ -3,8 +3,15 @@
 /// `/` and non-ASCII are written verbatim.
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
+    /// Also escape what a terminal could act on (DEL, C1 controls, bidi and other format characters, line
+    /// and paragraph separators) as `\uXXXX`. Lossless for JSON readers; never used for event ids, whose
+    /// canonical form NIP-01 fixes.
+    public var escapesTerminalControls = false
 
-    public init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int = 256, escapesTerminalControls: Bool = false) {
+        bytes.reserveCapacity(capacity)
+        self.escapesTerminalControls = escapesTerminalControls
+    }
 
     public var string: String { String(decoding: bytes, as: UTF8.self) }
 
@@ -42,6 +49,7 @@ public struct JSONWriter {
     public mutating func raw(_ byte: UInt8) { bytes.append(byte) }
 
     public mutating func write(_ s: String) {
+        if escapesTerminalControls { return writeTerminalSafe(s) }
         bytes.append(0x22)
         var copy = s
         copy.withUTF8 { utf8 in
@@ -82,5 +90,45 @@ public struct JSONWriter {
         var w = JSONWriter()
         w.write(value)
         return w.string
+    }
+
+    /// JSON for terminals and scripts: remote text cannot carry a live control or bidi character.
+    public static func encodeTerminalSafe(_ value: JSONValue) -> String {
+        var w = JSONWriter(escapesTerminalControls: true)
+        w.write(value)
+        return w.string
+    }
+
+    private mutating func writeTerminalSafe(_ s: String) {
+        bytes.append(0x22)
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        func escape16(_ unit: UInt16) {
+            bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), hex[Int(unit >> 12)], hex[Int(unit >> 8 & 0xF)], hex[Int(unit >> 4 & 0xF)], hex[Int(unit & 0xF)]])
+        }
+        for scalar in s.unicodeScalars {
+            switch scalar.value {
+            case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
+            case 0x22: bytes.append(0x5C); bytes.append(0x22)
+            case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
+            case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
+            case 0x20..<0x7F: bytes.append(UInt8(scalar.value))
+            default:
+                if Self.isTerminalControl(scalar) {
+                    for unit in String(scalar).utf16 { escape16(unit) }
+                } else {
+                    bytes.append(contentsOf: String(scalar).utf8)
+                }
+            }
+        }
+        bytes.append(0x22)
+    }
+
+    /// C0/C1 controls, DEL, format characters (bidi overrides and isolates, zero-width ones) and line/paragraph separators.
+    public static func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: return true
+        default: return false
+        }
     }
 }

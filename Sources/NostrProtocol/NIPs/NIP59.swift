@@ -42,6 +42,26 @@ public enum NIP59 {
         return try wrap(seal: s, recipient: recipient, now: now, random: random)
     }
 
+    // MARK: size
+
+    /// Bytes of the seal JSON that carries a rumor of `rumorJSONBytes` (its NIP-44 payload in base64, plus
+    /// the seal's fixed fields with a `created_at` of `createdAtDigits` digits). The wrap encrypts exactly
+    /// this, so it must not exceed `NIP44.maxPlaintextSize` either.
+    public static func sealJSONBytes(rumorJSONBytes: Int, createdAtDigits: Int = 10) -> Int {
+        let payload = 1 + 32 + 2 + NIP44.paddedLength(rumorJSONBytes) + 32  // version, nonce, length, padded text, MAC
+        let base64 = (payload + 2) / 3 * 4
+        let fixed = "{\"id\":\"".utf8.count + 64 + "\",\"pubkey\":\"".utf8.count + 64 + "\",\"created_at\":".utf8.count
+            + createdAtDigits + ",\"kind\":13,\"tags\":[],\"content\":\"".utf8.count + "\",\"sig\":\"".utf8.count + 128 + "\"}".utf8.count
+        return fixed + base64
+    }
+
+    /// Whether one gift wrap can carry a rumor whose JSON has `rumorJSONBytes` bytes, sealed at `now`
+    /// (both layers are NIP-44 encryptions, each limited to 65 535 bytes of plaintext).
+    public static func carries(rumorJSONBytes: Int, now: Int64) -> Bool {
+        guard rumorJSONBytes >= NIP44.minPlaintextSize, rumorJSONBytes <= NIP44.maxPlaintextSize else { return false }
+        return sealJSONBytes(rumorJSONBytes: rumorJSONBytes, createdAtDigits: String(max(now, 1)).count) <= NIP44.maxPlaintextSize
+    }
+
     static func tweaked(_ now: Int64, _ random: any RandomSource) -> Int64 {
         max(0, now - Int64(random.uniform(upTo: UInt64(maxTimestampTweak))))
     }

@@ -4,7 +4,8 @@ import NostrProtocol
 /// JSON and text forms of what commands print. Text output passes every remote string through
 /// `DisplayText`, so nothing a peer wrote can drive the terminal.
 enum Output {
-    static func json(_ value: JSONValue) -> String { JSONWriter.encode(value) }
+    /// Remote text may carry terminal controls: `--json` escapes them (`\u009b`), as the TUI neutralises them.
+    static func json(_ value: JSONValue) -> String { JSONWriter.encodeTerminalSafe(value) }
 
     static func session(_ s: SessionSummary) -> JSONValue {
         .object(JSONObject([

@@ -13,9 +13,7 @@ struct ContactsCommand: AsyncParsableCommand {
         @Option(help: "A private name for them, never published.") var alias: String?
 
         func execute() async throws {
-            guard let pk = ContactKeyParser.pubkey(in: key) ?? PubkeyNormalizer.fromAnyForm(key) else {
-                throw CLIError("that is not a public key (npub1… or 64 hex characters).")
-            }
+            let pk = try PubkeyNormalizer.cliKey(key)
             let ctx = try CLIContext(global)
             let (me, store) = try ctx.account()
             let current = try store.contacts().map(\.pubkey)

@@ -18,7 +18,7 @@ struct SessionCommand: AsyncParsableCommand {
         func execute() async throws {
             let ctx = try CLIContext(global)
             let (me, store) = try ctx.account()
-            for m in members where PubkeyNormalizer.fromAnyForm(m) == nil { throw CLIError("not a public key: \(DisplayText.singleLine(m))") }
+            let members = try members.map(PubkeyNormalizer.cliKey)
             let new = try OutboundPlanner.createSession(name: name, members: members, me: me.publicKey.hex, now: ctx.now, random: SystemRandom()).get()
             let engine = try await ctx.engine(me, store)
             defer { Task { await engine.stop() } }
@@ -36,7 +36,7 @@ struct SessionCommand: AsyncParsableCommand {
         func execute() async throws {
             let ctx = try CLIContext(global)
             let (me, store) = try ctx.account()
-            for m in members where PubkeyNormalizer.fromAnyForm(m) == nil { throw CLIError("not a public key: \(DisplayText.singleLine(m))") }
+            let members = try members.map(PubkeyNormalizer.cliKey)
             let rumors = try OutboundPlanner.editMembers(session: try store.session(id), me: me.publicKey.hex, members: members,
                                                          now: ctx.now, random: SystemRandom()).get()
             let engine = try await ctx.engine(me, store)
@@ -81,12 +81,15 @@ struct PostCommand: LinkstrCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Session id.") var session: String
     @Argument var url: String
-    @Option var note: String?
+    @Option(help: "A note to go with the link.") var note: String?
+    @Option(name: .customLong("note-file"), help: "Read the note from this file (`-`: standard input), for notes too long for one argument.")
+    var noteFile: String?
 
     func execute() async throws {
         let ctx = try CLIContext(global)
+        let text = try NoteInput.read(note: note, file: noteFile)
         let (me, store) = try ctx.account()
-        let rumor = try OutboundPlanner.post(session: try store.session(session), me: me.publicKey.hex, url: url, note: note, now: ctx.now).get()
+        let rumor = try OutboundPlanner.post(session: try store.session(session), me: me.publicKey.hex, url: url, note: text, now: ctx.now).get()
         let engine = try await ctx.engine(me, store)
         defer { Task { await engine.stop() } }
         let sent = try await engine.send([rumor])

@@ -9,7 +9,8 @@ struct SyncCommand: LinkstrCommand {
     static let configuration = CommandConfiguration(commandName: "sync",
                                                     abstract: "Connect, backfill every relay to EOSE, ingest, and exit (or keep following).")
     @OptionGroup var global: GlobalOptions
-    @Option(help: "Give up waiting after this many seconds.") var timeout: Double = 30
+    @Option(parsing: .unconditional, help: "Give up waiting after this many seconds (0 < seconds ≤ 86400).",
+            transform: Seconds.parse) var timeout: Double = 30
     @Flag(help: "Keep running and print what arrives (JSON lines with --json).") var follow = false
 
     func execute() async throws {

@@ -1,0 +1,53 @@
+import ArgumentParser
+import LinkstrDomain
+import Foundation
+
+/// Argument values that need more than a type: validated once, with an error that names the value.
+enum Seconds {
+    static let maximum: Double = 86_400
+
+    /// A positive, finite number of seconds (a day at most): `nan`, `inf` and `1e300` would overflow the
+    /// deadline arithmetic, and a negative or zero wait means nothing.
+    static func parse(_ text: String) throws -> Double {
+        guard let value = Double(text.trimmingCharacters(in: .whitespaces)) else {
+            throw ValidationError("the timeout must be a number of seconds (got \(quoted(text))).")
+        }
+        guard value.isFinite, value > 0, value <= maximum else {
+            throw ValidationError("the timeout must be more than 0 and at most \(Int(maximum)) seconds (got \(quoted(text))).")
+        }
+        return value
+    }
+
+    static func quoted(_ text: String) -> String { "\"" + String(text.prefix(40)).filter { !$0.isNewline } + "\"" }
+}
+
+/// `--note` or `--note-file FILE` (`-` for standard input): one argument holds at most 128 KiB.
+enum NoteInput {
+    static func read(note: String?, file: String?) throws -> String? {
+        switch (note, file) {
+        case (.some, .some): throw CLIError("give the note with --note or with --note-file, not both.")
+        case (let note, nil): return note
+        case (nil, let path?):
+            let data: Data
+            if path == "-" {
+                data = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                guard let contents = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read the note file \(path).") }
+                data = contents
+            }
+            guard let text = String(data: data, encoding: .utf8) else { throw CLIError("the note file is not UTF-8 text.") }
+            // A file usually ends with one line break that is not part of the note.
+            return text.hasSuffix("\n") ? String(text.dropLast()) : text
+        }
+    }
+}
+
+extension PubkeyNormalizer {
+    /// A key argument, normalized to hex, or an error that says why it is not a key.
+    static func cliKey(_ text: String) throws -> Pubkey {
+        switch userInput(text) {
+        case .success(let key): return key
+        case .failure(let why): throw CLIError(why.description)
+        }
+    }
+}
