@@ -2,7 +2,9 @@ import LinkstrDomain
 
 /// The Post pane: the composer and a post's detail.
 extension AppReducer {
-    public static let quickReactions = ["👍", "👎", "👀"]
+    /// Quick reactions in a post's detail. Not on 1–4: those switch panes everywhere, and a reaction is
+    /// published to every member, so it must not share a key with navigation.
+    public static let quickReactions: [(key: Character, emoji: String)] = [("+", "👍"), ("-", "👎"), ("*", "👀")]
     public static let emojiChoices = ["👍", "👎", "👀", "❤️", "😂", "🔥", "🎉", "😮", "😢", "🙏", "💯", "🤔", "👏", "🙌", "✅", "❌",
                                       "🍿", "🎬", "🎵", "📺", "🤯", "😍", "🥲", "👌"]
 
@@ -67,8 +69,8 @@ extension AppReducer {
             state.post.mode = .empty
             state.pane = .sessions
             return []
-        case .char(let c) where ("1"..."3").contains(c) && d.view != nil:
-            return react(&state, &d, quickReactions[Int(String(c))! - 1])
+        case .char(let c) where d.view != nil && quickReactions.contains(where: { $0.key == c }):
+            return react(&state, &d, quickReactions.first(where: { $0.key == c })!.emoji)
         case .char("e") where d.view != nil:
             state.overlay = .emojiPicker(postID: d.postID, selection: 0)
             return []

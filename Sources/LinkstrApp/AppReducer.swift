@@ -292,9 +292,6 @@ public enum AppReducer {
         switch key {
         case .char("?"): state.overlay = .help; return []
         case .char(":"): state.overlay = .commandLine(TextField("/")); return []
-        case .char(let c) where ("1"..."3").contains(c) && isPostDetail(state):
-            // In a post's detail 1 2 3 are the quick reactions (👍 👎 👀), as on its reaction row.
-            return paneKey(&state, key)
         case .char(let c) where ("1"..."4").contains(c):
             return switchPane(&state, to: AppState.Pane(rawValue: Int(String(c))!)!)
         case .tab: return switchPane(&state, to: AppState.Pane(rawValue: state.pane.rawValue % 4 + 1)!)
@@ -321,11 +318,6 @@ public enum AppReducer {
         case .you: return state.you.editingName != nil
         case .settings: return state.settings.adding != nil
         }
-    }
-
-    static func isPostDetail(_ state: AppState) -> Bool {
-        if state.pane == .post, case .detail = state.post.mode { return true }
-        return false
     }
 
     static func inNestedView(_ state: AppState) -> Bool {

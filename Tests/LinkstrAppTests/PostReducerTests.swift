@@ -87,17 +87,30 @@ final class PostReducerTests: XCTestCase {
         return .detail(d)
     }
 
+    /// 1–4 switch panes in a post's detail too: a user switching panes must never publish a reaction.
+    func testNumberKeysSwitchPanesInPostDetailAndNeverReact() {
+        let view = F.post("p1", in: "s1", url: "https://example.com/v")
+        var h = ReducerHarness(F.feed(films, posts: [view]))
+        h.send(.keyPressed(.enter), [.loadPost("p1"), .markPostRead("p1")]) { $0.post.mode = self.detail(view); $0.pane = .post }
+        h.send(.keyPressed(.char("1"))) { $0.pane = .sessions }
+        h.send(.keyPressed(.char("2"))) { $0.pane = .post }
+        h.send(.keyPressed(.char("3")), [.loadIdentities]) { $0.pane = .you }
+        h.send(.keyPressed(.char("4"))) { $0.pane = .settings }
+        h.send(.keyPressed(.char("2"))) { $0.pane = .post }
+        XCTAssertEqual(h.state.post.mode, self.detail(view), "the detail is still open, nothing was sent")
+    }
+
     func testPostDetailReactsOpensCopiesAndUsesThePicker() {
         let view = F.post("p1", in: "s1", url: "https://example.com/v", reactions: [ReactionSummary(emoji: "🔥", count: 2, mine: false, by: [F.bob, F.carol])])
         var h = ReducerHarness(F.feed(films, posts: [view]))
         h.send(.keyPressed(.enter), [.loadPost("p1"), .markPostRead("p1")]) { $0.post.mode = self.detail(view); $0.pane = .post }
-        h.send(.keyPressed(.char("1")), [.react(postID: "p1", emoji: "👍")]) {
+        h.send(.keyPressed(.char("+")), [.react(postID: "p1", emoji: "👍")]) {
             $0.post.mode = self.detail(view, busy: true)
             $0.status = StatusLine("sending 👍…")
         }
-        h.send(.keyPressed(.char("2")))  // one reaction at a time
+        h.send(.keyPressed(.char("-")))  // one reaction at a time
         h.send(.actionSucceeded("reacted 👍")) { $0.post.mode = self.detail(view); $0.status = StatusLine("reacted 👍", .success) }
-        h.send(.keyPressed(.char("3")), [.react(postID: "p1", emoji: "👀")]) {
+        h.send(.keyPressed(.char("*")), [.react(postID: "p1", emoji: "👀")]) {
             $0.post.mode = self.detail(view, busy: true); $0.status = StatusLine("sending 👀…")
         }
         h.send(.actionFailed("you're no longer a member of this session.")) {

@@ -117,8 +117,8 @@ final class TUIEndToEndTests: XCTestCase {
         try tmux.keys("b", "Enter")
         try tmux.waitFor("b", text: "a classic")
         try tmux.keys("b", "Enter")
-        try tmux.waitFor("b", text: "1 👍  2 👎  3 👀")
-        try tmux.keys("b", "1")
+        try tmux.waitFor("b", text: "+ 👍  - 👎  * 👀")
+        try tmux.keys("b", "+")
         try tmux.waitFor("b", text: "reacted 👍", timeout: 20)
         try tmux.waitFor("a", text: "👍", timeout: 20)
 
@@ -137,7 +137,7 @@ final class TUIEndToEndTests: XCTestCase {
         try tmux.keys("a", "q")
         // In a nested view q means back, as Escape does: detail → feed → list, then q quits.
         try tmux.keys("b", "Escape")
-        try tmux.waitFor("b", "the post detail to close") { !$0.contains("1 👍  2 👎  3 👀") }
+        try tmux.waitFor("b", "the post detail to close") { !$0.contains("+ 👍  - 👎  * 👀") }
         try tmux.keys("b", "q")
         try tmux.waitFor("b", text: "Enter open · n new")
         try tmux.keys("b", "q")

@@ -255,7 +255,7 @@ final class RenderTests: XCTestCase {
         XCTAssertNotNil(row(c, containing: "▌ a note"))
         XCTAssertNotNil(row(c, containing: " 👍 2 "))
         XCTAssertNotNil(row(c, containing: "👍 you, Bob"))
-        XCTAssertNotNil(row(c, containing: "1 👍  2 👎  3 👀  e more"))
+        XCTAssertNotNil(row(c, containing: "+ 👍  - 👎  * 👀  e more"))
     }
 
     func testYouPaneShowsTruncatedNpubIdenticonQRAndContacts() throws {

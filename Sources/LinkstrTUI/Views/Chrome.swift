@@ -78,7 +78,7 @@ public enum AppView {
         case .post:
             switch state.post.mode {
             case .composer: return "Enter next/send · Tab field · ^V paste · ^L clear link · Esc cancel"
-            case .detail: return "1 👍 2 👎 3 👀 · e emoji · o open · y copy · Y copy linkstr:// · d delete · Esc back"
+            case .detail: return "+ 👍 - 👎 * 👀 · e emoji · o open · y copy · Y copy linkstr:// · d delete · Esc back"
             case .empty: return "c share a link in the selected session · 1-4 panes · ? help"
             }
         case .you: return state.you.editingName != nil ? "Enter save · Esc cancel" : "e edit name · y copy npub · a add contact · r rename · x remove"

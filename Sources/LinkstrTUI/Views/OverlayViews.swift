@@ -80,7 +80,7 @@ enum OverlayViews {
         "Sessions  n new · / search · a archive · A archived list",
         "Session   c share a link · m members · o open link · Enter details",
         "Composer  Enter link→note→send · Tab field · ^V Paste · ^L Clear",
-        "Post      1 👍 2 👎 3 👀 (1-3 react here) · e emoji · ←→ Space toggle",
+        "Post      + 👍 - 👎 * 👀 · e emoji · ←→ Space toggle · 1-4 panes",
         "          o open/play · y copy link · Y copy linkstr:// · d delete",
         "You       e name · y copy npub · a add contact · r rename · x remove",
         "          Enter on an identity switches to it",

@@ -82,7 +82,7 @@ enum PostViews {
             let chip = " \(DisplayText.singleLine(r.emoji)) \(r.count) "
             cx = c.put(chip, x: cx, y: y, Style(r.mine ? .accent : .text, bold: r.mine, reverse: i == d.reactionSelection)) + 1
         }
-        c.put("  1 👍  2 👎  3 👀  e more", x: max(cx, 2), y: y, Style(.dim))
+        c.put("  + 👍  - 👎  * 👀  e more", x: max(cx, 2), y: y, Style(.dim))
         y += 1
         for r in view.reactions where y < area.bottom {
             let names = r.by.map { AppView.name($0, state) }.joined(separator: ", ")
