@@ -264,7 +264,13 @@ public enum AppReducer {
             state.status = StatusLine(name == nil ? "profile name cleared." : "profile name saved.", .success)
             return []
         case .loggedOut:
+            // Everything of the account goes; what belongs to the terminal (its size, the clock, in-memory
+            // mode) stays, or rows outside 80×24 would keep the old screen (a revealed nsec among it).
+            let kept = state
             state = AppState()
+            state.screen = kept.screen
+            state.now = kept.now
+            state.inMemory = kept.inMemory
             state.phase = .booting(.loadingAccount)
             return [.boot]
         }

@@ -253,8 +253,14 @@ final class LifecycleReducerTests: XCTestCase {
         h.send(.clockTicked(10_001)) { $0.now = 10_001 }
     }
 
-    func testLogoutReturnsToBootWithAFreshState() {
+    /// Logout forgets the account (a revealed secret with it) but keeps the terminal's geometry: a reset to
+    /// 80×24 left the rows and columns beyond it showing the old screen until the next resize.
+    func testLogoutReturnsToBootWithAFreshStateAndTheSameScreen() {
         var h = ReducerHarness(Fixture.main(sessions: [Fixture.session("s1", "One")]))
-        h.send(.loggedOut, [.boot]) { $0 = AppState() }
+        h.send(.resized(ScreenSize(columns: 120, rows: 40))) { $0.screen = ScreenSize(columns: 120, rows: 40) }
+        h.state.settings.revealedSecret = "nsec1secret"
+        let now = h.state.now
+        h.send(.loggedOut, [.boot]) { $0 = AppState(); $0.screen = ScreenSize(columns: 120, rows: 40); $0.now = now }
+        XCTAssertNil(h.state.settings.revealedSecret)
     }
 }

@@ -98,7 +98,9 @@ public final class NcursesTerminal {
     /// Draws what changed since the last frame, then refreshes once.
     public func draw(_ canvas: Canvas, forceFull: Bool = false) {
         let full = forceFull || previous == nil || previous!.width != canvas.width || previous!.height != canvas.height
-        if full { clearok(sw_stdscr(), true) }
+        // A full redraw starts from blank cells: what the canvas does not cover (a smaller canvas, the
+        // right halves of wide characters) must not keep the previous screen's text.
+        if full { werase(sw_stdscr()); clearok(sw_stdscr(), true) }
         for y in 0..<canvas.height {
             var x = 0
             while x < canvas.width {
