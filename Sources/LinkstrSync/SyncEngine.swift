@@ -75,7 +75,9 @@ public actor SyncEngine {
     private var profilesAnswered = Set<String>()
     private var profileWaiters: [CheckedContinuation<Void, Never>] = []
     private var profilesChangedScheduled = false
-    private var buffer: [(relay: String, subscription: String, event: NostrEvent)] = []
+    /// `live` is decided on receipt: an event is news only when it came on the live subscription after
+    /// that relay's EOSE for it. (Deciding at flush time filed history received just before EOSE as live.)
+    private var buffer: [(relay: String, live: Bool, event: NostrEvent)] = []
     private var flushScheduled = false
     private var liveEOSE = Set<String>()
     private var restoringHistory = false
@@ -264,7 +266,7 @@ public actor SyncEngine {
             return
         }
         inFlight.insert(id)
-        buffer.append((relay, sub, e))
+        buffer.append((relay, sub == Self.livePrefix && liveEOSE.contains(relay), e))
         if buffer.count >= 256 {
             Task { await self.flushBuffered() }
         } else if !flushScheduled {
@@ -313,7 +315,6 @@ public actor SyncEngine {
         guard !batch.isEmpty else { return }
         let now = clock()
         let identity = identity, cache = keyCache
-        let liveRelays = liveEOSE
         let opened = await Self.unwrapAll(batch.map(\.event), identity: identity, cache: cache)
         stats.decryptions += batch.count
         var messages = [InboundMessage]()
@@ -322,10 +323,8 @@ public actor SyncEngine {
             case .failure:
                 stats.invalidWraps += 1
             case .success(let gift):
-                // Stored events the live subscription replays before its EOSE are history, not news.
-                let live = item.subscription == Self.livePrefix && liveRelays.contains(item.relay)
                 switch InboundDecoder.decode(rumor: gift.rumor, rumorID: gift.rumorID, sender: gift.sender, wrapID: item.event.id.hex,
-                                             source: live ? .live : .historical, receivedAt: now) {
+                                             source: item.live ? .live : .historical, receivedAt: now) {
                 case .success(let m): messages.append(m)
                 case .failure(.notLinkstr): stats.notLinkstr += 1
                 case .failure: stats.rejectedPayloads += 1

@@ -8,6 +8,8 @@ usage: fault_proxy.py PORT UPSTREAM MODE ARG
   garbage 0         interleave malformed frames with the real ones
   silent 0          accept the WebSocket, then never answer anything
   flap MS           close every connection MS milliseconds after it opens
+  burst 0           hold each subscription's stored events until its EOSE, then send them and the EOSE
+                    back to back (as a relay that answers from memory does)
 """
 import asyncio
 import json
@@ -53,10 +55,22 @@ async def handler(client):
                         continue
                 await upstream.send(message)
 
+        held = {}
+        answered = set()
+
         async def upstream_to_client():
             nonlocal relayed
             i = 0
             async for message in upstream:
+                if MODE == "burst":
+                    parsed = json.loads(message)
+                    if parsed[0] == "EVENT" and parsed[1] not in answered:
+                        held.setdefault(parsed[1], []).append(message)
+                        continue
+                    if parsed[0] == "EOSE":
+                        answered.add(parsed[1])
+                        for stored in held.pop(parsed[1], []):
+                            await client.send(stored)
                 if MODE == "garbage":
                     await client.send(GARBAGE[i % len(GARBAGE)])
                     i += 1

@@ -132,4 +132,32 @@ final class FaultTests: XCTestCase {
         let pages = Int(statm.split(separator: " ")[1]) ?? 0
         return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
     }
+
+    /// Field readiness 2: whether an event is history is decided when it arrives. A relay that sends the
+    /// stored events and EOSE in one burst must not turn a restore into unread news, nor drop a post that
+    /// a since-removed member sent while they were a member.
+    func testStoredEventsSentInOneBurstWithEOSEAreHistory() throws {
+        let relay = try TestRelay()
+        let a = try Home("burst-a", relays: [relay.url]), b = try Home("burst-b", relays: [relay.url]), c = try Home("burst-c", relays: [relay.url])
+        defer { [a, b, c].forEach { $0.remove() } }
+        _ = try a.createIdentity()
+        let (bNpub, _) = try b.createIdentity()
+        let (cNpub, _) = try c.createIdentity()
+        let session = try a.ok(["session", "create", "Burst", "--member", bNpub, "--member", cNpub]).trimmed
+        var posts = [String]()
+        for i in 0..<3 { posts.append(try a.ok(["post", session, "https://example.com/\(i)"]).trimmed) }
+        _ = try c.sync()
+        posts.append(try c.ok(["post", session, "https://example.com/from-c"]).trimmed)
+        // C leaves the session after posting (a second later, as membership is decided by the second).
+        sleep(1)
+        try a.ok(["session", "members", session, "--set", bNpub])
+
+        let proxy = try FaultProxy(upstream: relay.url, mode: "burst")
+        let result = try b.ok(["sync", "--json", "--timeout", "30"], relays: [proxy.url]).json() as! [String: Any]
+        XCTAssertEqual(result["complete"] as? Bool, true)
+        let restored = try b.posts(session)
+        XCTAssertEqual(Set(restored.map { $0["id"] as! String }), Set(posts), "C's post, sent while a member, is kept")
+        XCTAssertEqual(restored.filter { $0["unread"] as? Bool == true }.count, 0, "a restore is history, not news")
+        XCTAssertEqual(try b.sessions().first?["unread"] as? Bool, false)
+    }
 }
