@@ -45,17 +45,20 @@ let package = Package(
         // The sync engine: subscriptions, paged backfill, gift-wrap ingest in batches, sending.
         .target(name: "LinkstrSync", dependencies: ["NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay"]),
 
+        // Use cases shared by both front ends (the TUI's effect runner and the CLI's commands).
+        .target(name: "LinkstrClient", dependencies: ["NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrSync"]),
+
         // The terminal app's state, actions, effects and reducers. Pure.
         .target(name: "LinkstrApp", dependencies: ["NostrProtocol", "LinkstrDomain"]),
 
         // The ncurses front end: views into a canvas, the terminal backend, input, themes, and the effect runtime.
         .target(name: "LinkstrTUI", dependencies: ["CNcursesw", "CQRencode", "NostrProtocol", "LinkstrDomain", "LinkstrStorage",
-                                                   "LinkstrRelay", "LinkstrSync", "LinkstrApp"]),
+                                                   "LinkstrRelay", "LinkstrSync", "LinkstrClient", "LinkstrApp"]),
 
         .executableTarget(
             name: "linkstr",
             dependencies: [
-                "NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrSync", "LinkstrTUI",
+                "NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrSync", "LinkstrClient", "LinkstrTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -45,6 +45,8 @@ public enum AppAction: Equatable, Sendable {
     case contactSaveFailed(String)
     case actionSucceeded(String)
     case actionFailed(String)
+    /// Done, with a best-effort step that did not go through (a relay refused the kind 5).
+    case actionWarned(String)
     case clipboardRead(String?)
     case secretRevealed(String)
     case profileNameSaved(String?)

@@ -233,6 +233,10 @@ public enum AppReducer {
             state.status = StatusLine(message, .success)
             if case .detail(var d) = state.post.mode { d.busy = false; state.post.mode = .detail(d) }
             return []
+        case .actionWarned(let message):
+            state.status = StatusLine(message, .warning)
+            if case .detail(var d) = state.post.mode { d.busy = false; state.post.mode = .detail(d) }
+            return []
         case .actionFailed(let message):
             state.status = StatusLine(message, .error)
             if case .detail(var d) = state.post.mode { d.busy = false; state.post.mode = .detail(d) }

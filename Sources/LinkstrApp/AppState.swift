@@ -76,7 +76,7 @@ public struct IdentityInfo: Equatable, Sendable {
 
 /// A one-line message at the bottom: errors stay until replaced, notes fade with the next action.
 public struct StatusLine: Equatable, Sendable {
-    public enum Kind: Equatable, Sendable { case info, success, error }
+    public enum Kind: Equatable, Sendable { case info, success, warning, error }
     public var text: String
     public var kind: Kind
     public init(_ text: String, _ kind: Kind = .info) { self.text = text; self.kind = kind }

@@ -569,6 +569,16 @@ public actor SyncEngine {
         }
     }
 
+    /// A best-effort step (a NIP-09 deletion request): signed and sent to every connected writable relay,
+    /// waiting for each answer (bounded), never throwing. Returns what each relay that did not accept said.
+    public func publishBestEffort(_ template: UnsignedEventTemplate, timeout: Duration = .seconds(8)) async -> BestEffortReport {
+        let event = template.event(author: identity.publicKey).signed(with: identity, random: random)
+        switch await pool.publish([event], timeout: timeout, everyRelay: true) {
+        case .failure(let error): return BestEffortReport(refusedBy: [:], unsent: error.description)
+        case .success(let receipt): return BestEffortReport(refusedBy: receipt.refusedBy, unsent: nil)
+        }
+    }
+
     /// NIP-17: our kind 10050 names the relays we read gift wraps from, so senders can deliver there.
     /// Published when that set differs from the last one published, and only while a relay is connected
     /// (this is housekeeping: it never makes the caller wait for a connection). True when published.

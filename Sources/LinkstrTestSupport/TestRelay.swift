@@ -117,6 +117,32 @@ public final class TestRelay: @unchecked Sendable {
     }
 }
 
+/// rust-nostr's relay (`LocalRelay` from the nostr-sdk wheel, Tests/Interop/rust_relay.py) on 127.0.0.1:
+/// a second relay implementation, which refuses kind 5 for gift wraps and treats limits its own way.
+public final class RustRelay: @unchecked Sendable {
+    public let port: Int
+    public var url: String { "ws://127.0.0.1:\(port)" }
+    private let process: Process
+
+    public init(maxFilterLimit: Int? = nil) throws {
+        port = try TestRelay.freePort()
+        process = Process()
+        process.executableURL = try TestEnvironment.python()
+        process.arguments = [TestEnvironment.interopScript("rust_relay.py").path, String(port)] + (maxFilterLimit.map { [String($0)] } ?? [])
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try TestRelay.waitUntilListening(port: port, timeout: 20)
+    }
+
+    deinit { stop() }
+
+    public func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+}
+
 /// The fault-injecting WebSocket proxy (Tests/Interop/fault_proxy.py) in front of a relay.
 public final class FaultProxy: @unchecked Sendable {
     public let port: Int

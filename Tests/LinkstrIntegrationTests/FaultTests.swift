@@ -32,13 +32,18 @@ final class FaultTests: XCTestCase {
 
     func testARelayThatBlocksEventsGivesItsReasonAndStoresNothing() throws {
         let relay = try TestRelay()
-        let (a, b, session, _) = try seeded(relay, posts: 0)
+        let (a, b, session, posts) = try seeded(relay, posts: 1)
         defer { a.remove(); b.remove() }
         let proxy = try FaultProxy(upstream: relay.url, mode: "blocked")
         let refused = try a.run(["post", session, "https://example.com/blocked"], relays: [proxy.url])
         XCTAssertEqual(refused.status, 1)
         XCTAssertEqual(refused.err, "linkstr: blocked: this relay does not accept your events\n")
-        XCTAssertTrue(try a.posts(session).isEmpty, "a refused post is not kept as sent")
+        XCTAssertEqual(try a.posts(session).map { $0["id"] as! String }, posts, "a refused post is not kept as sent")
+        // A delete whose notice is refused changes nothing, and says why.
+        let undeleted = try a.run(["delete", posts[0]], relays: [proxy.url])
+        XCTAssertEqual(undeleted.status, 1)
+        XCTAssertEqual(undeleted.err, "linkstr: blocked: this relay does not accept your events\n")
+        XCTAssertEqual(try a.posts(session).map { $0["id"] as! String }, posts, "the post is still there")
     }
 
     /// "Test relay" (Settings `t`, `linkstr relays test`): a working relay, one that wants AUTH, a dead port.

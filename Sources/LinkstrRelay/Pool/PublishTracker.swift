@@ -27,6 +27,9 @@ public enum PublishError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Which relays accepted each event of a successful publish.
 public struct PublishReceipt: Sendable, Equatable {
     public let acceptedBy: [EventID: [String]]
+    /// Relays that refused (or dropped, or never answered) some event, with their words. Filled in for a
+    /// publish that waits for every relay (best-effort steps report which relay refused what).
+    public var refusedBy: [String: String] = [:]
 }
 
 /// Acknowledgements for one batch: success once every event has one `OK true` from any relay; failure
@@ -60,6 +63,23 @@ public struct PublishTracker: Sendable {
         for id in eventIDs where !(acceptedBy[id]?.contains(relay) ?? false) && failedOn[id]?[relay] == nil {
             failedOn[id, default: [:]][relay] = "relay connection dropped."
         }
+    }
+
+    /// Every relay has answered (accepted or refused) every event.
+    public var everyRelayAnswered: Bool {
+        eventIDs.allSatisfy { id in expectedRelays.allSatisfy { acceptedBy[id]?.contains($0) == true || failedOn[id]?[$0] != nil } }
+    }
+
+    /// What every relay said so far; those that said nothing are `unanswered`.
+    public func report(unanswered: String) -> PublishReceipt {
+        var refused = [String: String]()
+        for relay in expectedRelays.sorted() {
+            for id in eventIDs where acceptedBy[id]?.contains(relay) != true {
+                refused[relay] = failedOn[id]?[relay] ?? unanswered
+                break
+            }
+        }
+        return PublishReceipt(acceptedBy: acceptedBy, refusedBy: refused)
     }
 
     /// nil while undecided.

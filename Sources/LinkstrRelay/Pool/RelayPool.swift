@@ -63,8 +63,10 @@ public actor RelayPool {
     private final class PendingPublish {
         var tracker: PublishTracker
         let events: [NostrEvent]
+        /// Best effort: wait for every relay's answer (or the timeout) and report each, never fail.
+        let everyRelay: Bool
         var continuation: CheckedContinuation<Result<PublishReceipt, PublishError>, Never>?
-        init(tracker: PublishTracker, events: [NostrEvent]) { self.tracker = tracker; self.events = events }
+        init(tracker: PublishTracker, events: [NostrEvent], everyRelay: Bool) { self.tracker = tracker; self.events = events; self.everyRelay = everyRelay }
     }
 
     public nonisolated let events: AsyncStream<PoolEvent>
@@ -431,7 +433,10 @@ public actor RelayPool {
     }
 
     /// Sends `events` to every connected writable relay and waits for acknowledgements.
-    public func publish(_ events: [NostrEvent], timeout: Duration = .seconds(8)) async -> Result<PublishReceipt, PublishError> {
+    /// Sends `events` to every writable relay. Succeeds once each event was accepted by one relay, fails as
+    /// soon as one was refused everywhere. With `everyRelay` (a best-effort step) it waits for every relay
+    /// instead and always succeeds with what each one said (`refusedBy`), unless no relay could be asked.
+    public func publish(_ events: [NostrEvent], timeout: Duration = .seconds(8), everyRelay: Bool = false) async -> Result<PublishReceipt, PublishError> {
         let targets = relays.values.filter { $0.enabled && $0.connection != nil && !$0.markedReadOnly }
         guard !targets.isEmpty else { return .failure(.offline) }
         let texts = events.map { ClientMessage.event($0).encoded() }
@@ -441,7 +446,8 @@ public actor RelayPool {
         }
         guard !sendable.isEmpty else { return .failure(.tooLarge) }
         let key = UUID()
-        let pending = PendingPublish(tracker: PublishTracker(eventIDs: events.map(\.id), relays: Set(sendable.map(\.url))), events: events)
+        let pending = PendingPublish(tracker: PublishTracker(eventIDs: events.map(\.id), relays: Set(sendable.map(\.url))), events: events,
+                                     everyRelay: everyRelay)
         publishes[key] = pending
         for relay in sendable {
             for text in texts { relay.connection?.send(text) }
@@ -461,13 +467,19 @@ public actor RelayPool {
 
     private func expire(_ key: UUID) {
         guard let p = publishes.removeValue(forKey: key) else { return }
-        p.continuation?.resume(returning: .failure(.timeout))
+        p.continuation?.resume(returning: p.everyRelay ? .success(p.tracker.report(unanswered: "no answer in time.")) : .failure(.timeout))
         p.continuation = nil
     }
 
     private func settlePublishes() {
         for (key, p) in publishes {
-            guard let outcome = p.tracker.outcome, let c = p.continuation else { continue }
+            let outcome: Result<PublishReceipt, PublishError>?
+            if p.everyRelay {
+                outcome = p.tracker.everyRelayAnswered ? .success(p.tracker.report(unanswered: "no answer.")) : nil
+            } else {
+                outcome = p.tracker.outcome
+            }
+            guard let outcome, let c = p.continuation else { continue }
             publishes[key] = nil
             p.continuation = nil
             c.resume(returning: outcome)

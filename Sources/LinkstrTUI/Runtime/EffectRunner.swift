@@ -1,5 +1,6 @@
 import Foundation
 import LinkstrApp
+import LinkstrClient
 import LinkstrDomain
 import LinkstrRelay
 import LinkstrStorage
@@ -189,22 +190,15 @@ public final class EffectRunner: @unchecked Sendable {
             }
         case .deletePost(let id):
             guard let store, let identity, let engine else { return }
-            let view = try store.postView(id)
-            let session = try view.flatMap { try store.session($0.post.sessionID) }
-            switch OutboundPlanner.deletePost(post: view?.post, session: session, me: identity.publicKey.hex, now: now) {
-            case .failure(let e): dispatch(.actionFailed(e.description))
-            case .success(let plan):
-                let dispatch = self.dispatch
-                let sid = session?.id ?? ""
-                Task {
-                    do {
-                        if let request = plan.deletionRequest { _ = try await engine.publish(request) }
-                        _ = try await engine.send([plan.notice])
-                        dispatch(.messagesArrived(touchedSessions: [sid], notifications: []))
-                        dispatch(.actionSucceeded("post deleted."))
-                    } catch {
-                        dispatch(.actionFailed(String(describing: error)))
-                    }
+            let dispatch = self.dispatch
+            let sid = try store.postView(id)?.post.sessionID ?? ""
+            Task {
+                do {
+                    let outcome = try await PostDeletion.delete(postID: id, store: store, engine: engine, me: identity.publicKey.hex, now: now)
+                    dispatch(.messagesArrived(touchedSessions: [sid], notifications: []))
+                    dispatch(outcome.warnings.isEmpty ? .actionSucceeded(outcome.summary) : .actionWarned(outcome.summary))
+                } catch {
+                    dispatch(.actionFailed(String(describing: error)))
                 }
             }
         case .createSession(let name, let members):

@@ -57,7 +57,13 @@ public enum AppView {
             return
         }
         guard let status = state.status else { return }
-        let role: Role = status.kind == .error ? .error : status.kind == .success ? .success : .dim
+        let role: Role
+        switch status.kind {
+        case .error: role = .error
+        case .warning: role = .warning
+        case .success: role = .success
+        case .info: role = .dim
+        }
         c.put(DisplayWidth.truncate(DisplayText.singleLine(status.text), to: c.width - 2), x: 1, y: y, Style(role))
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LinkstrClient
 import LinkstrDomain
 import LinkstrRelay
 import LinkstrSync
@@ -150,26 +151,14 @@ struct DeleteCommand: LinkstrCommand {
     func execute() async throws {
         let ctx = try CLIContext(global)
         let (me, store) = try ctx.account()
+        // Refused before any connection when it is not ours or unknown.
         let view = try store.postView(post)
-        let plan = try OutboundPlanner.deletePost(post: view?.post, session: try view.flatMap { try store.session($0.post.sessionID) },
-                                                  me: me.publicKey.hex, now: ctx.now).get()
+        _ = try OutboundPlanner.deletePost(post: view?.post, session: try view.flatMap { try store.session($0.post.sessionID) },
+                                           me: me.publicKey.hex, now: ctx.now).get()
         let engine = try await ctx.engine(me, store)
         defer { Task { await engine.stop() } }
-        // iOS order: the relay-side deletion request first, then the linkstr notice (wire document §6).
-        var requestSent = false
-        if let request = plan.deletionRequest {
-            _ = try await engine.publish(request)
-            requestSent = true
-        }
-        do {
-            _ = try await engine.send([plan.notice])
-        } catch where requestSent {
-            // Delete locally anyway, as iOS does.
-            _ = try store.ingest([plan.notice.localMessage(rumorID: "local-\(post)", wrapIDs: [], me: me.publicKey.hex, now: ctx.now)], now: ctx.now)
-            printError("post deleted, but other members may keep seeing it until sync catches up.")
-            return
-        }
-        if !requestSent { printError("post deleted, but relay deletion is unavailable for older copies of this post.") }
+        let outcome = try await PostDeletion.delete(postID: post, store: store, engine: engine, me: me.publicKey.hex, now: ctx.now)
+        for warning in outcome.warnings { printError("post deleted; \(warning)") }
     }
 }
 

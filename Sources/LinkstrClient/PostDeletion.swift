@@ -1,0 +1,32 @@
+import LinkstrDomain
+import LinkstrStorage
+import LinkstrSync
+
+/// Deleting one of your posts, for the terminal app and the CLI alike (one use case, one behaviour).
+///
+/// The `root_delete` notice is what removes the post for the other members (iOS honours it), so it goes
+/// first and must be accepted: if it is refused, nothing changes and the error says why. The NIP-09
+/// kind 5 for the wraps that carried the post is best effort: relays may refuse it (rust-nostr's relay
+/// refuses deletion requests for events another key signed, and gift wraps are signed by one-time keys),
+/// which is reported by relay and never undoes the deletion.
+public enum PostDeletion {
+    public struct Outcome: Equatable, Sendable {
+        /// Best-effort steps that did not go through, one line each ("wss://r: kind 5 refused: …").
+        public let warnings: [String]
+        public var summary: String {
+            warnings.isEmpty ? "post deleted." : "post deleted; " + warnings.joined(separator: "; ")
+        }
+    }
+
+    public static func delete(postID: String, store: AccountStore, engine: SyncEngine, me: Pubkey, now: Int64) async throws -> Outcome {
+        let view = try store.postView(postID)
+        let session = try view.flatMap { try store.session($0.post.sessionID) }
+        let plan = try OutboundPlanner.deletePost(post: view?.post, session: session, me: me, now: now).get()
+        // Sent and acknowledged, it is also applied locally (the tombstone) by the engine.
+        _ = try await engine.send([plan.notice])
+        guard let request = plan.deletionRequest else {
+            return Outcome(warnings: ["no relay deletion request: the wraps of this post are not known here."])
+        }
+        return Outcome(warnings: await engine.publishBestEffort(request).lines("kind 5"))
+    }
+}
