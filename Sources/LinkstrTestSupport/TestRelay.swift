@@ -117,18 +117,17 @@ public final class TestRelay: @unchecked Sendable {
     }
 }
 
-/// rust-nostr's relay (`LocalRelay` from the nostr-sdk wheel, Tests/Interop/rust_relay.py) on 127.0.0.1:
-/// a second relay implementation, which refuses kind 5 for gift wraps and treats limits its own way.
-public final class RustRelay: @unchecked Sendable {
+/// A Python script from Tests/Interop serving on a free 127.0.0.1 port, killed when released.
+public class InteropServer: @unchecked Sendable {
     public let port: Int
     public var url: String { "ws://127.0.0.1:\(port)" }
     private let process: Process
 
-    public init(maxFilterLimit: Int? = nil) throws {
+    init(script: String, arguments: [String]) throws {
         port = try TestRelay.freePort()
         process = Process()
         process.executableURL = try TestEnvironment.python()
-        process.arguments = [TestEnvironment.interopScript("rust_relay.py").path, String(port)] + (maxFilterLimit.map { [String($0)] } ?? [])
+        process.arguments = [TestEnvironment.interopScript(script).path, String(port)] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -143,27 +142,17 @@ public final class RustRelay: @unchecked Sendable {
     }
 }
 
-/// The fault-injecting WebSocket proxy (Tests/Interop/fault_proxy.py) in front of a relay.
-public final class FaultProxy: @unchecked Sendable {
-    public let port: Int
-    public var url: String { "ws://127.0.0.1:\(port)" }
-    private let process: Process
-
-    public init(upstream: String, mode: String, argument: String = "0") throws {
-        port = try TestRelay.freePort()
-        process = Process()
-        process.executableURL = try TestEnvironment.python()
-        process.arguments = [TestEnvironment.interopScript("fault_proxy.py").path, String(port), upstream, mode, argument]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        try TestRelay.waitUntilListening(port: port, timeout: 20)
+/// rust-nostr's relay (`LocalRelay` from the nostr-sdk wheel, Tests/Interop/rust_relay.py) on 127.0.0.1:
+/// a second relay implementation, which refuses kind 5 for gift wraps and treats limits its own way.
+public final class RustRelay: InteropServer, @unchecked Sendable {
+    public init(maxFilterLimit: Int? = nil) throws {
+        try super.init(script: "rust_relay.py", arguments: maxFilterLimit.map { [String($0)] } ?? [])
     }
+}
 
-    deinit { stop() }
-
-    public func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+/// The fault-injecting WebSocket proxy (Tests/Interop/fault_proxy.py) in front of a relay.
+public final class FaultProxy: InteropServer, @unchecked Sendable {
+    public init(upstream: String, mode: String, argument: String = "0") throws {
+        try super.init(script: "fault_proxy.py", arguments: [upstream, mode, argument])
     }
 }
