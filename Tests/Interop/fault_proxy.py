@@ -8,6 +8,10 @@ usage: fault_proxy.py PORT UPSTREAM MODE ARG
   garbage 0         interleave malformed frames with the real ones
   silent 0          accept the WebSocket, then never answer anything
   flap MS           close every connection MS milliseconds after it opens
+  authloop FILE     a NIP-42 relay gone wrong: a fresh challenge after every AUTH and REQ, a NOTICE
+                    "auth-required:" after every AUTH, and a REQ refused with auth-required unless the
+                    last AUTH answered the newest challenge;
+                    counts of AUTH and REQ messages received are kept in FILE ("auths reqs")
   burst 0           hold each subscription's stored events until its EOSE, then send them and the EOSE
                     back to back (as a relay that answers from memory does)
 """
@@ -18,8 +22,10 @@ import sys
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import serve
 
-PORT, UPSTREAM, MODE, ARG = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
+PORT, UPSTREAM, MODE, ARG_TEXT = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+ARG = int(ARG_TEXT) if ARG_TEXT.lstrip("-").isdigit() else 0
 connections = 0
+counts = {"AUTH": 0, "REQ": 0}
 
 GARBAGE = [
     "not json at all", "[", "{}", "[]", "[1,2,3]", '["EVENT"]', '["EVENT","sub",{"id":5}]',
@@ -42,9 +48,38 @@ async def handler(client):
         return
     async with connect(UPSTREAM, max_size=None) as upstream:
         relayed = 0
+        challenge = {"current": "c%d-0" % number, "answered": None, "n": 0}
+
+        async def new_challenge():
+            challenge["n"] += 1
+            challenge["current"] = "c%d-%d" % (number, challenge["n"])
+            await client.send(json.dumps(["AUTH", challenge["current"]]))
+
+        if MODE == "authloop":
+            await client.send(json.dumps(["AUTH", challenge["current"]]))
 
         async def client_to_upstream():
             async for message in client:
+                if MODE == "authloop":
+                    parsed = json.loads(message)
+                    if parsed[0] in counts:
+                        counts[parsed[0]] += 1
+                        with open(ARG_TEXT, "w") as f:
+                            f.write("%d %d" % (counts["AUTH"], counts["REQ"]))
+                    if parsed[0] == "AUTH":
+                        tags = dict((t[0], t[1]) for t in parsed[1].get("tags", []) if len(t) > 1)
+                        challenge["answered"] = tags.get("challenge")
+                        await client.send(json.dumps(["OK", parsed[1]["id"], True, ""]))
+                        await new_challenge()
+                        await client.send(json.dumps(["NOTICE", "auth-required: authenticate again"]))
+                        continue
+                    if parsed[0] == "REQ":
+                        if challenge["answered"] != challenge["current"]:
+                            await client.send(json.dumps(["CLOSED", parsed[1], "auth-required: authenticate first"]))
+                            continue
+                        await upstream.send(message)
+                        await new_challenge()
+                        continue
                 if MODE == "blocked":
                     try:
                         parsed = json.loads(message)

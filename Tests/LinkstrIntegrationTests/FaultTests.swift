@@ -165,4 +165,31 @@ final class FaultTests: XCTestCase {
         XCTAssertEqual(restored.filter { $0["unread"] as? Bool == true }.count, 0, "a restore is history, not news")
         XCTAssertEqual(try b.sessions().first?["unread"] as? Bool, false)
     }
+
+    /// Field readiness 3: a relay that issues a fresh challenge after every AUTH and REQ (and refuses REQs
+    /// until the newest one is answered) is bounded: a few signatures per connection, then "AUTH loop",
+    /// the connection dropped and retried with backoff. (Before: ~860 signatures a second.)
+    func testAnAuthLoopIsBoundedAndReported() throws {
+        let relay = try TestRelay()
+        let home = try Home("authloop", relays: [relay.url])
+        defer { home.remove() }
+        _ = try home.createIdentity()
+        let counts = home.directory.appendingPathComponent("auth-counts")
+        let proxy = try FaultProxy(upstream: relay.url, mode: "authloop", argument: counts.path)
+        let started = Date()
+        let result = try home.run(["sync", "--json", "--timeout", "8"], relays: [proxy.url])
+        let elapsed = Date().timeIntervalSince(started)
+        let numbers = try String(contentsOf: counts, encoding: .utf8).split(separator: " ").compactMap { Int($0) }
+        let (auths, reqs) = (numbers[0], numbers[1])
+        print("AUTH loop for \(Int(elapsed * 1000)) ms: \(auths) AUTH, \(reqs) REQ received by the relay")
+        XCTAssertLessThanOrEqual(auths, 4 * AuthStateLimit.perConnection, "a handful of connections, each bounded")
+        XCTAssertLessThanOrEqual(reqs, 60)
+        XCTAssertLessThan(elapsed, 8 + 4, "the deadline holds")
+        let json = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any]
+        let relays = json?["relays"] as? [[String: Any]] ?? []
+        XCTAssertGreaterThanOrEqual(relays.first?["auth_loops"] as? Int ?? 0, 1, "the loop was recognised: \(result.out) \(result.err)")
+    }
 }
+
+/// How many distinct challenges one connection answers before it counts as an AUTH loop.
+enum AuthStateLimit { static let perConnection = LinkstrRelay.AuthState.maxChallenges }

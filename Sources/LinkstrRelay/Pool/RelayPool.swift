@@ -47,9 +47,11 @@ public actor RelayPool {
         var reconnect: Task<Void, Never>?
         var tasks: [Task<Void, Never>] = []
         var markedReadOnly = false
-        var challenge: String?
-        var authEventID: EventID?
-        var authenticated = false
+        /// NIP-42 on the current connection (reset on every connect).
+        var auth = AuthState()
+        /// When this relay last looped on AUTH: until a connection outlives `AuthState.window`, reconnects
+        /// keep backing off instead of starting again at the first step.
+        var authLoopAt: Double?
         /// Messages refused with `auth-required:`, sent again once after AUTH succeeds.
         var awaitingAuth: [String] = []
         var retriedAfterAuth: Set<String> = []
@@ -121,6 +123,9 @@ public actor RelayPool {
         sink.finish()
     }
 
+    /// Seconds on a monotonic clock (NIP-42 bounds and loop backoff).
+    private var uptime: Double { ProcessInfo.processInfo.systemUptime }
+
     // MARK: connecting
 
     private func connect(_ url: String) {
@@ -132,9 +137,7 @@ public actor RelayPool {
         relay.tasks = []
         relay.generation += 1
         relay.status = .connecting
-        relay.authenticated = false
-        relay.challenge = nil
-        relay.authEventID = nil
+        relay.auth = AuthState()
         relays[url] = relay
         publishStatus(url)
         let generation = relay.generation
@@ -169,7 +172,10 @@ public actor RelayPool {
         relay.connection = connection
         relay.status = relay.markedReadOnly ? .readOnly : .connected
         relay.lastError = nil
-        relay.attempt = 0
+        if relay.authLoopAt.map({ uptime - $0 > AuthState.window * 2 }) ?? true {
+            relay.attempt = 0
+            relay.authLoopAt = nil
+        }
         relay.stats.connects += 1
         relay.stats.lastConnectedAt = Date()
         let reader = Task { [weak self] in
@@ -198,7 +204,7 @@ public actor RelayPool {
         relay.tasks = []
         relay.status = relay.enabled ? .failed : .disabled
         relay.lastError = reason
-        relay.authenticated = false
+        relay.auth = AuthState()
         relays[url] = relay
         for p in publishes.values { p.tracker.relayDropped(url) }
         settlePublishes()
@@ -271,7 +277,6 @@ public actor RelayPool {
         case .eose(let sub):
             sink.yield(.eose(relay: url, subscription: sub))
         case .closed(let sub, let m):
-            if m.prefix == .authRequired, relays[url]?.authEventID != nil { return }  // refused before AUTH landed; re-sent after
             if m.prefix == .authRequired, retryAfterAuth(url, key: "REQ " + sub, message: reqText(sub, url)) { return }
             if m.prefix == .rateLimited, let s = subscriptions[sub] {
                 // Ask again later, once.
@@ -282,8 +287,8 @@ public actor RelayPool {
             }
             sink.yield(.closed(relay: url, subscription: sub, m))
         case .ok(let id, let accepted, let m):
-            if id == relays[url]?.authEventID {
-                authResult(url, accepted: accepted, message: m)
+            if relays[url]?.auth.pendingEventID == id {
+                authResult(url, id, accepted: accepted, message: m)
                 return
             }
             if !accepted, m.prefix == .authRequired, let text = eventText(id),
@@ -298,14 +303,17 @@ public actor RelayPool {
             settlePublishes()
         case .auth(let challenge):
             // Our subscriptions already name our key in `#p`, so answering a challenge reveals nothing new.
-            relays[url]?.challenge = challenge
-            relays[url]?.authenticated = false
-            authenticate(url)
+            guard var relay = relays[url] else { return }
+            let decision = relay.auth.challenged(challenge, now: uptime)
+            relays[url] = relay
+            perform(decision, url)
         case .notice(let text):
             // Some relays refuse a REQ with a NOTICE instead of CLOSED; authenticate if we can.
             let m = RelayStatusMessage(text)
-            if m.prefix == .authRequired || m.prefix == .restricted, relays[url]?.authenticated == false, relays[url]?.challenge != nil {
-                authenticate(url)
+            if m.prefix == .authRequired || m.prefix == .restricted, var relay = relays[url] {
+                let decision = relay.auth.needed(now: uptime)
+                relays[url] = relay
+                perform(decision, url)
             }
             sink.yield(.notice(relay: url, text))
         case .count:
@@ -320,19 +328,34 @@ public actor RelayPool {
         guard let message, authSigner != nil, var relay = relays[url], !relay.retriedAfterAuth.contains(key) else { return false }
         relay.retriedAfterAuth.insert(key)
         relay.awaitingAuth.append(message)
+        let decision = relay.auth.needed(now: uptime)
         relays[url] = relay
-        if relay.authenticated {
+        if relay.auth.authenticated && relay.auth.pendingEventID == nil && decision == .none {
             flushAwaitingAuth(url)
-        } else if relay.challenge != nil, relay.authEventID == nil {
-            authenticate(url)
+        } else {
+            perform(decision, url)
         }
         return true
     }
 
-    private func authenticate(_ url: String) {
-        guard let relay = relays[url], let challenge = relay.challenge, relay.authEventID == nil, let signer = authSigner,
-              let event = signer(url, challenge) else { return }
-        relays[url]?.authEventID = event.id
+    /// Does what the NIP-42 state machine decided: sign and send, or give up on an AUTH loop.
+    private func perform(_ decision: AuthState.OnChallenge, _ url: String) {
+        switch decision {
+        case .none: return
+        case .sign(let challenge): authenticate(url, challenge)
+        case .loop:
+            relays[url]?.authLoopAt = uptime
+            relays[url]?.stats.authLoops += 1
+            let generation = relays[url]?.generation ?? 0
+            failed(url, generation, "AUTH loop: the relay keeps asking to authenticate again; retrying later.")
+        }
+    }
+
+    private func authenticate(_ url: String, _ challenge: String) {
+        guard var relay = relays[url], let signer = authSigner, let event = signer(url, challenge) else { return }
+        relay.auth.sent(event.id, for: challenge, now: uptime)
+        relay.stats.authsSent += 1
+        relays[url] = relay
         relay.connection?.send(ClientMessage.auth(event).encoded())
         // NIP-42 relays answer with OK; some never do. Silence for a moment counts as acceptance.
         let generation = relay.generation
@@ -343,18 +366,20 @@ public actor RelayPool {
     }
 
     private func authTimedOut(_ url: String, _ generation: Int, _ id: EventID) {
-        guard relays[url]?.generation == generation, relays[url]?.authEventID == id else { return }
-        authResult(url, accepted: true, message: RelayStatusMessage(""))
+        guard relays[url]?.generation == generation, relays[url]?.auth.pendingEventID == id else { return }
+        authResult(url, id, accepted: true, message: RelayStatusMessage(""))
     }
 
-    private func authResult(_ url: String, accepted: Bool, message: RelayStatusMessage) {
-        relays[url]?.authEventID = nil
-        if accepted {
-            relays[url]?.authenticated = true
-            // Subscriptions sent before AUTH may have been refused: install them again (same ids replace).
-            for (id, sub) in subscriptions where sub.relays?.contains(url) ?? true { sendREQ(id, sub.filters, to: url) }
+    private func authResult(_ url: String, _ id: EventID, accepted: Bool, message: RelayStatusMessage) {
+        guard var relay = relays[url], let result = relay.auth.answered(id, accepted: accepted) else { return }
+        relays[url] = relay
+        switch result {
+        case .authenticated(let resubscribeAll):
+            // Subscriptions sent before the first AUTH may have been refused: install them again (same ids
+            // replace). Later AUTHs re-send only what was refused for want of one.
+            if resubscribeAll { for (id, sub) in subscriptions where sub.relays?.contains(url) ?? true { sendREQ(id, sub.filters, to: url) } }
             flushAwaitingAuth(url)
-        } else {
+        case .refused:
             relays[url]?.lastError = "authentication refused: " + (message.text.isEmpty ? message.raw : message.text)
             relays[url]?.awaitingAuth = []
         }
@@ -496,7 +521,7 @@ public actor RelayPool {
     private func snapshot(_ url: String) -> RelaySnapshot {
         let r = relays[url]!
         return RelaySnapshot(url: url, enabled: r.enabled, status: r.status, lastError: r.lastError, stats: r.stats,
-                             information: r.information, authenticated: r.authenticated)
+                             information: r.information, authenticated: r.auth.authenticated)
     }
 
     private func publishStatus(_ url: String) {

@@ -15,6 +15,9 @@ public struct RelayStats: Sendable, Equatable {
     public var eventsReceived = 0
     public var invalidMessages = 0
     public var connects = 0
+    /// NIP-42 AUTH events signed and sent, and connections dropped for an AUTH loop.
+    public var authsSent = 0
+    public var authLoops = 0
     /// The last ping round trip.
     public var latencyMilliseconds: Double?
     public var lastConnectedAt: Date?

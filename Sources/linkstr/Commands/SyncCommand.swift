@@ -53,14 +53,20 @@ struct SyncCommand: LinkstrCommand {
         await engine.stop()
         printer.cancel()
         if global.json {
+            let relayObjects: [JSONValue] = relays.map { r in
+                let fields: [(key: String, value: JSONValue)] = [
+                    ("url", .string(r.url)), ("status", .string(r.status.rawValue)), ("error", r.lastError.map { .string($0) } ?? .null),
+                    ("auths_sent", .integer(Int64(r.stats.authsSent))), ("auth_loops", .integer(Int64(r.stats.authLoops))),
+                ]
+                return .object(JSONObject(fields))
+            }
             printLine(Output.json(.object(JSONObject([
                 ("complete", .bool(complete)), ("received", .integer(Int64(stats.wrapsReceived))),
                 ("already_processed", .integer(Int64(stats.wrapsAlreadyProcessed))), ("decrypted", .integer(Int64(stats.decryptions))),
                 ("applied", .integer(Int64(stats.applied))), ("pending", .integer(Int64(stats.pending))), ("ignored", .integer(Int64(stats.ignored))),
                 ("duplicates", .integer(Int64(stats.duplicates))), ("invalid", .integer(Int64(stats.invalidWraps + stats.rejectedPayloads))),
                 ("not_linkstr", .integer(Int64(stats.notLinkstr))), ("pages", .integer(Int64(stats.backfillPages))),
-                ("relays", .array(relays.map { r in .object(JSONObject([("url", .string(r.url)), ("status", .string(r.status.rawValue)),
-                                                                        ("error", r.lastError.map { .string($0) } ?? .null)])) })),
+                ("relays", .array(relayObjects)),
             ]))))
         } else {
             printLine("received \(stats.wrapsReceived) gift wraps (\(stats.wrapsAlreadyProcessed) already known), opened \(stats.decryptions), applied \(stats.applied), waiting \(stats.pending)")
