@@ -81,6 +81,7 @@ public actor SyncEngine {
     private var flushScheduled = false
     private var liveEOSE = Set<String>()
     private var restoringHistory = false
+    private var stagedAtStart = 0
     private var consumer: Task<Void, Never>?
     public private(set) var stats = SyncStats()
 
@@ -120,6 +121,7 @@ public actor SyncEngine {
 
     public func start() async throws {
         restoringHistory = try store.isConversationStoreEmpty() && !(try store.historyRestored())
+        stagedAtStart = try store.stagedCount()
         let events = pool.events
         consumer = Task { [weak self] in
             for await event in events { await self?.handle(event) }
@@ -134,12 +136,26 @@ public actor SyncEngine {
     public func stop() async {
         consumer?.cancel()
         pageTimers.values.forEach { $0.cancel() }
-        await flush()
+        // Stop receiving first: a relay that keeps streaming must not hold the caller past its deadline.
+        // What is buffered is ingested; what was still on the wire is fetched again next time (only
+        // ingested wraps are recorded as processed).
         await pool.stop()
+        await flush()
         updateSink.finish()
         for w in backfillWaiters { w.resume() }
         backfillWaiters.removeAll()
         releaseProfileWaiters()
+    }
+
+    /// The run's counts as the store ended up: a message that waited in a batch and was released by a
+    /// later one (a post before its session) counts as applied, not pending.
+    public func settledStats() -> SyncStats {
+        var settled = stats
+        guard let staged = try? store.stagedCount() else { return settled }
+        let stillWaiting = min(stats.pending, max(0, staged - stagedAtStart))
+        settled.applied += stats.pending - stillWaiting
+        settled.pending = stillWaiting
+        return settled
     }
 
     /// Waits until every relay that connected has been backfilled, or `timeout`. True when complete.
@@ -183,7 +199,7 @@ public actor SyncEngine {
                                                oldest: min(oldest ?? e.createdAt, e.createdAt), limit: limit)
                     if chainSeen[relay, default: []].insert(e.id.hex).inserted { pageNew[relay, default: 0] += 1 }
                 }
-                enqueue(relay, sub, e)
+                await enqueue(relay, sub, e)
             }
         case .eose(let relay, let sub):
             if sub == Self.livePrefix { liveEOSE.insert(relay) }
@@ -258,17 +274,22 @@ public actor SyncEngine {
 
     // MARK: ingest
 
-    private func enqueue(_ relay: String, _ sub: String, _ e: NostrEvent) {
+    private func enqueue(_ relay: String, _ sub: String, _ e: NostrEvent) async {
         stats.wrapsReceived += 1
         let id = e.id.hex
         guard !inFlight.contains(id) else {
             stats.wrapsAlreadyProcessed += 1
             return
         }
+        if junk.contains(e.id) {
+            stats.invalidWraps += 1
+            return
+        }
         inFlight.insert(id)
         buffer.append((relay, sub == Self.livePrefix && liveEOSE.contains(relay), e))
         if buffer.count >= 256 {
-            Task { await self.flushBuffered() }
+            // Backpressure: the consumer of pool events waits for this batch instead of piling up batches.
+            await flushBuffered()
         } else if !flushScheduled {
             flushScheduled = true
             Task {
@@ -278,6 +299,9 @@ public actor SyncEngine {
         }
     }
 
+    /// Wraps that failed to verify or open, so a relay sending them again costs no second check. Bounded:
+    /// a flood of junk keeps at most this many ids (about 4 MB).
+    private var junk = BoundedIDSet(capacity: 50_000)
     private var activeFlushes = 0
     private var flushWaiters: [CheckedContinuation<Void, Never>] = []
 
@@ -321,7 +345,9 @@ public actor SyncEngine {
         for (item, result) in zip(batch, opened) {
             switch result {
             case .failure:
+                // Junk (bad signature, not for us, undecryptable) costs no disk: remembered in memory only.
                 stats.invalidWraps += 1
+                junk.insert(item.event.id)
             case .success(let gift):
                 switch InboundDecoder.decode(rumor: gift.rumor, rumorID: gift.rumorID, sender: gift.sender, wrapID: item.event.id.hex,
                                              source: item.live ? .live : .historical, receivedAt: now) {
@@ -331,7 +357,7 @@ public actor SyncEngine {
                 }
             }
         }
-        let wrapIDs = batch.map { $0.event.id.hex }
+        let wrapIDs = zip(batch, opened).compactMap { item, result in (try? result.get()) == nil ? nil : item.event.id.hex }
         do {
             let reports = try store.ingest(messages, restoringHistory: restoringHistory, processedWraps: wrapIDs, now: now)
             var touched = Set<String>(), notifications = [InboundNotification]()

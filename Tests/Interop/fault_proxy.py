@@ -12,12 +12,18 @@ usage: fault_proxy.py PORT UPSTREAM MODE ARG
                     "auth-required:" after every AUTH, and a REQ refused with auth-required unless the
                     last AUTH answered the newest challenge;
                     counts of AUTH and REQ messages received are kept in FILE ("auths reqs")
+  flood N           after the live subscription's REQ, stream N junk gift wraps on it (0: without end):
+                    correct ids, a real pubkey, bad signatures (a relay that keeps streaming)
   burst 0           hold each subscription's stored events until its EOSE, then send them and the EOSE
                     back to back (as a relay that answers from memory does)
 """
 import asyncio
+import base64
+import hashlib
 import json
+import os
 import sys
+import time
 
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import serve
@@ -33,6 +39,28 @@ GARBAGE = [
     '["EVENT","linkstr-live",{"id":"' + "0" * 64 + '","pubkey":"' + "1" * 64 + '","created_at":1e999,"kind":1059,"tags":[],"content":"","sig":"' + "2" * 128 + '"}]',
     '[' * 500 + ']' * 500, '["NOTICE","' + "A" * 100000 + '"]', '["EVENT","s",{"kind":"1059"}]', "\u0000\u0001\u0002",
 ]
+
+
+JUNK_PUBKEY = "79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"
+
+
+def junk_wrap(recipient):
+    """A kind 1059 that parses and has the right id, but whose signature is wrong."""
+    created_at = int(time.time())
+    tags = [["p", recipient]]
+    content = base64.b64encode(os.urandom(300)).decode()
+    serialized = json.dumps([0, JUNK_PUBKEY, created_at, 1059, tags, content], separators=(",", ":"), ensure_ascii=False)
+    return {"id": hashlib.sha256(serialized.encode()).hexdigest(), "pubkey": JUNK_PUBKEY, "created_at": created_at,
+            "kind": 1059, "tags": tags, "content": content, "sig": os.urandom(64).hex()}
+
+
+async def flood(client, sub, recipient, count):
+    sent = 0
+    while count == 0 or sent < count:
+        await client.send(json.dumps(["EVENT", sub, junk_wrap(recipient)]))
+        sent += 1
+        if sent % 200 == 0:
+            await asyncio.sleep(0)
 
 
 async def handler(client):
@@ -80,6 +108,11 @@ async def handler(client):
                         await upstream.send(message)
                         await new_challenge()
                         continue
+                if MODE == "flood":
+                    parsed = json.loads(message)
+                    if parsed[0] == "REQ" and parsed[1] == "linkstr-live":
+                        recipient = parsed[2].get("#p", [""])[0]
+                        asyncio.create_task(flood(client, parsed[1], recipient, ARG))
                 if MODE == "blocked":
                     try:
                         parsed = json.loads(message)

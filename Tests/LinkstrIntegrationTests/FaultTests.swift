@@ -189,6 +189,31 @@ final class FaultTests: XCTestCase {
         let relays = json?["relays"] as? [[String: Any]] ?? []
         XCTAssertGreaterThanOrEqual(relays.first?["auth_loops"] as? Int ?? 0, 1, "the loop was recognised: \(result.out) \(result.err)")
     }
+
+    /// Field readiness 4: a relay that keeps streaming junk (valid ids, bad signatures) cannot hold `sync`
+    /// past its deadline, junk costs no disk (only wraps that opened are recorded), and the summary's
+    /// counts match what was stored.
+    func testAJunkFloodCostsNoDiskAndTheDeadlineHolds() throws {
+        let relay = try TestRelay()
+        let (a, b, session, posts) = try seeded(relay, posts: 2)
+        defer { a.remove(); b.remove() }
+        _ = a
+        let proxy = try FaultProxy(upstream: relay.url, mode: "flood", argument: "0")
+        let started = Date()
+        let run = try b.run(["sync", "--json", "--timeout", "3"], relays: [proxy.url], timeout: 30)
+        let elapsed = Date().timeIntervalSince(started)
+        print("junk flood: sync --timeout 3 returned after \(Int(elapsed * 1000)) ms")
+        XCTAssertLessThan(elapsed, 3 + 2, "the deadline holds (within a second, plus start-up)")
+        let summary = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any], run.err)
+        let invalid = summary["invalid"] as? Int ?? 0, applied = summary["applied"] as? Int ?? -1
+        XCTAssertGreaterThan(invalid, 100, "the flood arrived: \(summary)")
+        XCTAssertEqual(applied, 1 + posts.count, "the session and its posts: \(summary)")
+        XCTAssertEqual(try b.posts(session).count, posts.count)
+        // Rows in processed_wraps: only the wraps that opened (the session, the posts), none for junk.
+        let db = b.directory.appendingPathComponent("linkstr.sqlite3").path
+        let count = try ProcessRunner.run(try TestEnvironment.python(), ["-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from processed_wraps').fetchone()[0])", db])
+        XCTAssertEqual(count.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), String(applied), count.stderrText)
+    }
 }
 
 /// How many distinct challenges one connection answers before it counts as an AUTH loop.

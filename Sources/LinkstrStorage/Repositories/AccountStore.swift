@@ -55,6 +55,9 @@ public final class AccountStore: @unchecked Sendable {
         return found
     }
 
+    /// Messages waiting for what they depend on (their session, their root, a membership snapshot).
+    public func stagedCount() throws -> Int { Int(try db.scalar("SELECT count(*) FROM staged_messages WHERE owner = ?", [o]).int ?? 0) }
+
     public func processedWrapCount() throws -> Int { Int(try db.scalar("SELECT count(*) FROM processed_wraps WHERE owner = ?", [o]).int ?? 0) }
 
     func insertProcessed(_ wrapIDs: [String], now: Int64) throws {

@@ -47,10 +47,10 @@ struct SyncCommand: LinkstrCommand {
         if follow {
             try? await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
         }
-        await engine.flush()
-        let stats = await engine.stats
+        // The deadline holds even while a relay keeps streaming: stop receiving, ingest what is buffered.
         let relays = await engine.pool.snapshots()
         await engine.stop()
+        let stats = await engine.settledStats()
         printer.cancel()
         if global.json {
             let relayObjects: [JSONValue] = relays.map { r in
