@@ -7,6 +7,8 @@ public enum AppAction: Equatable, Sendable {
     case bootStepReached(AppState.BootStep)
     case storeOpenFailed(String)
     case identityMissing
+    /// LINKSTR_PASSPHRASE (or --passphrase-file) gives the passphrase: onboarding does not ask for one.
+    case passphraseInEnvironment
     case passphraseNeeded(pubkey: Pubkey, npub: String)
     case unlockFailed(String)
     case identityReady(IdentityInfo, inMemory: Bool)
@@ -59,8 +61,9 @@ public enum AppEffect: Equatable, Sendable {
     case boot
     case continueInMemory
     case unlock(passphrase: String)
-    case createIdentity(name: String?, passphrase: String)
-    case importIdentity(key: String, passphrase: String)
+    /// A nil passphrase is the one the environment gives (`passphraseInEnvironment`).
+    case createIdentity(name: String?, passphrase: String?)
+    case importIdentity(key: String, passphrase: String?)
     case startSync
 
     case loadSessions(archived: Bool)

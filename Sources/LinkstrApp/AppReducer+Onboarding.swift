@@ -61,6 +61,10 @@ extension AppReducer {
                 let name = f.text.trimmingWhitespace()
                 o.pendingName = name.isEmpty ? nil : name
                 o.pendingImport = nil
+                if state.passphraseInEnvironment {
+                    o.busy = true
+                    return [.createIdentity(name: o.pendingName, passphrase: nil)]
+                }
                 o.step = .passphrase(TextField(), confirm: TextField(), focusConfirm: false)
             default: editField(&f, key); o.step = .createName(f)
             }
@@ -79,6 +83,11 @@ extension AppReducer {
                 o.error = nil
                 o.pendingImport = text
                 o.pendingName = nil
+                // An ncryptsec has its own password, so that one is always asked for.
+                if state.passphraseInEnvironment, !text.lowercased().hasPrefix("ncryptsec1") {
+                    o.busy = true
+                    return [.importIdentity(key: text, passphrase: nil)]
+                }
                 o.step = .passphrase(TextField(), confirm: text.lowercased().hasPrefix("ncryptsec1") ? nil : TextField(), focusConfirm: false)
             default: editField(&f, key); o.step = .importKey(f); o.error = nil
             }

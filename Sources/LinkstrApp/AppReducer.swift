@@ -40,6 +40,9 @@ public enum AppReducer {
         case .identityMissing:
             state.phase = .onboarding(OnboardingState())
             return []
+        case .passphraseInEnvironment:
+            state.passphraseInEnvironment = true
+            return []
         case .passphraseNeeded(let pubkey, let npub):
             state.phase = .unlock(UnlockState(pubkey: pubkey, npub: npub))
             return []
@@ -275,6 +278,7 @@ public enum AppReducer {
             state.screen = kept.screen
             state.now = kept.now
             state.inMemory = kept.inMemory
+            state.passphraseInEnvironment = kept.passphraseInEnvironment
             state.phase = .booting(.loadingAccount)
             return [.boot]
         }

@@ -45,6 +45,8 @@ public struct AppState: Equatable, Sendable {
     public var now: Int64 = 0
     public var inMemory = false
     public var quitting = false
+    /// The passphrase comes from the environment: onboarding skips choosing one.
+    public var passphraseInEnvironment = false
 
     public init() {}
 

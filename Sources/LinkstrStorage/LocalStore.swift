@@ -50,12 +50,53 @@ public final class LocalStore: @unchecked Sendable {
     public let paths: DataPaths?
 
     /// The on-disk store. A clear `StorageError` (never a crash) when it cannot be opened.
+    /// An existing file must be a linkstr database: an empty or foreign file is reported, never reused
+    /// (SQLite would take a zero-byte file for a new database and the old data would look gone). A new
+    /// database is created and migrated under a temporary name, then renamed into place.
     public init(paths: DataPaths) throws(StorageError) {
         try paths.prepare()
         self.paths = paths
-        db = try Database(path: paths.database.path)
+        let path = paths.database.path
+        if FileManager.default.fileExists(atPath: path) {
+            try Self.checkExisting(path)
+        } else {
+            try Self.create(path)
+        }
+        db = try Database(path: path)
         do { try Migrations.migrate(db) } catch let e as StorageError { throw e } catch { throw .corrupt("\(error)") }
-        Database.restrictPermissions(paths.database.path)
+        Database.restrictPermissions(path)
+    }
+
+    /// The SQLite header, and a schema this build wrote (user_version ≥ 1).
+    static func checkExisting(_ path: String) throws(StorageError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw .cannotOpen(path: path, reason: "it cannot be read (permissions?).") }
+        let header = (try? handle.read(upToCount: 100)) ?? Data()
+        try? handle.close()
+        let left = " The file was left as it is: move it away to start afresh, or restore it from a backup."
+        if header.isEmpty { throw .cannotOpen(path: path, reason: "the file is empty (0 bytes), so it holds no linkstr data." + left) }
+        guard header.count == 100, header.starts(with: Array("SQLite format 3\u{0}".utf8)) else {
+            throw .cannotOpen(path: path, reason: "the file is not an SQLite database." + left)
+        }
+        // Bytes 60–63: the user_version; 0 is a database that linkstr never set up.
+        let version = header[60..<64].reduce(0) { $0 << 8 | Int($1) }
+        if version == 0 { throw .cannotOpen(path: path, reason: "the file is not a linkstr database." + left) }
+    }
+
+    static func create(_ path: String) throws(StorageError) {
+        let temporary = path + ".new-\(UUID().uuidString)"
+        do {
+            let fresh = try Database(path: temporary)
+            try Migrations.migrate(fresh)
+            try fresh.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw .cannotOpen(path: path, reason: "a new database could not be created: \(error)")
+        }
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
+        guard rename(temporary, path) == 0 else {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw .cannotOpen(path: path, reason: "a new database could not be moved into place (errno \(errno)).")
+        }
     }
 
     /// A temporary store for this run only (the recovery screen's "continue in memory").

@@ -261,4 +261,20 @@ final class CLIFlowTests: XCTestCase {
         XCTAssertEqual(Set(posts.compactMap { ($0["note"] as? String)?.count }), [hostile.count, 40_000])
         XCTAssertEqual(posts.count, 3)
     }
+
+    /// Field readiness 14: an empty or foreign database file is a clear error, and the file is left as it was.
+    func testAnEmptyOrForeignDatabaseFileIsReportedAndKept() throws {
+        let home = try Home("db-edge", relays: ["ws://127.0.0.1:9"])
+        defer { home.remove() }
+        _ = try home.createIdentity()
+        let database = home.directory.appendingPathComponent("linkstr.sqlite3")
+        for (contents, words) in [(Data(), "the file is empty (0 bytes)"), (Data("not a database at all".utf8), "not an SQLite database")] {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
+            XCTAssertTrue(FileManager.default.createFile(atPath: database.path, contents: contents))
+            let r = try home.run(["session", "list"])
+            XCTAssertEqual(r.status, 1)
+            XCTAssertTrue(r.err.contains(words) && r.err.contains("left as it is"), r.err)
+            XCTAssertEqual(FileManager.default.contents(atPath: database.path), contents, "never overwritten")
+        }
+    }
 }

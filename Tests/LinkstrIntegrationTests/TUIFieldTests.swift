@@ -39,4 +39,50 @@ final class TUIFieldTests: XCTestCase {
         XCTAssertEqual(screen.screenLines.firstIndex(of: title), 40 / 2 - 6, "and for 40 rows")
         try tmux.keys("l", "q")
     }
+
+    /// Field readiness 14: an empty database file is shown on the recovery screen and left untouched; a
+    /// wrong LINKSTR_PASSPHRASE says so on the unlock screen; with LINKSTR_PASSPHRASE set, onboarding does
+    /// not ask to choose a passphrase.
+    func testStartupEdgeCases() throws {
+        let home = try Home("tui-startup", relays: ["ws://127.0.0.1:9"])
+        defer { home.remove() }
+        _ = try home.createIdentity()
+        try home.writeConfig("link_previews = false\n")
+        let database = home.directory.appendingPathComponent("linkstr.sqlite3")
+        let tmux = try Tmux()
+
+        // Wrong passphrase in the environment: the unlock screen says what happened.
+        try tmux.start("w", [home.binary.path, "--home", home.directory.path], environment: ["LINKSTR_PASSPHRASE": "not it"])
+        try tmux.waitFor("w", text: "Unlock npub")
+        try tmux.waitFor("w", text: "did not unlock")
+        try tmux.keys("w", "Escape")
+
+        // A zero-byte database: the recovery screen, and the file is not overwritten.
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: database.path, contents: Data()))
+        try tmux.start("z", [home.binary.path, "--home", home.directory.path], environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple"])
+        let screen = try tmux.waitFor("z", text: "The local database could not be opened")
+        XCTAssertTrue(screen.contains("empty"), screen)
+        try tmux.keys("z", "q")
+        try tmux.waitFor("z", "the app to quit") { !$0.contains("could not be opened") }
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: database.path)[.size] as? Int, 0, "left as it was")
+
+        // A new home with the passphrase in the environment: create an account without choosing one.
+        let fresh = try Home("tui-envpass", relays: ["ws://127.0.0.1:9"])
+        defer { fresh.remove() }
+        try fresh.writeConfig("link_previews = false\n")
+        try tmux.start("n", [fresh.binary.path, "--home", fresh.directory.path], environment: ["LINKSTR_PASSPHRASE": "from the environment"])
+        try tmux.waitFor("n", text: "Create a new account")
+        try tmux.keys("n", "c")
+        try tmux.waitFor("n", text: "A profile name")
+        try tmux.submit("n", "Env")
+        let ready = try tmux.waitFor("n", "the account to be ready", timeout: 30) { $0.contains("Your account is ready") || $0.contains("Choose a passphrase") }
+        XCTAssertFalse(ready.contains("Choose a passphrase"), ready)
+        try tmux.keys("n", "Enter")
+        try tmux.keys("n", "C-c")
+        // The key was stored under the environment's passphrase.
+        let unlocked = try ProcessRunner.run(fresh.binary, ["--home", fresh.directory.path, "identity", "show", "--json"],
+                                            environment: ProcessInfo.processInfo.environment.merging(["LINKSTR_PASSPHRASE": "from the environment"]) { $1 })
+        XCTAssertEqual(unlocked.status, 0, unlocked.stderrText)
+    }
 }

@@ -115,9 +115,10 @@ public final class EffectRunner: @unchecked Sendable {
             } catch let e as VaultError {
                 dispatch(.unlockFailed(e.description))
             }
-        case .createIdentity(let name, let passphrase):
+        case .createIdentity(let name, let given):
             let key = SecretKey.generate()
             do {
+                let passphrase = try given ?? environmentPassphrase() ?? { throw VaultError.noPassphrase }()
                 try vault.store(key, passphrase: passphrase, security: .notKnownInsecure)
                 try vault.setActive(key.publicKey.hex)
                 try prepareAccount(key)
@@ -126,8 +127,9 @@ public final class EffectRunner: @unchecked Sendable {
             } catch {
                 dispatch(.onboardingFailed(String(describing: error)))
             }
-        case .importIdentity(let text, let passphrase):
+        case .importIdentity(let text, let given):
             do {
+                let passphrase = try given ?? environmentPassphrase() ?? { throw VaultError.noPassphrase }()
                 let key = text.lowercased().hasPrefix("ncryptsec1") ? try NIP49.decrypt(text, password: passphrase).key : try SecretKey.parse(text)
                 try vault.store(key, passphrase: passphrase, security: .knownInsecure)
                 try vault.setActive(key.publicKey.hex)
@@ -301,11 +303,13 @@ public final class EffectRunner: @unchecked Sendable {
             pendingUnlock = pk
             identity = nil
             store = nil
-            if let passphrase = try? passphraseFromEnvironment(), let key = try? vault.unlock(pk, passphrase: passphrase) {
+            let passphrase = try? environmentPassphrase()
+            if let passphrase, let key = try? vault.unlock(pk, passphrase: passphrase) {
                 try vault.setActive(pk)
                 try openAccount(key)
             } else {
                 dispatch(.passphraseNeeded(pubkey: pk, npub: (try? PublicKey(hex: pk))?.npub ?? pk))
+                if passphrase != nil { dispatch(.unlockFailed(Self.environmentPassphraseRefused)) }
             }
         case .logout(let clear):
             stopEngine()
@@ -365,21 +369,29 @@ public final class EffectRunner: @unchecked Sendable {
             return
         }
         dispatch(.bootStepReached(.preparingLocalData))
+        let passphrase = try? environmentPassphrase()
+        if passphrase != nil { dispatch(.passphraseInEnvironment) }
         guard let active = vault.activePubkey() else {
             dispatch(.identityMissing)
             return
         }
         pendingUnlock = active
-        if let passphrase = try? passphraseFromEnvironment(), let key = try? vault.unlock(active, passphrase: passphrase) {
+        if let passphrase, let key = try? vault.unlock(active, passphrase: passphrase) {
             do { try openAccount(key) } catch { dispatch(.storeOpenFailed(String(describing: error))) }
         } else {
             dispatch(.passphraseNeeded(pubkey: active, npub: (try? PublicKey(hex: active))?.npub ?? active))
+            // Say why the prompt is there: the environment's passphrase was tried and did not unlock.
+            if passphrase != nil { dispatch(.unlockFailed(Self.environmentPassphraseRefused)) }
         }
     }
 
-    private func passphraseFromEnvironment() throws -> String? {
+    static let environmentPassphraseRefused = "LINKSTR_PASSPHRASE did not unlock this key; type it here."
+
+    /// `--passphrase-file`, else LINKSTR_PASSPHRASE; an empty value counts as none.
+    private func environmentPassphrase() throws -> String? {
         guard let source = PassphraseSource.resolve(file: options.passphraseFile, prompt: nil) else { return nil }
-        return try source.read()
+        let value = try source.read()
+        return value.isEmpty ? nil : value
     }
 
     private func prepareAccount(_ key: SecretKey) throws {

@@ -38,7 +38,11 @@ enum BootViews {
         c.put("Passphrase", x: 4, y: y + 2, Style(.dim))
         AppView.drawField(&c, u.passphrase, x: 16, y: y + 2, width: min(40, c.width - 18), focused: !u.busy, mask: true)
         if u.busy { c.put("unlocking…", x: 16, y: y + 4, Style(.warning)) }
-        if let e = u.error { c.put(DisplayText.singleLine(e), x: 16, y: y + 4, Style(.error)) }
+        if let e = u.error {
+            for (i, line) in PostViews.wrap(DisplayText.singleLine(e), width: max(10, c.width - 17)).prefix(2).enumerated() {
+                c.put(line, x: 16, y: y + 4 + i, Style(.error))
+            }
+        }
         c.put("Enter unlock · Esc quit", x: 4, y: y + 6, Style(.dim))
     }
 
