@@ -363,6 +363,9 @@ public enum AppReducer {
 
     static func handlePaste(_ state: inout AppState, _ text: String) -> [AppEffect] {
         let clean = DisplayText.singleLine(text)
+        if clean.utf8.count > TextField.maxBytes {
+            state.status = StatusLine("the paste was cut to 1 MiB, the most a field holds.", .warning)
+        }
         switch state.phase {
         case .unlock(var u):
             u.passphrase.insert(text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "")

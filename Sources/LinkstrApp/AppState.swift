@@ -111,35 +111,85 @@ public struct Confirmation: Equatable, Sendable {
     public init(_ action: Action, _ question: String) { self.action = action; self.question = question }
 }
 
-/// An editable single-line text with a cursor (in characters).
+/// An editable single-line text with a cursor.
+///
+/// Every edit costs time in the size of the change, not of the text: the cursor is a UTF-8 offset
+/// (always on a character boundary) and moves by characters from where it is, so a field holding a
+/// megabyte of paste stays responsive. Equality compares bytes (not Unicode canonical equivalence),
+/// which is what "did the field change" means for rendering.
 public struct TextField: Equatable, Sendable {
-    public var text: String
-    public var cursor: Int
-    public init(_ text: String = "") { self.text = text; cursor = text.count }
+    /// The most a field holds (a paste beyond it is cut, and the caller says so).
+    public static let maxBytes = 1 << 20
 
-    public mutating func insert(_ s: String) {
-        let i = text.index(text.startIndex, offsetBy: min(cursor, text.count))
-        text.insert(contentsOf: s, at: i)
-        cursor += s.count
+    public private(set) var text: String
+    /// UTF-8 offset of the cursor in `text`.
+    public var cursor: Int
+
+    public init(_ text: String = "") {
+        var t = text
+        if t.utf8.count > Self.maxBytes { t = Self.prefix(t, bytes: Self.maxBytes) }
+        self.text = t
+        cursor = t.utf8.count
     }
+
+    public static func == (a: TextField, b: TextField) -> Bool {
+        a.cursor == b.cursor && a.text.utf8.count == b.text.utf8.count && a.text.utf8.elementsEqual(b.text.utf8)
+    }
+
+    /// Characters before the cursor end here.
+    public var cursorIndex: String.Index { text.utf8.index(text.utf8.startIndex, offsetBy: min(max(0, cursor), text.utf8.count)) }
+    public var isEmpty: Bool { text.isEmpty }
+
+    /// Inserts `s` at the cursor. False when it did not fit whole (it was cut at `maxBytes`).
+    @discardableResult
+    public mutating func insert(_ s: String) -> Bool {
+        let room = Self.maxBytes - text.utf8.count
+        let piece = s.utf8.count <= room ? s : Self.prefix(s, bytes: max(0, room))
+        text.insert(contentsOf: piece, at: cursorIndex)
+        cursor += piece.utf8.count
+        return piece.utf8.count == s.utf8.count
+    }
+
     public mutating func backspace() {
         guard cursor > 0 else { return }
-        let i = text.index(text.startIndex, offsetBy: cursor - 1)
-        text.remove(at: i)
-        cursor -= 1
+        let end = cursorIndex
+        let start = text.index(before: end)
+        text.removeSubrange(start..<end)
+        cursor = text.utf8.distance(from: text.utf8.startIndex, to: start)
     }
+
     public mutating func delete() {
-        guard cursor < text.count else { return }
-        text.remove(at: text.index(text.startIndex, offsetBy: cursor))
+        let start = cursorIndex
+        guard start < text.endIndex else { return }
+        text.removeSubrange(start..<text.index(after: start))
     }
-    public mutating func move(_ by: Int) { cursor = max(0, min(text.count, cursor + by)) }
+
+    public mutating func move(_ by: Int) {
+        var i = cursorIndex
+        if by < 0 {
+            for _ in 0..<(-by) where i > text.startIndex { i = text.index(before: i) }
+        } else {
+            for _ in 0..<by where i < text.endIndex { i = text.index(after: i) }
+        }
+        cursor = text.utf8.distance(from: text.utf8.startIndex, to: i)
+    }
+
     public mutating func home() { cursor = 0 }
-    public mutating func end() { cursor = text.count }
+    public mutating func end() { cursor = text.utf8.count }
     public mutating func clear() { text = ""; cursor = 0 }
+
     /// Deletes the word before the cursor (Ctrl-W).
     public mutating func deleteWord() {
-        while cursor > 0, text[text.index(text.startIndex, offsetBy: cursor - 1)] == " " { backspace() }
-        while cursor > 0, text[text.index(text.startIndex, offsetBy: cursor - 1)] != " " { backspace() }
+        while cursor > 0, text[text.index(before: cursorIndex)] == " " { backspace() }
+        while cursor > 0, text[text.index(before: cursorIndex)] != " " { backspace() }
+    }
+
+    /// The longest prefix of whole scalars within `bytes` bytes (found from the cut, not by scanning).
+    static func prefix(_ s: String, bytes: Int) -> String {
+        guard s.utf8.count > bytes else { return s }
+        var end = s.utf8.index(s.utf8.startIndex, offsetBy: bytes)
+        while end > s.utf8.startIndex, UTF8.isContinuation(s.utf8[end]) { end = s.utf8.index(before: end) }
+        return String(s.unicodeScalars[..<end])
     }
 }
 
@@ -159,7 +209,10 @@ public struct SessionsState: Equatable, Sendable {
     public init() {}
 
     public var visibleRows: [SessionSummary] {
-        guard let q = search?.text.lowercased(), !q.isEmpty else { return rows }
+        guard let search, !search.isEmpty else { return rows }
+        // No session name is longer than one message: a longer search matches nothing (and is not scanned).
+        guard search.text.utf8.count <= MessageLimits.content else { return [] }
+        let q = search.text.lowercased()
         return rows.filter { $0.name.lowercased().contains(q) }
     }
 }
@@ -199,7 +252,8 @@ public struct ComposerState: Equatable, Sendable {
 
     /// "can be played" hint for the link as typed.
     public var playbackHint: String? {
-        guard let url = WebURL.normalizedUserInput(link.text) else { return nil }
+        // Worked out per frame: only for links of a sendable size.
+        guard link.text.utf8.count <= 8 * 1024, let url = WebURL.normalizedUserInput(link.text) else { return nil }
         let c = URLClassifier.classify(url)
         switch c.strategy {
         case .extractionPreferred: return "▶ \(c.type.rawValue) video: plays with mpv when installed"

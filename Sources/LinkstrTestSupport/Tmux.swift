@@ -76,6 +76,12 @@ public final class Tmux {
         try tmux(["paste-buffer", "-p", "-b", "t", "-t", name])
     }
 
+    /// A paste of a file's contents (for pastes larger than one command-line argument may be).
+    public func pasteFile(_ name: String, _ file: URL) throws {
+        try tmux(["load-buffer", "-b", "f", file.path])
+        try tmux(["paste-buffer", "-p", "-b", "f", "-t", name])
+    }
+
     public func screen(_ name: String, escapes: Bool = false) throws -> String {
         try tmux(["capture-pane", "-p", "-t", name] + (escapes ? ["-e"] : []))
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-// linkstr-bench [protocol|store|sync|tui|all] [N]: release-mode benchmarks; figures go to docs/BENCHMARKS.md.
+// linkstr-bench [protocol|store|sync|tui|field|all] [N]: release-mode benchmarks; figures go to docs/BENCHMARKS.md.
 let args = Array(CommandLine.arguments.dropFirst())
 let mode = args.first ?? "all"
 let n = args.dropFirst().first.flatMap(Int.init)
@@ -10,13 +10,15 @@ do {
     case "store": try StoreBench.run(posts: n ?? 100_000)
     case "sync": try await SyncBench.run(wraps: n ?? 10_000)
     case "tui": try TUIBench.run(posts: n ?? 100_000)
+    case "field": try FieldBench.run(bytes: n ?? 1 << 20)
     case "all":
         try ProtocolBench.run(wrapCount: 10_000)
         try StoreBench.run(posts: 100_000)
         try await SyncBench.run(wraps: 10_000)
         try TUIBench.run(posts: 100_000)
+        try FieldBench.run(bytes: 1 << 20)
     default:
-        print("usage: linkstr-bench [protocol|store|sync|tui|all] [N]")
+        print("usage: linkstr-bench [protocol|store|sync|tui|field|all] [N]")
         exit(2)
     }
 } catch {

@@ -85,4 +85,38 @@ final class TUIFieldTests: XCTestCase {
                                             environment: ProcessInfo.processInfo.environment.merging(["LINKSTR_PASSPHRASE": "from the environment"]) { $1 })
         XCTAssertEqual(unlocked.status, 0, unlocked.stderrText)
     }
+
+    /// Field readiness 8: a megabyte pasted into the composer's note is taken in whole, the field keeps
+    /// answering keys (the cursor's end of the text is drawn), and Ctrl-C still quits.
+    func testAMegabytePastedIntoAFieldStaysResponsive() throws {
+        let relay = try TestRelay()
+        defer { relay.stop() }
+        let home = try Home("tui-paste", relays: [relay.url])
+        defer { home.remove() }
+        _ = try home.createIdentity()
+        try home.writeConfig("link_previews = false\n")
+        try home.ok(["session", "create", "Pasting"])
+        let paste = home.directory.appendingPathComponent("paste.txt")
+        try (String(repeating: "abcdefghij", count: 100_000) + "THE-END").write(to: paste, atomically: true, encoding: .utf8)
+        let tmux = try Tmux()
+        try tmux.start("m", [home.binary.path, "--home", home.directory.path, "--relay", relay.url],
+                       environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple"])
+        try tmux.waitFor("m", text: "Pasting", timeout: 30)
+        try tmux.keys("m", "Enter")
+        try tmux.waitFor("m", text: "‹")
+        try tmux.keys("m", "c")
+        try tmux.waitFor("m", text: "Share a link")
+        try tmux.keys("m", "Tab")
+        try tmux.pasteFile("m", paste)
+        try tmux.waitFor("m", text: "THE-END", timeout: 30)
+        try tmux.type("m", "Z")
+        try tmux.waitFor("m", text: "THE-ENDZ", timeout: 15)
+        try tmux.keys("m", "Home")
+        try tmux.waitFor("m", "the start of the note") { $0.contains("abcdefghijabcdefghij") && !$0.contains("THE-ENDZ") }
+        try tmux.keys("m", "End")
+        try tmux.keys("m", "BSpace")
+        try tmux.waitFor("m", "the last character gone") { $0.contains("THE-END") && !$0.contains("THE-ENDZ") }
+        try tmux.keys("m", "C-c")
+        try tmux.waitFor("m", "the app to quit") { !$0.contains("THE-END") && !$0.contains("Pasting") }
+    }
 }

@@ -61,7 +61,15 @@ public final class TerminalApp {
             if let size = terminal.followResize() { apply(.resized(size)) }
 
             if ready {
+                var reads = 0
                 while let raw = terminal.read() {
+                    // A megabyte of paste is a million reads: signals are honoured, and a frame is drawn
+                    // at least every 50 ms, while it streams in (the decoder keeps what is incomplete).
+                    reads += 1
+                    if reads % 1024 == 0 {
+                        if signals.take(.terminate) { running = false; break }
+                        if Monotonic.now - batchStart > 0.05 { break }
+                    }
                     switch raw {
                     case .keyCode(let code) where code == sw_key_resize():
                         apply(.resized(terminal.size))

@@ -108,27 +108,59 @@ public enum AppView {
     static func drawField(_ c: inout Canvas, _ field: TextField, x: Int, y: Int, width: Int, focused: Bool, mask: Bool = false,
                           placeholder: String = "") {
         guard width > 2 else { return }
-        let shown = mask ? String(repeating: "•", count: field.text.count) : DisplayText.singleLine(field.text)
         c.fill(y: y, from: x, to: x + width, Style(.text, underline: true))
-        if shown.isEmpty && !focused {
-            c.put(placeholder, x: x, y: y, Style(.dim), limit: width)
+        if field.isEmpty {
+            if focused { c.put(" ", x: x, y: y, Style(.text, reverse: true)) }
+            c.put(placeholder, x: focused ? x + 1 : x, y: y, Style(.dim), limit: focused ? width - 1 : width)
             return
         }
-        let chars = Array(shown)
-        let cursor = min(field.cursor, chars.count)
-        // Scroll so the cursor stays visible.
-        var start = 0
-        while start < cursor, DisplayWidth.of(String(chars[start..<cursor])) > width - 2 { start += 1 }
+        // Only the characters around the cursor are looked at: a field may hold a megabyte.
+        let window = fieldWindow(field, width: width - 1, mask: mask)
         var cx = x
-        for (i, ch) in chars[start...].enumerated() {
-            let w = DisplayWidth.of(ch)
-            if cx + w > x + width - 1 { break }
-            let isCursor = focused && start + i == cursor
-            c.put(String(ch), x: cx, y: y, Style(.text, reverse: isCursor, underline: !isCursor))
-            cx += w
+        for (i, piece) in window.pieces.enumerated() {
+            let isCursor = focused && i == window.cursor
+            c.put(piece.text, x: cx, y: y, Style(.text, reverse: isCursor, underline: !isCursor))
+            cx += piece.width
         }
-        if focused && cursor == chars.count { c.put(" ", x: cx, y: y, Style(.text, reverse: true)) }
-        if shown.isEmpty, focused { c.put(placeholder, x: x + 1, y: y, Style(.dim), limit: width - 1) }
+        if focused && window.cursor == window.pieces.count { c.put(" ", x: cx, y: y, Style(.text, reverse: true)) }
+    }
+
+    /// The characters of `field` that fit in `width` columns with the cursor visible (the cursor at the
+    /// right edge when the text before it is wider), each made safe to draw (controls dropped, or masked).
+    static func fieldWindow(_ field: TextField, width: Int, mask: Bool) -> (pieces: [(text: String, width: Int)], cursor: Int) {
+        func piece(_ ch: Character) -> (text: String, width: Int)? {
+            if mask { return ("•", 1) }
+            let safe = DisplayText.singleLine(String(ch))
+            guard !safe.isEmpty else { return ch.isWhitespace ? (" ", 1) : nil }
+            return (safe, max(1, DisplayWidth.of(safe)))
+        }
+        let text = field.text
+        let cursor = field.cursorIndex
+        var before: [(text: String, width: Int)] = []
+        var used = 1  // the cursor's own cell
+        var i = cursor
+        while i > text.startIndex {
+            let j = text.index(before: i)
+            if let p = piece(text[j]) {
+                if used + p.width > width { break }
+                used += p.width
+                before.append(p)
+            }
+            i = j
+        }
+        before.reverse()
+        var pieces = before
+        var j = cursor
+        used -= 1
+        while j < text.endIndex {
+            if let p = piece(text[j]) {
+                if used + p.width > width { break }
+                used += p.width
+                pieces.append(p)
+            }
+            j = text.index(after: j)
+        }
+        return (pieces, before.count)
     }
 
     /// A small avatar: two cells coloured from a hash of `seed`, with the name's initial.
