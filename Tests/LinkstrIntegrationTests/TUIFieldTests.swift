@@ -119,4 +119,34 @@ final class TUIFieldTests: XCTestCase {
         try tmux.keys("m", "C-c")
         try tmux.waitFor("m", "the app to quit") { !$0.contains("THE-END") && !$0.contains("Pasting") }
     }
+
+    /// Field readiness 9: a note of 200 ZWJ family emoji is drawn as 200 wide glyphs in a real terminal,
+    /// with nothing of the previous screen left between them and no stray ZWJ elsewhere.
+    func testZWJSequencesAreDrawnWholeInARealTerminal() throws {
+        let relay = try TestRelay()
+        defer { relay.stop() }
+        let home = try Home("tui-zwj", relays: [relay.url])
+        defer { home.remove() }
+        _ = try home.createIdentity()
+        try home.writeConfig("link_previews = false\n")
+        let session = try home.ok(["session", "create", "Families"]).trimmed
+        try home.ok(["post", session, "https://example.com/family", "--note", String(repeating: "👨‍👩‍👧", count: 200)])
+        let tmux = try Tmux()
+        try tmux.start("e", [home.binary.path, "--home", home.directory.path, "--relay", relay.url],
+                       environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple"])
+        try tmux.waitFor("e", text: "Families", timeout: 30)
+        try tmux.keys("e", "Enter")
+        try tmux.waitFor("e", text: "example.com/family")
+        try tmux.keys("e", "Enter")
+        let screen = try tmux.waitFor("e", text: "e more")
+        let noteRows = screen.screenLines.filter { $0.contains("👨") }
+        XCTAssertFalse(noteRows.isEmpty, screen)
+        for row in noteRows {
+            let glyphs = row.trimmingCharacters(in: .whitespaces).filter { $0 != "▌" && $0 != " " && $0 != "…" }
+            XCTAssertTrue(glyphs.allSatisfy { $0 == "👨" }, "only the families' base glyphs on a note row: \(row)")
+        }
+        XCTAssertGreaterThanOrEqual(noteRows.joined().filter { $0 == "👨" }.count, 30, screen)
+        XCTAssertFalse(screen.unicodeScalars.contains("\u{200D}"), "no ZWJ reaches the terminal")
+        try tmux.keys("e", "C-c")
+    }
 }

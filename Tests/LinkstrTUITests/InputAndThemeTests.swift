@@ -125,4 +125,26 @@ final class ThemeAndWidthTests: XCTestCase {
         XCTAssertEqual(c.row(0), "a映画", "a wide character that does not fit is not half drawn")
         XCTAssertEqual(DisplayWidth.of(c.row(0)), 5)
     }
+
+    /// Field readiness 9: a cell holds what the terminal will draw in it. ZWJ sequences, skin tones and a
+    /// flag's second letter are cut to their base; combining accents stay; a stray ZWJ is never drawn.
+    func testGraphemesAreDrawnAsTheirBaseWithCombiningMarksOnly() {
+        var c = Canvas(width: 80, height: 2)
+        let family = "👨‍👩‍👧"
+        c.put(String(repeating: family, count: 200), x: 0, y: 0)
+        for x in 0..<80 {
+            XCTAssertEqual(c[x, 0].text, x % 2 == 0 ? "👨" : "", "column \(x)")
+        }
+        c.put("\u{200D}a👍🏽 e\u{301} 🇫🇷 ❤️x", x: 0, y: 1)
+        XCTAssertEqual(c[0, 1].text, "a", "the stray ZWJ is not drawn")
+        XCTAssertEqual(c[1, 1].text, "👍", "no skin tone scalar: it would be a second wide glyph")
+        XCTAssertEqual(c[4, 1].text, "e\u{301}", "a combining accent stays with its letter")
+        XCTAssertEqual(c[6, 1].text, "🇫")
+        XCTAssertEqual(c[9, 1].text, "❤️", "the emoji variation selector stays")
+        XCTAssertEqual(c[11, 1].text, "x")
+        for x in 0..<80 {
+            XCTAssertFalse(c[x, 1].text.unicodeScalars.contains("\u{200D}"))
+            XCTAssertLessThanOrEqual(c[x, 1].text.unicodeScalars.count, 4, "ncurses holds at most five per cell")
+        }
+    }
 }

@@ -53,13 +53,17 @@ public struct Canvas: Equatable, Sendable {
         for c in text {
             let w = DisplayWidth.of(c)
             if w == 0 {
-                if c.isASCII { continue }  // a control character: never drawn
-                if cx > 0, cx - 1 < end { self[cx - 1, y].text.append(c) }
+                // Only a combining mark joins the cell before it; controls and stray format characters
+                // (a lone ZWJ, bidi marks) are never drawn.
+                if let u = c.unicodeScalars.first, DisplayWidth.isZeroWidthMark(u), cx > x, cx - 1 < end,
+                   !self[cx - 1, y].text.isEmpty, self[cx - 1, y].text.unicodeScalars.count < 4 {
+                    self[cx - 1, y].text.unicodeScalars.append(u)
+                }
                 continue
             }
             if cx + w > end { break }
             if cx >= 0 {
-                self[cx, y] = Cell(text: String(c), style: style)
+                self[cx, y] = Cell(text: DisplayWidth.drawable(c), style: style)
                 if w == 2 { self[cx + 1, y] = Cell(text: "", style: style) }
             }
             cx += w

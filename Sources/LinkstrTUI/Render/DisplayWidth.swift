@@ -27,6 +27,35 @@ public enum DisplayWidth {
 
     public static func of(_ s: String) -> Int { s.reduce(0) { $0 + of($1) } }
 
+    /// What of a character is drawn in its cell: the base scalar, then at most three zero-width marks
+    /// (combining accents, the emoji variation selector). A ZWJ sequence, a skin tone or a flag's second
+    /// letter would reach the terminal as further wide characters that terminals measure differently (and
+    /// that ncurses cannot hold in one cell): the base alone keeps every later column where it belongs.
+    public static func drawable(_ c: Character) -> String {
+        let scalars = c.unicodeScalars
+        guard let first = scalars.first else { return "" }
+        if scalars.count == 1 { return String(c) }
+        _ = localeReady
+        var out = String.UnicodeScalarView()
+        out.append(first)
+        var marks = 0
+        for u in scalars.dropFirst() {
+            if u == "\u{200D}" { break }
+            guard marks < 3, isZeroWidthMark(u) else { continue }
+            out.append(u)
+            marks += 1
+        }
+        return String(out)
+    }
+
+    /// A mark drawn on the character before it: combining marks and variation selectors.
+    public static func isZeroWidthMark(_ u: Unicode.Scalar) -> Bool {
+        switch u.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark: return true
+        default: return u.properties.isVariationSelector
+        }
+    }
+
     /// `s` cut to at most `width` columns, ending in "…" when cut.
     public static func truncate(_ s: String, to width: Int) -> String {
         guard width > 0 else { return "" }
