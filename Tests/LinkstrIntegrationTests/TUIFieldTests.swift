@@ -1,5 +1,6 @@
 import Foundation
 import LinkstrTestSupport
+import LinkstrTUI
 import XCTest
 
 /// The terminal app where users meet it first: sizes other than 80×24, long pastes, wide graphemes.
@@ -148,5 +149,43 @@ final class TUIFieldTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(noteRows.joined().filter { $0 == "👨" }.count, 30, screen)
         XCTAssertFalse(screen.unicodeScalars.contains("\u{200D}"), "no ZWJ reaches the terminal")
         try tmux.keys("e", "C-c")
+    }
+
+    /// Field readiness 7: what reaches the terminal under other TERMs. With 8 colours (xterm) the hint bar
+    /// is the default colour dimmed, never black; with xterm-256color no palette slot is redefined (the
+    /// nearest of the 256 is used); with NO_COLOR no colour at all.
+    func testColoursUnderOtherTerminals() throws {
+        let relay = try TestRelay()
+        defer { relay.stop() }
+        let home = try Home("tui-colours", relays: [relay.url])
+        defer { home.remove() }
+        _ = try home.createIdentity()
+        try home.writeConfig("link_previews = false\n")
+        try home.ok(["session", "create", "Colours"])
+        let theme = try Theme.load("night", configDirectory: nil)
+        let tmux = try Tmux()
+        var base = ["LINKSTR_PASSPHRASE": "correct horse battery staple"]
+        func start(_ window: String, _ environment: [String: String]) throws -> String {
+            try tmux.start(window, [home.binary.path, "--home", home.directory.path, "--relay", relay.url], environment: base.merging(environment) { $1 })
+            try tmux.waitFor(window, text: "Enter open", timeout: 30)
+            try tmux.waitFor(window, text: "1 / 1", timeout: 30)
+            let screen = try tmux.screen(window, escapes: true)
+            try tmux.keys(window, "C-c")
+            return screen
+        }
+        let xterm = try start("x", ["TERM": "xterm"])
+        let hint = foregroundSGR(of: "E", onLineContaining: "Enter open", in: xterm)
+        XCTAssertNotNil(hint)
+        XCTAssertNotEqual(hint, "30", "the hint bar is not black")
+        XCTAssertEqual(hint, "default", "the terminal's own colour, dimmed")
+        XCTAssertTrue(xterm.contains("\u{1B}[2m") || xterm.contains(";2m") || xterm.contains("[2;"), "dimmed")
+
+        let xterm256 = try start("y", ["TERM": "xterm-256color"])
+        XCTAssertEqual(foregroundSGR(of: "●", onLineContaining: "1 / 1", in: xterm256), "38;5;\(ColorMapper.nearest256(theme.foreground[.dotConnected]!))",
+                       "the nearest of the terminal's 256 colours, no redefined palette slot")
+
+        base["NO_COLOR"] = "1"
+        let plain = try start("z", ["TERM": "xterm-256color"])
+        XCTAssertFalse(plain.contains("38;5;") || plain.contains("48;5;"), "NO_COLOR: no colours")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LinkstrApp
 @testable import LinkstrTUI
+import LinkstrTestSupport
 import XCTest
 
 /// Terminal input decoding (bracketed paste, escape sequences), themes and colour mapping, display widths.
@@ -107,6 +108,47 @@ final class ThemeAndWidthTests: XCTestCase {
         XCTAssertEqual(ColorMapper.nearest256(RGB(r: 0x1a, g: 0x1b, b: 0x26)), 234, "Tokyo Night's background is a dark grey")
         XCTAssertEqual(ColorMapper.nearest16(RGB(r: 250, g: 10, b: 10)), 9)
         XCTAssertEqual(ColorMapper.nearest16(RGB(r: 0, g: 0, b: 0)), 0)
+        // Tokyo Night's pastels by hue: red, green, blue; a grey has none.
+        XCTAssertEqual(ColorMapper.nearestByHue(RGB(r: 0xf7, g: 0x76, b: 0x8e), bright: false), 1)
+        XCTAssertEqual(ColorMapper.nearestByHue(RGB(r: 0x9e, g: 0xce, b: 0x6a), bright: false), 2)
+        XCTAssertEqual(ColorMapper.nearestByHue(RGB(r: 0x7a, g: 0xa2, b: 0xf7), bright: true), 12)
+        XCTAssertNil(ColorMapper.nearestByHue(RGB(r: 0xa9, g: 0xb1, b: 0xd6), bright: true))
+    }
+
+    /// Field readiness 7: per TERM (colour counts from the real terminfo via tput), every role of every
+    /// theme is visible: no foreground equals its background, nothing black on the default background,
+    /// no palette entry redefined, direct colour only where terminfo numbers colours by RGB.
+    func testEveryRoleIsVisibleUnderEachTerminal() throws {
+        let tput = URL(fileURLWithPath: "/usr/bin/tput")
+        var seen = [String: ColorDepth]()
+        for term in ["xterm", "xterm-256color", "tmux-256color", "screen"] {
+            let colors = Int(try ProcessRunner.run(tput, ["-T", term, "colors"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+            XCTAssertGreaterThan(colors, 0, term)
+            for name in ["night", "day"] {
+                let theme = try Theme.load(name, configDirectory: nil)
+                let plan = ColorPlan.make(theme: theme, colors: colors, noColor: false)
+                seen[term] = plan.depth
+                for role in Role.allCases {
+                    guard let pair = plan.pairs[role] else { continue }
+                    if pair.foreground != -1 { XCTAssertNotEqual(pair.foreground, pair.background, "\(term) \(name) \(role): foreground equals background") }
+                    if pair.background == -1 { XCTAssertNotEqual(pair.foreground, 0, "\(term) \(name) \(role): black on the default background") }
+                    XCTAssertLessThan(Int(pair.foreground), max(colors, 1), "\(term) \(name) \(role): a colour the terminal has")
+                }
+                XCTAssertTrue(plan.pairs[.dim]?.dim == true || plan.pairs[.dim]?.foreground != 0, "\(term): dim text shows")
+                if plan.depth == .ansi16 {
+                    XCTAssertEqual(plan.pairs[.text]?.foreground, -1, "\(term): text in the terminal's own colour")
+                    XCTAssertNotEqual(plan.pairs[.error]?.foreground, -1, "\(term) \(name): errors keep a colour")
+                }
+            }
+        }
+        XCTAssertEqual(seen, ["xterm": .ansi16, "xterm-256color": .xterm256, "tmux-256color": .xterm256, "screen": .ansi16])
+        let direct = ColorPlan.make(theme: try Theme.load("night", configDirectory: nil), colors: 1 << 24, noColor: false)
+        XCTAssertEqual(direct.depth, .trueColor)
+        XCTAssertEqual(direct.background, 0x1a1b26, "direct colour is the theme's RGB")
+        let none = ColorPlan.make(theme: try Theme.load("night", configDirectory: nil), colors: 256, noColor: true)
+        XCTAssertEqual(none.depth, .none)
+        XCTAssertTrue(none.pairs.values.allSatisfy { $0.foreground == -1 && $0.background == -1 })
+        XCTAssertEqual(none.pairs[.dim]?.dim, true, "NO_COLOR: dim text is the dim attribute")
     }
 
     func testDisplayWidthsOfWideCharactersEmojiAndControls() {

@@ -10,6 +10,7 @@ public final class NcursesTerminal {
     public private(set) var depth: ColorDepth = .none
     private var previous: Canvas?
     private var pairs: [Role: Int32] = [:]
+    private var plan = ColorPlan(depth: .none, background: -1, pairs: [:])
     private let theme: Theme
     private var started = false
 
@@ -120,7 +121,7 @@ public final class NcursesTerminal {
         if cell.style.bold { attrs |= sw_a_bold() }
         if cell.style.reverse { attrs |= sw_a_reverse() }
         if cell.style.underline { attrs |= sw_a_underline() }
-        if depth == .none && cell.style.role == .dim { attrs |= sw_a_dim() }
+        if plan.pairs[cell.style.role]?.dim == true { attrs |= sw_a_dim() }
         let pair = pairs[cell.style.role] ?? 0
         var wide = Array(cell.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }) + [0]
         var cc = cchar_t()
@@ -134,32 +135,18 @@ public final class NcursesTerminal {
     }
 
     private func setUpColors(noColor: Bool) {
-        guard !noColor, has_colors() else { depth = .none; return }
-        start_color()
-        let colors = Int(sw_colors())
-        if can_change_color() && colors >= 256 { depth = .trueColor } else if colors >= 256 { depth = .xterm256 } else { depth = .ansi16 }
-        var slot: Int32 = 16
-        func index(_ c: RGB) -> Int32 {
-            switch depth {
-            case .trueColor:
-                // Redefine colour slots 16… to the theme's exact colours.
-                let s = slot
-                slot += 1
-                init_extended_color(s, Int32(c.r) * 1000 / 255, Int32(c.g) * 1000 / 255, Int32(c.b) * 1000 / 255)
-                return s
-            case .xterm256: return Int32(ColorMapper.nearest256(c))
-            default: return Int32(ColorMapper.nearest16(c))
-            }
-        }
-        // With 16 colours the terminal's own background reads best; otherwise the theme's.
-        let background: Int32 = depth == .ansi16 ? -1 : index(theme.background)
-        if depth == .ansi16 { use_default_colors() }
-        var pair: Int32 = 1
+        let colorful = !noColor && has_colors()
+        if colorful { start_color() }
+        plan = ColorPlan.make(theme: theme, colors: colorful ? Int(sw_colors()) : 0, noColor: !colorful)
+        depth = plan.depth
+        guard depth != .none else { return }
+        if plan.background == -1 || plan.pairs.values.contains(where: { $0.foreground == -1 }) { use_default_colors() }
+        var number: Int32 = 1
         for role in Role.allCases {
-            guard let fg = theme.foreground[role] else { continue }
-            init_extended_pair(pair, index(fg), background)
-            pairs[role] = pair
-            pair += 1
+            guard let p = plan.pairs[role] else { continue }
+            init_extended_pair(number, p.foreground, p.background)
+            pairs[role] = number
+            number += 1
         }
         if let textPair = pairs[.text] { wbkgdset(sw_stdscr(), chtype(COLOR_PAIR(textPair))) }
     }
