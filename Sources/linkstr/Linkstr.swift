@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LinkstrRelay
 import LinkstrStorage
 import LinkstrTUI
 #if canImport(Glibc)
@@ -30,6 +31,7 @@ struct Linkstr: AsyncParsableCommand {
         let variant = try theme ?? ConfigFile.theme(in: paths.config) ?? "night"
         let chosen: Theme
         do { chosen = try Theme.load(variant, configDirectory: paths.config) } catch { throw CLIError("\(error)") }
+        try TLSTrust.use(caFile: try ConfigFile.tlsCAFile(in: paths.config))
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         let options = AppOptions(home: global.home, relays: global.relays, passphraseFile: global.passphraseFile,
                                  theme: variant, noColor: noColor, linkPreviews: try ConfigFile.linkPreviews(in: paths.config))

@@ -14,6 +14,7 @@ usage: fault_proxy.py PORT UPSTREAM MODE ARG
                     counts of AUTH and REQ messages received are kept in FILE ("auths reqs")
   flood N           after the live subscription's REQ, stream N junk gift wraps on it (0: without end):
                     correct ids, a real pubkey, bad signatures (a relay that keeps streaming)
+  tls PREFIX        forward everything, serving wss:// with the certificate PREFIX.pem and key PREFIX.key
   burst 0           hold each subscription's stored events until its EOSE, then send them and the EOSE
                     back to back (as a relay that answers from memory does)
 """
@@ -22,6 +23,7 @@ import base64
 import hashlib
 import json
 import os
+import ssl
 import sys
 import time
 
@@ -156,7 +158,11 @@ async def handler(client):
 
 
 async def main():
-    async with serve(handler, "127.0.0.1", PORT, max_size=None, ping_interval=None):
+    context = None
+    if MODE == "tls":
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(ARG_TEXT + ".pem", ARG_TEXT + ".key")
+    async with serve(handler, "127.0.0.1", PORT, max_size=None, ping_interval=None, ssl=context):
         await asyncio.Future()
 
 

@@ -29,7 +29,7 @@ ensure_swift() {
 
 # A virtualenv with the test relay (nostr-relay) and rust-nostr's Python wheel (nostr-sdk).
 VENV="${LINKSTR_TEST_VENV:-$ROOT/.venv-test}"
-PY_PACKAGES="nostr-relay==1.14 nostr-sdk==0.45.1"
+PY_PACKAGES="nostr-relay==1.14 nostr-sdk==0.45.1 cryptography"
 
 ensure_venv() {
     local stamp="$VENV/.linkstr-packages"

@@ -107,6 +107,8 @@ public final class WebSocketConnection: Sendable {
         let result: UpgradeResult
         do {
             result = try await withTimeout(timeout) { try await upgrade.get() }
+        } catch where secure && (error is NIOSSLError || error is NIOSSLExtraError || error is BoringSSLError) {
+            throw await TLSFailure.describe(error, host: host, port: port, address: address, group: group)
         } catch {
             throw ConnectionError.describe(error)
         }
@@ -184,9 +186,7 @@ public final class WebSocketConnection: Sendable {
         }
     }
 
-    static func makeTLSContext() throws -> NIOSSLContext {
-        do { return try NIOSSLContext(configuration: .makeClientConfiguration()) } catch { throw ConnectionError.tls("\(error)") }
-    }
+    static func makeTLSContext() throws -> NIOSSLContext { try TLSTrust.clientContext() }
 }
 
 /// When the last ping left, for the latency figure.
@@ -231,7 +231,7 @@ public enum ConnectionError: Error, Equatable, Sendable, CustomStringConvertible
             let text = "\(error)"
             return text.contains("refused") || text.contains("111") ? .refused : .io("cannot connect (\(text.prefix(120)))")
         }
-        if error is NIOSSLError { return .tls("\(error)") }
+        if error is NIOSSLError || error is NIOSSLExtraError || error is BoringSSLError { return .tls(TLSFailure.reason(error)) }
         if error is TimeoutError { return .timeout }
         return .io("\(error)".prefix(160).description)
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `config.toml` in the config directory: `theme = "storm"` and `link_previews = false`. A missing file is
+/// `config.toml` in the config directory: `theme = "storm"`, `link_previews = false`, `tls_ca_file = "…"`. A missing file is
 /// fine, a malformed one is an error that names the line.
 public enum ConfigFile {
     public static func theme(in configDirectory: URL) throws -> String? {
@@ -12,6 +12,14 @@ public enum ConfigFile {
     public static func linkPreviews(in configDirectory: URL) throws -> Bool {
         guard case .bool(let on)? = try top(configDirectory)["link_previews"] else { return true }
         return on
+    }
+
+    /// `tls_ca_file`: a PEM file of CA certificates trusted besides the system's (self-hosted relays with
+    /// their own CA). `~` is the home directory; a relative path is relative to the config directory.
+    public static func tlsCAFile(in configDirectory: URL) throws -> String? {
+        guard case .string(let path)? = try top(configDirectory)["tls_ca_file"], !path.isEmpty else { return nil }
+        let expanded = (path as NSString).expandingTildeInPath
+        return expanded.hasPrefix("/") ? expanded : configDirectory.appendingPathComponent(expanded).path
     }
 
     private static func top(_ configDirectory: URL) throws -> [String: MiniTOML.Value] {

@@ -3,6 +3,7 @@ import LinkstrDomain
 import LinkstrRelay
 import LinkstrStorage
 import LinkstrSync
+import LinkstrTUI
 import NostrProtocol
 
 /// Everything a command needs, opened on demand: data directory, vault, store, identity, relays.
@@ -17,6 +18,7 @@ final class CLIContext: @unchecked Sendable {
         umask(0o077)
         paths = DataPaths.resolve(home: options.home)
         try paths.prepare()
+        try TLSTrust.use(caFile: try ConfigFile.tlsCAFile(in: paths.config))
         vault = IdentityVault(paths: paths)
     }
 
