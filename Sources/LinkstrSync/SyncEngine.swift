@@ -1,5 +1,8 @@
 import Dispatch
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import LinkstrDomain
 import LinkstrRelay
 import LinkstrStorage
@@ -302,7 +305,23 @@ public actor SyncEngine {
     /// Wraps that failed to verify or open, so a relay sending them again costs no second check. Bounded:
     /// a flood of junk keeps at most this many ids (about 4 MB).
     private var junk = BoundedIDSet(capacity: 50_000)
+    /// glibc's malloc_trim (not in the Glibc module's headers), looked up once; nil elsewhere.
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+        guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+    }()
+    private var junkSinceTrim = 0
+    private var lastTrim = ContinuousClock.now
     private var activeFlushes = 0
+
+    /// After a flood of junk the allocator keeps the freed batches: give them back (at most every 2 s),
+    /// so resident memory returns to where it was.
+    private func returnMemoryAfterJunk() {
+        guard junkSinceTrim >= 2_000, ContinuousClock.now - lastTrim > .seconds(2) else { return }
+        junkSinceTrim = 0
+        lastTrim = ContinuousClock.now
+        Self.mallocTrim?(0)
+    }
     private var flushWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Ingests everything buffered and returns once no flush is running any more (a flush started
@@ -348,6 +367,7 @@ public actor SyncEngine {
                 // Junk (bad signature, not for us, undecryptable) costs no disk: remembered in memory only.
                 stats.invalidWraps += 1
                 junk.insert(item.event.id)
+                junkSinceTrim += 1
             case .success(let gift):
                 switch InboundDecoder.decode(rumor: gift.rumor, rumorID: gift.rumorID, sender: gift.sender, wrapID: item.event.id.hex,
                                              source: item.live ? .live : .historical, receivedAt: now) {
@@ -357,6 +377,7 @@ public actor SyncEngine {
                 }
             }
         }
+        returnMemoryAfterJunk()
         let wrapIDs = zip(batch, opened).compactMap { item, result in (try? result.get()) == nil ? nil : item.event.id.hex }
         do {
             let reports = try store.ingest(messages, restoringHistory: restoringHistory, processedWraps: wrapIDs, now: now)

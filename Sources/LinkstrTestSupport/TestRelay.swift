@@ -12,10 +12,13 @@ public final class TestRelay: @unchecked Sendable {
     private let auth: Bool
     private let readers: [String]
     private let maxLimit: Int
+    private let checksSignatures: Bool
 
     /// `requireAuthToRead`: reading needs NIP-42 AUTH by one of `readers` (hex pubkeys).
-    public init(requireAuthToRead: Bool = false, readers: [String] = [], maxLimit: Int = 6000) throws {
+    /// `checksSignatures: false` stores events without verifying them (to serve junk in flood tests).
+    public init(requireAuthToRead: Bool = false, readers: [String] = [], maxLimit: Int = 6000, checksSignatures: Bool = true) throws {
         self.maxLimit = maxLimit
+        self.checksSignatures = checksSignatures
         port = try TestRelay.freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-relay-\(UUID().uuidString)")
         auth = requireAuthToRead
@@ -34,7 +37,7 @@ public final class TestRelay: @unchecked Sendable {
         var yaml = """
         storage:
           sqlalchemy.url: sqlite+aiosqlite:///\(directory.path)/nostr.sqlite3
-          validators: [nostr_relay.validators.is_signed]
+          validators: \(checksSignatures ? "[nostr_relay.validators.is_signed]" : "[]")
         gunicorn: {bind: "127.0.0.1:\(port)", workers: 1, loglevel: warning}
         max_limit: \(maxLimit)
         subscription_limit: 64

@@ -19,14 +19,11 @@ usage: fault_proxy.py PORT UPSTREAM MODE ARG
                     back to back (as a relay that answers from memory does)
 """
 import asyncio
-import base64
-import hashlib
 import json
-import os
 import ssl
 import sys
-import time
 
+from junk import junk_wrap
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import serve
 
@@ -41,19 +38,6 @@ GARBAGE = [
     '["EVENT","linkstr-live",{"id":"' + "0" * 64 + '","pubkey":"' + "1" * 64 + '","created_at":1e999,"kind":1059,"tags":[],"content":"","sig":"' + "2" * 128 + '"}]',
     '[' * 500 + ']' * 500, '["NOTICE","' + "A" * 100000 + '"]', '["EVENT","s",{"kind":"1059"}]', "\u0000\u0001\u0002",
 ]
-
-
-JUNK_PUBKEY = "79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"
-
-
-def junk_wrap(recipient):
-    """A kind 1059 that parses and has the right id, but whose signature is wrong."""
-    created_at = int(time.time())
-    tags = [["p", recipient]]
-    content = base64.b64encode(os.urandom(300)).decode()
-    serialized = json.dumps([0, JUNK_PUBKEY, created_at, 1059, tags, content], separators=(",", ":"), ensure_ascii=False)
-    return {"id": hashlib.sha256(serialized.encode()).hexdigest(), "pubkey": JUNK_PUBKEY, "created_at": created_at,
-            "kind": 1059, "tags": tags, "content": content, "sig": os.urandom(64).hex()}
 
 
 async def flood(client, sub, recipient, count):
