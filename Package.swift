@@ -75,6 +75,8 @@ let package = Package(
         .testTarget(name: "LinkstrDomainTests", dependencies: ["LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrAppTests", dependencies: ["LinkstrApp", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrTUITests", dependencies: ["LinkstrTUI", "CQRencode", "LinkstrApp", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
+        .testTarget(name: "LinkstrClientTests", dependencies: ["LinkstrClient", "LinkstrStorage", "LinkstrSync", "LinkstrDomain", "NostrProtocol",
+                                                          "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrRelayTests", dependencies: ["LinkstrRelay", "NostrProtocol"]),
         .testTarget(name: "LinkstrSyncTests", dependencies: ["LinkstrSync", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrIntegrationTests", dependencies: ["LinkstrTestSupport", "NostrProtocol", "LinkstrDomain", "LinkstrRelay",

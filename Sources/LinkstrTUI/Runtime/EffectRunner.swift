@@ -171,67 +171,35 @@ public final class EffectRunner: @unchecked Sendable {
             if let sid = try store?.postView(id)?.post.sessionID { reloadLists(session: sid) }
 
         case .sendPost(let sid, let url, let note):
-            guard let store, let identity else { return }
-            switch OutboundPlanner.post(session: try store.session(sid), me: identity.publicKey.hex, url: url, note: note, now: now) {
-            case .failure(let e): dispatch(.postSendFailed(e.description))
-            case .success(let rumor):
-                send([rumor], onSuccess: { sent in .postSent(postID: sent[0].rumorID, sessionID: sid) }, onFailure: { .postSendFailed($0) })
-            }
+            guard let actions else { return }
+            run({ [now] in try await actions.sendPost(session: sid, url: url, note: note, now: now) },
+                { [.postSent(postID: $0.postID, sessionID: $0.sessionID)] }, failed: { .postSendFailed($0) })
         case .react(let postID, let emoji):
-            guard let store, let identity else { return }
-            let view = try store.postView(postID)
-            let session = try view.flatMap { try store.session($0.post.sessionID) }
-            let current = try store.myReaction(postID: postID, emoji: emoji)
-            let active = current?.active == true
-            switch OutboundPlanner.react(post: view?.post, session: session, me: identity.publicKey.hex, emoji: emoji, current: current, now: now) {
-            case .failure(let e): dispatch(.actionFailed(e.description))
-            case .success(let rumor):
-                let sid = session?.id ?? ""
-                send([rumor], onSuccess: { _ in .messagesArrived(touchedSessions: [sid], notifications: []) }, onFailure: { .actionFailed($0) },
-                     then: .actionSucceeded(active ? "removed \(emoji)" : "reacted \(emoji)"))
-            }
+            guard let actions else { return }
+            run({ [now] in try await actions.react(post: postID, emoji: emoji, now: now) }, { result in
+                [.messagesArrived(touchedSessions: [result.sessionID], notifications: []),
+                 .actionSucceeded(result.change == .removed ? "removed \(emoji)" : "reacted \(emoji)")]
+            }, failed: { .actionFailed($0) })
         case .deletePost(let id):
-            guard let store, let identity, let engine else { return }
-            let dispatch = self.dispatch
+            guard let actions, let store else { return }
             let sid = try store.postView(id)?.post.sessionID ?? ""
-            Task {
-                do {
-                    let outcome = try await PostDeletion.delete(postID: id, store: store, engine: engine, me: identity.publicKey.hex, now: now)
-                    dispatch(.messagesArrived(touchedSessions: [sid], notifications: []))
-                    dispatch(outcome.warnings.isEmpty ? .actionSucceeded(outcome.summary) : .actionWarned(outcome.summary))
-                } catch {
-                    dispatch(.actionFailed(String(describing: error)))
-                }
-            }
+            run({ [now] in try await actions.deletePost(id, now: now) }, { outcome in
+                [.messagesArrived(touchedSessions: [sid], notifications: []),
+                 outcome.warnings.isEmpty ? .actionSucceeded(outcome.summary) : .actionWarned(outcome.summary)]
+            }, failed: { .actionFailed($0) })
         case .createSession(let name, let members):
-            guard let identity else { return }
-            switch OutboundPlanner.createSession(name: name, members: members, me: identity.publicKey.hex, now: now, random: SystemRandom()) {
-            case .failure(let e): dispatch(.sessionCreateFailed(e.description))
-            case .success(let new):
-                send([new.rumor], onSuccess: { _ in .sessionCreated(sessionID: new.sessionID) }, onFailure: { .sessionCreateFailed($0) })
-            }
+            guard let actions else { return }
+            run({ [now] in try await actions.createSession(name: name, members: members, now: now, random: SystemRandom()) },
+                { [.sessionCreated(sessionID: $0)] }, failed: { .sessionCreateFailed($0) })
         case .saveMembers(let sid, let members):
-            guard let store, let identity else { return }
-            switch OutboundPlanner.editMembers(session: try store.session(sid), me: identity.publicKey.hex, members: members, now: now, random: SystemRandom()) {
-            case .failure(let e): dispatch(.membersSaveFailed(e.description))
-            case .success(let rumors): send(rumors, onSuccess: { _ in .membersSaved(sessionID: sid) }, onFailure: { .membersSaveFailed($0) })
-            }
+            guard let actions else { return }
+            run({ [now] in try await actions.setMembers(session: sid, members: members, now: now, random: SystemRandom()) },
+                { [.membersSaved(sessionID: sid)] }, failed: { .membersSaveFailed($0) })
         case .setArchived(let sid, let archived):
             try store?.setArchived(sid, archived)
         case .addContact(let pk, let alias):
-            guard let store, let engine else { return }
-            let current = try store.contacts().map(\.pubkey)
-            let dispatch = self.dispatch
-            Task {
-                do {
-                    // The follow list is published first; the contact exists once a relay accepted it.
-                    if !current.contains(pk) { try await engine.setContacts(current + [pk]) }
-                    if let alias { _ = try store.setAlias(pk, alias) }
-                    dispatch(.contactSaved(pk))
-                } catch {
-                    dispatch(.contactSaveFailed(String(describing: error)))
-                }
-            }
+            guard let actions else { return }
+            run({ try await actions.addContact(pk, alias: alias) }, { [.contactSaved(pk)] }, failed: { .contactSaveFailed($0) })
         case .setAlias(let pk, let alias):
             do {
                 _ = try store?.setAlias(pk, alias)
@@ -240,18 +208,9 @@ public final class EffectRunner: @unchecked Sendable {
                 dispatch(.contactSaveFailed(String(describing: error)))
             }
         case .removeContact(let pk):
-            guard let store, let engine else { return }
-            let current = try store.contacts().map(\.pubkey)
-            let dispatch = self.dispatch
-            Task {
-                do {
-                    try await engine.setContacts(current.filter { $0 != pk })
-                    dispatch(.contactsLoaded(try store.contacts()))
-                    dispatch(.actionSucceeded("contact removed."))
-                } catch {
-                    dispatch(.actionFailed(String(describing: error)))
-                }
-            }
+            guard let actions, let store else { return }
+            run({ try await actions.removeContact(pk); return try store.contacts() },
+                { [.contactsLoaded($0), .actionSucceeded("contact removed.")] }, failed: { .actionFailed($0) })
 
         case .addRelay(let text):
             guard let url = RelayURL.normalized(text) else { dispatch(.actionFailed(RelayURL.invalidMessage)); return }
@@ -484,17 +443,21 @@ public final class EffectRunner: @unchecked Sendable {
     }
 
     /// Publishes through the engine off the queue and answers with the action for the outcome.
-    private func send(_ rumors: [OutboundRumor], onSuccess: @escaping @Sendable ([SyncEngine.SentRumor]) -> AppAction,
-                      onFailure: @escaping @Sendable (String) -> AppAction, then: AppAction? = nil) {
-        guard let engine else { return }
+    /// The open account's use cases (nil before an account is open).
+    private var actions: AccountActions? {
+        guard let store, let identity, let engine else { return nil }
+        return AccountActions(store: store, me: identity.publicKey.hex, engine: { engine })
+    }
+
+    /// Runs a use case off the effect queue and dispatches what it answered, or its error in words.
+    private func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T, _ succeeded: @escaping @Sendable (T) -> [AppAction],
+                                  failed: @escaping @Sendable (String) -> AppAction) {
         let dispatch = self.dispatch
         Task {
             do {
-                let sent = try await engine.send(rumors)
-                dispatch(onSuccess(sent))
-                if let then { dispatch(then) }
+                for action in succeeded(try await work()) { dispatch(action) }
             } catch {
-                dispatch(onFailure(String(describing: error)))
+                dispatch(failed(String(describing: error)))
             }
         }
     }

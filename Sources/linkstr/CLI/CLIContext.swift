@@ -5,6 +5,8 @@ import LinkstrStorage
 import LinkstrSync
 import LinkstrTUI
 import NostrProtocol
+import Synchronization
+import LinkstrClient
 
 /// Everything a command needs, opened on demand: data directory, vault, store, identity, relays.
 final class CLIContext: @unchecked Sendable {
@@ -81,5 +83,41 @@ final class CLIContext: @unchecked Sendable {
         let pool = RelayPool(authSigner: SyncEngine.authSigner(for: key))
         await pool.setRelays(try relayList(store))
         return SyncEngine(identity: key, store: store, pool: pool)
+    }
+}
+
+extension CLIContext {
+    /// Runs `body` with the account's use cases; the engine (and its relay connections) starts only if
+    /// a use case needs it, and is stopped afterwards, also on errors.
+    func withActions<T>(_ key: SecretKey, _ store: AccountStore, _ body: (AccountActions) async throws -> T) async throws -> T {
+        let engines = EngineOnDemand { try await self.engine(key, store) }
+        let actions = AccountActions(store: store, me: key.publicKey.hex, engine: engines.get)
+        do {
+            let result = try await body(actions)
+            await engines.stop()
+            return result
+        } catch {
+            await engines.stop()
+            throw error
+        }
+    }
+}
+
+/// The CLI's engine, made on first use (commands run one use case, sequentially).
+final class EngineOnDemand: Sendable {
+    private let engine = Mutex<SyncEngine?>(nil)
+    private let make: @Sendable () async throws -> SyncEngine
+
+    init(_ make: @escaping @Sendable () async throws -> SyncEngine) { self.make = make }
+
+    @Sendable func get() async throws -> SyncEngine {
+        if let existing = engine.withLock({ $0 }) { return existing }
+        let made = try await make()
+        engine.withLock { $0 = made }
+        return made
+    }
+
+    func stop() async {
+        if let e = engine.withLock({ $0 }) { await e.stop() }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LinkstrClient
 import LinkstrDomain
 import NostrProtocol
 
@@ -16,14 +17,8 @@ struct ContactsCommand: AsyncParsableCommand {
             let pk = try PubkeyNormalizer.cliKey(key)
             let ctx = try CLIContext(global)
             let (me, store) = try ctx.account()
-            let current = try store.contacts().map(\.pubkey)
-            if !current.contains(pk) {
-                let engine = try await ctx.engine(me, store)
-                do { try await engine.setContacts(current + [pk]) } catch { await engine.stop(); throw error }
-                await engine.stop()
-            }
             // Re-adding only updates the alias (no republish).
-            if let alias { try store.setAlias(pk, alias) }
+            try await ctx.withActions(me, store) { try await $0.addContact(pk, alias: alias) }
             printLine((try? PublicKey(hex: pk))?.npub ?? pk)
         }
     }
@@ -36,11 +31,7 @@ struct ContactsCommand: AsyncParsableCommand {
             guard let pk = PubkeyNormalizer.fromAnyForm(key) else { throw CLIError("that is not a public key.") }
             let ctx = try CLIContext(global)
             let (me, store) = try ctx.account()
-            let current = try store.contacts().map(\.pubkey)
-            guard current.contains(pk) else { throw CLIError("that key is not in your contacts.") }
-            let engine = try await ctx.engine(me, store)
-            do { try await engine.setContacts(current.filter { $0 != pk }) } catch { await engine.stop(); throw error }
-            await engine.stop()
+            try await ctx.withActions(me, store) { try await $0.removeContact(pk) }
         }
     }
 

@@ -20,11 +20,8 @@ struct SessionCommand: AsyncParsableCommand {
             let ctx = try CLIContext(global)
             let (me, store) = try ctx.account()
             let members = try members.map(PubkeyNormalizer.cliKey)
-            let new = try OutboundPlanner.createSession(name: name, members: members, me: me.publicKey.hex, now: ctx.now, random: SystemRandom()).get()
-            let engine = try await ctx.engine(me, store)
-            defer { Task { await engine.stop() } }
-            _ = try await engine.send([new.rumor])
-            printLine(new.sessionID)
+            let id = try await ctx.withActions(me, store) { try await $0.createSession(name: name, members: members, now: ctx.now, random: SystemRandom()) }
+            printLine(id)
         }
     }
 
@@ -38,11 +35,7 @@ struct SessionCommand: AsyncParsableCommand {
             let ctx = try CLIContext(global)
             let (me, store) = try ctx.account()
             let members = try members.map(PubkeyNormalizer.cliKey)
-            let rumors = try OutboundPlanner.editMembers(session: try store.session(id), me: me.publicKey.hex, members: members,
-                                                         now: ctx.now, random: SystemRandom()).get()
-            let engine = try await ctx.engine(me, store)
-            defer { Task { await engine.stop() } }
-            _ = try await engine.send(rumors)
+            try await ctx.withActions(me, store) { try await $0.setMembers(session: id, members: members, now: ctx.now, random: SystemRandom()) }
             if global.json, let s = try store.sessionSummary(id) { printLine(Output.json(Output.session(s))) }
         }
     }
@@ -90,11 +83,8 @@ struct PostCommand: LinkstrCommand {
         let ctx = try CLIContext(global)
         let text = try NoteInput.read(note: note, file: noteFile)
         let (me, store) = try ctx.account()
-        let rumor = try OutboundPlanner.post(session: try store.session(session), me: me.publicKey.hex, url: url, note: text, now: ctx.now).get()
-        let engine = try await ctx.engine(me, store)
-        defer { Task { await engine.stop() } }
-        let sent = try await engine.send([rumor])
-        printLine(sent[0].rumorID)
+        let sent = try await ctx.withActions(me, store) { try await $0.sendPost(session: session, url: url, note: text, now: ctx.now) }
+        printLine(sent.postID)
     }
 }
 
@@ -128,18 +118,8 @@ struct ReactCommand: LinkstrCommand {
     func execute() async throws {
         let ctx = try CLIContext(global)
         let (me, store) = try ctx.account()
-        let view = try store.postView(post)
-        let current = try store.myReaction(postID: post, emoji: emoji.trimmingWhitespace())
-        let active = current?.active == true
-        guard active == off else {
-            printLine(off ? "no such reaction to take back." : "already reacted.")
-            return
-        }
-        let rumor = try OutboundPlanner.react(post: view?.post, session: try view.flatMap { try store.session($0.post.sessionID) },
-                                              me: me.publicKey.hex, emoji: emoji, current: current, now: ctx.now).get()
-        let engine = try await ctx.engine(me, store)
-        defer { Task { await engine.stop() } }
-        _ = try await engine.send([rumor])
+        let result = try await ctx.withActions(me, store) { try await $0.react(post: post, emoji: emoji, active: !off, now: ctx.now) }
+        if result.change == .unchanged { printLine(off ? "no such reaction to take back." : "already reacted.") }
     }
 }
 
@@ -151,13 +131,7 @@ struct DeleteCommand: LinkstrCommand {
     func execute() async throws {
         let ctx = try CLIContext(global)
         let (me, store) = try ctx.account()
-        // Refused before any connection when it is not ours or unknown.
-        let view = try store.postView(post)
-        _ = try OutboundPlanner.deletePost(post: view?.post, session: try view.flatMap { try store.session($0.post.sessionID) },
-                                           me: me.publicKey.hex, now: ctx.now).get()
-        let engine = try await ctx.engine(me, store)
-        defer { Task { await engine.stop() } }
-        let outcome = try await PostDeletion.delete(postID: post, store: store, engine: engine, me: me.publicKey.hex, now: ctx.now)
+        let outcome = try await ctx.withActions(me, store) { try await $0.deletePost(post, now: ctx.now) }
         for warning in outcome.warnings { printError("post deleted; \(warning)") }
     }
 }

@@ -1,0 +1,91 @@
+import LinkstrDomain
+import LinkstrStorage
+import LinkstrSync
+import NostrProtocol
+
+/// The use cases of one open account, for the terminal app and the CLI alike: each validates with the
+/// domain rules first (a refused input never connects), then gets the engine and sends. Results are
+/// typed; errors are the domain's, the relays' or the store's, each with its own wording.
+public struct AccountActions: Sendable {
+    public let store: AccountStore
+    public let me: Pubkey
+    /// The engine, started on first use (the CLI connects only when something is to be sent).
+    public let engine: @Sendable () async throws -> SyncEngine
+
+    public init(store: AccountStore, me: Pubkey, engine: @escaping @Sendable () async throws -> SyncEngine) {
+        self.store = store
+        self.me = me
+        self.engine = engine
+    }
+
+    // MARK: posts
+
+    public struct SentPost: Equatable, Sendable {
+        public let postID: String
+        public let sessionID: String
+    }
+
+    /// Shares a link (with an optional note) to the session's active members.
+    public func sendPost(session sessionID: String, url: String, note: String?, now: Int64) async throws -> SentPost {
+        let rumor = try OutboundPlanner.post(session: try store.session(sessionID), me: me, url: url, note: note, now: now).get()
+        let sent = try await engine().send([rumor])
+        return SentPost(postID: sent[0].rumorID, sessionID: sessionID)
+    }
+
+    public enum ReactionChange: Equatable, Sendable {
+        case added, removed
+        /// Asked for a state it already had (the CLI's `react` / `react --off`).
+        case unchanged
+    }
+
+    /// Toggles our reaction, or with `active` sets it (nothing is sent when it already is so).
+    public func react(post postID: String, emoji: String, active wanted: Bool? = nil, now: Int64) async throws -> (change: ReactionChange, sessionID: String) {
+        let view = try store.postView(postID)
+        let session = try view.flatMap { try store.session($0.post.sessionID) }
+        let current = try store.myReaction(postID: postID, emoji: emoji.trimmingWhitespace())
+        let active = current?.active == true
+        if let wanted, wanted == active { return (.unchanged, session?.id ?? "") }
+        let rumor = try OutboundPlanner.react(post: view?.post, session: session, me: me, emoji: emoji, current: current, now: now).get()
+        _ = try await engine().send([rumor])
+        return (active ? .removed : .added, session?.id ?? "")
+    }
+
+    /// Deletes one of our posts for everyone (see `PostDeletion`).
+    public func deletePost(_ postID: String, now: Int64) async throws -> PostDeletion.Outcome {
+        let view = try store.postView(postID)
+        _ = try OutboundPlanner.deletePost(post: view?.post, session: try view.flatMap { try store.session($0.post.sessionID) }, me: me, now: now).get()
+        return try await PostDeletion.delete(postID: postID, store: store, engine: try await engine(), me: me, now: now)
+    }
+
+    // MARK: sessions
+
+    /// Creates a session with `members` (keys in any accepted form); returns its id once relays accepted it.
+    public func createSession(name: String, members: [String], now: Int64, random: any RandomSource) async throws -> String {
+        let new = try OutboundPlanner.createSession(name: name, members: members, me: me, now: now, random: random).get()
+        _ = try await engine().send([new.rumor])
+        return new.sessionID
+    }
+
+    /// Replaces a session's members (creator only).
+    public func setMembers(session sessionID: String, members: [String], now: Int64, random: any RandomSource) async throws {
+        let rumors = try OutboundPlanner.editMembers(session: try store.session(sessionID), me: me, members: members, now: now, random: random).get()
+        _ = try await engine().send(rumors)
+    }
+
+    // MARK: contacts
+
+    /// Follows `pubkey` (the follow list is published first; the contact exists once a relay accepted it)
+    /// and sets its private alias. Re-adding only changes the alias.
+    public func addContact(_ pubkey: Pubkey, alias: String?) async throws {
+        let current = try store.contacts().map(\.pubkey)
+        if !current.contains(pubkey) { try await engine().setContacts(current + [pubkey]) }
+        if let alias { _ = try store.setAlias(pubkey, alias) }
+    }
+
+    /// Unfollows `pubkey` (publishes the follow list without it).
+    public func removeContact(_ pubkey: Pubkey) async throws {
+        let current = try store.contacts().map(\.pubkey)
+        guard current.contains(pubkey) else { throw DomainError.message("that key is not in your contacts.") }
+        try await engine().setContacts(current.filter { $0 != pubkey })
+    }
+}
