@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // C system libraries (Debian -dev packages); shims hold what Swift cannot import.
@@ -29,12 +30,16 @@ let package = Package(
         // linkstr's rules: payloads, URL rules, ingest, membership, outbound. Pure: no I/O, no clock.
         .target(name: "LinkstrDomain", dependencies: ["NostrProtocol"]),
 
+        // swift-log to a private, rotated file; what is logged never holds secrets or content.
+        .target(name: "LinkstrLogging", dependencies: [.product(name: "Logging", package: "swift-log")]),
+
         // Encrypted SQLite repositories and the identity vault.
         .target(name: "LinkstrStorage", dependencies: ["CSQLite", "NostrProtocol", "LinkstrDomain"]),
 
         // Relay I/O: a WebSocket client on SwiftNIO, the relay pool (NIP-01/11/42), publishing with acknowledgements.
         .target(name: "LinkstrRelay", dependencies: [
-            "NostrProtocol", "LinkstrDomain",
+            "NostrProtocol", "LinkstrDomain", "LinkstrLogging",
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -44,7 +49,8 @@ let package = Package(
         ]),
 
         // The sync engine: subscriptions, paged backfill, gift-wrap ingest in batches, sending.
-        .target(name: "LinkstrSync", dependencies: ["NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay"]),
+        .target(name: "LinkstrSync", dependencies: ["NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrLogging",
+                                                    .product(name: "Logging", package: "swift-log")]),
 
         // Use cases shared by both front ends (the TUI's effect runner and the CLI's commands).
         .target(name: "LinkstrClient", dependencies: ["NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrSync"]),
@@ -59,7 +65,8 @@ let package = Package(
         .executableTarget(
             name: "linkstr",
             dependencies: [
-                "NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrSync", "LinkstrClient", "LinkstrTUI",
+                "NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrSync", "LinkstrClient", "LinkstrTUI", "LinkstrLogging",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -7,6 +7,8 @@ public struct DataPaths: Sendable, Equatable {
     public let home: URL
     public let cache: URL
     public let config: URL
+    /// The log (`linkstr.log`): `$XDG_STATE_HOME/linkstr`, or `state` under `--home`.
+    public let state: URL
 
     public var identities: URL { home.appendingPathComponent("identities", isDirectory: true) }
     public var database: URL { home.appendingPathComponent("linkstr.sqlite3") }
@@ -16,7 +18,8 @@ public struct DataPaths: Sendable, Equatable {
         if let home {
             let root = URL(fileURLWithPath: (home as NSString).expandingTildeInPath, isDirectory: true).standardizedFileURL
             return DataPaths(home: root, cache: root.appendingPathComponent("cache", isDirectory: true),
-                             config: root.appendingPathComponent("config", isDirectory: true))
+                             config: root.appendingPathComponent("config", isDirectory: true),
+                             state: root.appendingPathComponent("state", isDirectory: true))
         }
         let user = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory(), isDirectory: true)
         func xdg(_ variable: String, _ fallback: String) -> URL {
@@ -25,7 +28,8 @@ public struct DataPaths: Sendable, Equatable {
         }
         return DataPaths(home: xdg("XDG_DATA_HOME", ".local/share").appendingPathComponent("linkstr", isDirectory: true),
                          cache: xdg("XDG_CACHE_HOME", ".cache").appendingPathComponent("linkstr", isDirectory: true),
-                         config: xdg("XDG_CONFIG_HOME", ".config").appendingPathComponent("linkstr", isDirectory: true))
+                         config: xdg("XDG_CONFIG_HOME", ".config").appendingPathComponent("linkstr", isDirectory: true),
+                         state: xdg("XDG_STATE_HOME", ".local/state").appendingPathComponent("linkstr", isDirectory: true))
     }
 
     /// Creates the directories 0700 (and tightens existing ones).

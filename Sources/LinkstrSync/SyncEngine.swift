@@ -6,6 +6,8 @@ import Glibc
 import LinkstrDomain
 import LinkstrRelay
 import LinkstrStorage
+import LinkstrLogging
+import Logging
 import NostrProtocol
 
 /// What the sync engine tells its owner (the CLI or the app runtime).
@@ -84,6 +86,8 @@ public actor SyncEngine {
     private var flushScheduled = false
     private var liveEOSE = Set<String>()
     private var restoringHistory = false
+    /// Counts and relay URLs only: never keys, notes, links or names.
+    private let log = LinkstrLogging.logger("sync")
     private var stagedAtStart = 0
     private var consumer: Task<Void, Never>?
     public private(set) var stats = SyncStats()
@@ -125,6 +129,7 @@ public actor SyncEngine {
     public func start() async throws {
         restoringHistory = try store.isConversationStoreEmpty() && !(try store.historyRestored())
         stagedAtStart = try store.stagedCount()
+        log.info("sync started", metadata: ["restoring_history": "\(restoringHistory)", "staged": "\(stagedAtStart)"])
         let events = pool.events
         consumer = Task { [weak self] in
             for await event in events { await self?.handle(event) }
@@ -250,6 +255,7 @@ public actor SyncEngine {
         guard case .running(let page, let id, _, let count, let oldest, let limit)? = backfill[relay], id == sub else { return }
         pageTimers[relay]?.cancel()
         pageTimers[relay] = nil
+        log.debug("backfill page", metadata: ["relay": "\(relay)", "page": "\(page)", "events": "\(count)", "new": "\(pageNew[relay] ?? 0)"])
         await pool.unsubscribe(sub, relays: [relay])
         await flush()
         if let next = cursors[relay, default: BackfillCursor()].next(count: count, new: pageNew[relay] ?? 0, oldest: oldest) {
@@ -392,10 +398,13 @@ public actor SyncEngine {
                 case .ignored: stats.ignored += 1
                 }
             }
+            log.debug("batch ingested", metadata: ["wraps": "\(batch.count)", "opened": "\(wrapIDs.count)", "messages": "\(messages.count)",
+                                                   "sessions": "\(touched.count)"])
             if !touched.isEmpty || !notifications.isEmpty { updateSink.yield(.ingested(touchedSessions: touched, notifications: notifications)) }
             if !touched.isEmpty { scheduleProfileRefresh() }
         } catch {
             // Nothing was written; these wraps are opened again next time.
+            log.error("could not store incoming messages", metadata: ["error": "\(type(of: error))", "wraps": "\(batch.count)"])
             updateSink.yield(.notice(relay: "", "could not store incoming messages: \(error)"))
         }
     }
@@ -574,6 +583,7 @@ public actor SyncEngine {
             messages.append(outbound.localMessage(rumorID: rumor.id.hex, wrapIDs: ids, me: me, now: now))
             result.append(SentRumor(rumorID: rumor.id.hex, wrapIDs: ids))
         }
+        log.info("sent", metadata: ["rumors": "\(rumors.count)", "wraps": "\(wraps.count)"])
         // Our self-copies will come back from the relays: mark them processed so they are never opened.
         let reports = try store.ingest(messages, processedWraps: wraps.map { $0.id.hex }, now: now)
         updateSink.yield(.ingested(touchedSessions: reports.reduce(into: Set<String>()) { $0.formUnion($1.touchedSessions) }, notifications: []))

@@ -28,6 +28,7 @@ struct Linkstr: AsyncParsableCommand {
             throw CLIError("the terminal app needs a terminal. For scripts, see `linkstr --help` for commands.")
         }
         let paths = DataPaths.resolve(home: global.home)
+        global.startLogging(paths)
         let variant = try theme ?? ConfigFile.theme(in: paths.config) ?? "night"
         let chosen: Theme
         do { chosen = try Theme.load(variant, configDirectory: paths.config) } catch { throw CLIError("\(error)") }

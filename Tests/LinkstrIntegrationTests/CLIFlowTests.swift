@@ -277,4 +277,39 @@ final class CLIFlowTests: XCTestCase {
             XCTAssertEqual(FileManager.default.contents(atPath: database.path), contents, "never overwritten")
         }
     }
+
+    /// The log (`state/linkstr.log` under `--home`): private, useful (connections, commands, counts), and
+    /// after a full flow free of the secret key, notes, links, session names, aliases and profile names.
+    func testTheLogHoldsNoSecretsOrContent() throws {
+        let relay = try TestRelay()
+        let a = try Home("log-a", relays: [relay.url]), b = try Home("log-b", relays: [relay.url])
+        defer { a.remove(); b.remove() }
+        _ = try a.createIdentity(name: "Alice Profilename")
+        let (bNpub, bHex) = try b.createIdentity(name: "Bob Profilename")
+        let nsec = try a.ok(["identity", "export-secret", "--yes"]).trimmed
+        let session = try a.ok(["session", "create", "Hidden Session Name", "--member", bNpub]).trimmed
+        let post = try a.ok(["post", session, "https://example.com/private-link-xyz", "--note", "a private note 123"]).trimmed
+        try a.ok(["contacts", "add", bNpub, "--alias", "Bobby Alias"])
+        _ = try b.sync()
+        try b.ok(["react", post, "🔥"])
+        try b.ok(["sync", "--log-level", "debug", "--timeout", "10"])
+        _ = try a.sync()
+        try a.ok(["delete", post])
+        for home in [a, b] {
+            let log = home.directory.appendingPathComponent("state/linkstr.log")
+            let text = try String(contentsOf: log, encoding: .utf8)
+            XCTAssertTrue(text.contains("cli: command finished command=sync"), text)
+            XCTAssertTrue(text.contains("relay: connected"), text)
+            for secret in [nsec, String(nsec.dropFirst(5).prefix(20)), "a private note", "private-link-xyz", "Hidden Session Name",
+                           "Bobby Alias", "Alice Profilename", "Bob Profilename", "correct horse"] {
+                XCTAssertFalse(text.contains(secret), "the log holds \(secret)")
+            }
+            XCTAssertFalse(text.contains(bHex) && home.directory == b.directory && text.contains("nsec"), "no key material")
+            let mode = (try FileManager.default.attributesOfItem(atPath: log.path)[.posixPermissions] as! NSNumber).intValue & 0o777
+            XCTAssertEqual(mode, 0o600)
+            let dirMode = (try FileManager.default.attributesOfItem(atPath: log.deletingLastPathComponent().path)[.posixPermissions] as! NSNumber).intValue & 0o777
+            XCTAssertEqual(dirMode, 0o700)
+        }
+        XCTAssertEqual(try a.run(["session", "list", "--log-level", "loud"]).status, 64, "an unknown level is refused")
+    }
 }

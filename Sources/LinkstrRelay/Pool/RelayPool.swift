@@ -1,4 +1,6 @@
 import Foundation
+import LinkstrLogging
+import Logging
 import LinkstrDomain
 import NIOCore
 import NIOPosix
@@ -123,6 +125,9 @@ public actor RelayPool {
         sink.finish()
     }
 
+    /// Connections, failures, AUTH and publish outcomes: relay URLs and counts, never event content.
+    private let log = LinkstrLogging.logger("relay")
+
     /// Seconds on a monotonic clock (NIP-42 bounds and loop backoff).
     private var uptime: Double { ProcessInfo.processInfo.systemUptime }
 
@@ -178,6 +183,7 @@ public actor RelayPool {
         }
         relay.stats.connects += 1
         relay.stats.lastConnectedAt = Date()
+        log.info("connected", metadata: ["relay": "\(url)", "connects": "\(relay.stats.connects)"])
         let reader = Task { [weak self] in
             for await event in connection.events { await self?.handle(url, generation, event) }
         }
@@ -204,6 +210,7 @@ public actor RelayPool {
         relay.tasks = []
         relay.status = relay.enabled ? .failed : .disabled
         relay.lastError = reason
+        log.notice("connection failed", metadata: ["relay": "\(url)", "reason": "\(reason.prefix(160))", "attempt": "\(relay.attempt)"])
         relay.auth = AuthState()
         relays[url] = relay
         for p in publishes.values { p.tracker.relayDropped(url) }
@@ -346,6 +353,7 @@ public actor RelayPool {
         case .loop:
             relays[url]?.authLoopAt = uptime
             relays[url]?.stats.authLoops += 1
+            log.warning("AUTH loop", metadata: ["relay": "\(url)", "auths": "\(relays[url]?.stats.authsSent ?? 0)"])
             let generation = relays[url]?.generation ?? 0
             failed(url, generation, "AUTH loop: the relay keeps asking to authenticate again; retrying later.")
         }
@@ -355,6 +363,7 @@ public actor RelayPool {
         guard var relay = relays[url], let signer = authSigner, let event = signer(url, challenge) else { return }
         relay.auth.sent(event.id, for: challenge, now: uptime)
         relay.stats.authsSent += 1
+        log.debug("AUTH sent", metadata: ["relay": "\(url)", "auths": "\(relay.stats.authsSent)"])
         relays[url] = relay
         relay.connection?.send(ClientMessage.auth(event).encoded())
         // NIP-42 relays answer with OK; some never do. Silence for a moment counts as acceptance.

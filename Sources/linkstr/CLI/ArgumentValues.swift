@@ -1,5 +1,8 @@
 import ArgumentParser
 import LinkstrDomain
+import LinkstrLogging
+import LinkstrStorage
+import Logging
 import Foundation
 
 /// Argument values that need more than a type: validated once, with an error that names the value.
@@ -49,5 +52,26 @@ extension PubkeyNormalizer {
         case .success(let key): return key
         case .failure(let why): throw CLIError(why.description)
         }
+    }
+}
+
+/// `--log-level`: one of swift-log's levels, by name.
+struct LogLevelArgument: Sendable {
+    let level: Logger.Level
+    init(_ level: Logger.Level) { self.level = level }
+
+    static func parse(_ text: String) throws -> LogLevelArgument {
+        guard let level = Logger.Level(rawValue: text.lowercased()) else {
+            throw ValidationError("the log level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")) (got \(Seconds.quoted(text))).")
+        }
+        return LogLevelArgument(level)
+    }
+}
+
+extension GlobalOptions {
+    /// Logging to `linkstr.log` in the state directory, at `--log-level` (or LINKSTR_LOG_LEVEL).
+    func startLogging(_ paths: DataPaths) {
+        let fromEnvironment = ProcessInfo.processInfo.environment["LINKSTR_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) }
+        LinkstrLogging.bootstrap(stateDirectory: paths.state, level: logLevel.level == .info ? (fromEnvironment ?? .info) : logLevel.level)
     }
 }

@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+import LinkstrLogging
+import LinkstrStorage
+import Logging
 
 /// An error for people: printed as `linkstr: <message>` on stderr, exit code 1.
 struct CLIError: Error, CustomStringConvertible {
@@ -15,13 +18,19 @@ protocol LinkstrCommand: AsyncParsableCommand {
 
 extension LinkstrCommand {
     func run() async throws {
+        global.startLogging(DataPaths.resolve(home: global.home))
+        let log = LinkstrLogging.logger("cli")
+        let name = Self._commandName
         do {
             try await execute()
+            log.info("command finished", metadata: ["command": "\(name)"])
         } catch let e as ExitCode {
             throw e
         } catch let e as CleanExit {
             throw e
         } catch {
+            // The kind of error only: its words may quote what was typed.
+            log.notice("command failed", metadata: ["command": "\(name)", "error": "\(type(of: error))"])
             FileHandle.standardError.write(Data("linkstr: \(String(describing: error))\n".utf8))
             throw ExitCode.failure
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Logging
 
 /// Options every command accepts.
 struct GlobalOptions: ParsableArguments {
@@ -13,4 +14,8 @@ struct GlobalOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Machine-readable output.")
     var json = false
+
+    @Option(name: .customLong("log-level"), help: "What goes to linkstr.log: trace, debug, info, notice, warning, error, critical (default: info). Never secrets or content.",
+            transform: LogLevelArgument.parse)
+    var logLevel: LogLevelArgument = LogLevelArgument(.info)
 }
