@@ -9,6 +9,8 @@ public enum AppAction: Equatable, Sendable {
     case identityMissing
     /// LINKSTR_PASSPHRASE (or --passphrase-file) gives the passphrase: onboarding does not ask for one.
     case passphraseInEnvironment
+    /// A link was handed to the app (already validated: an http(s) URL).
+    case linkReceived(String)
     case passphraseNeeded(pubkey: Pubkey, npub: String)
     case unlockFailed(String)
     case identityReady(IdentityInfo, inMemory: Bool)

@@ -7,6 +7,26 @@ extension AppReducer {
         case .help:
             state.overlay = nil
             return []
+        case .sharedLink(let url):
+            switch key {
+            case .escape, .char("q"): state.overlay = nil
+            case .char("o"): return [.openURL(url)]
+            case .char("y"): return [.copy(url, label: "link")]
+            case .enter, .char("c"):
+                // Share it into the selected (or open) session: the composer with the link filled in.
+                state.overlay = nil
+                let effects = compose(&state)
+                if case .composer(var c) = state.post.mode {
+                    c.link = TextField(url)
+                    c.focus = .note
+                    state.post.mode = .composer(c)
+                } else {
+                    state.overlay = .sharedLink(url)
+                }
+                return effects
+            default: break
+            }
+            return []
         case .commandLine(var field):
             switch key {
             case .escape: state.overlay = nil

@@ -43,6 +43,9 @@ public enum AppReducer {
         case .passphraseInEnvironment:
             state.passphraseInEnvironment = true
             return []
+        case .linkReceived(let url):
+            if state.phase == .main { state.overlay = .sharedLink(url) } else { state.pendingLink = url }
+            return []
         case .passphraseNeeded(let pubkey, let npub):
             state.phase = .unlock(UnlockState(pubkey: pubkey, npub: npub))
             return []
@@ -63,6 +66,10 @@ public enum AppReducer {
             state.post = PostPaneState()
             state.settings = SettingsState()
             if inMemory { state.status = StatusLine("running in memory: nothing is saved this time", .error) }
+            if let link = state.pendingLink {
+                state.overlay = .sharedLink(link)
+                state.pendingLink = nil
+            }
             return [.loadSessions(archived: false), .loadContacts, .loadIdentities, .startSync]
         case .onboardingFailed(let error):
             if case .onboarding(var o) = state.phase {
@@ -279,6 +286,7 @@ public enum AppReducer {
             state.now = kept.now
             state.inMemory = kept.inMemory
             state.passphraseInEnvironment = kept.passphraseInEnvironment
+            state.version = kept.version
             state.phase = .booting(.loadingAccount)
             return [.boot]
         }

@@ -47,6 +47,10 @@ public struct AppState: Equatable, Sendable {
     public var quitting = false
     /// The passphrase comes from the environment: onboarding skips choosing one.
     public var passphraseInEnvironment = false
+    /// A link handed in at launch, shown once the account is open.
+    public var pendingLink: String?
+    /// "linkstr 0.3.0 (commit …)", for Settings.
+    public var version = ""
 
     public init() {}
 
@@ -93,6 +97,8 @@ public enum Overlay: Equatable, Sendable {
     case newSession(NewSessionForm)
     case members(MembersForm)
     case contact(ContactForm)
+    /// A link handed to the app (`linkstr open URL`, a `linkstr://open?url=` deep link).
+    case sharedLink(String)
 }
 
 public struct Confirmation: Equatable, Sendable {

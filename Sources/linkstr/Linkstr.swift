@@ -13,6 +13,7 @@ struct Linkstr: AsyncParsableCommand {
         commandName: "linkstr",
         abstract: "A private link feed for people you trust, over NIP-59 gift-wrapped Nostr events.",
         discussion: "Without a command, opens the terminal app.",
+        version: Version.full,
         subcommands: [IdentityCommand.self, LogoutCommand.self, AccountCommand.self, ContactsCommand.self, RelaysCommand.self,
                       SessionCommand.self, PostCommand.self, PostsCommand.self, ReactCommand.self, DeleteCommand.self,
                       ReadCommand.self, SyncCommand.self, OpenCommand.self, PreviewCommand.self]
@@ -27,6 +28,11 @@ struct Linkstr: AsyncParsableCommand {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw CLIError("the terminal app needs a terminal. For scripts, see `linkstr --help` for commands.")
         }
+        try Self.runApp(global, theme: theme, openLink: nil)
+    }
+
+    /// The terminal app, optionally showing `openLink` once the account is open.
+    static func runApp(_ global: GlobalOptions, theme: String?, openLink: String?) throws {
         let paths = DataPaths.resolve(home: global.home)
         global.startLogging(paths)
         let variant = try theme ?? ConfigFile.theme(in: paths.config) ?? "night"
@@ -35,7 +41,8 @@ struct Linkstr: AsyncParsableCommand {
         try TLSTrust.use(caFile: try ConfigFile.tlsCAFile(in: paths.config))
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         let options = AppOptions(home: global.home, relays: global.relays, passphraseFile: global.passphraseFile,
-                                 theme: variant, noColor: noColor, linkPreviews: try ConfigFile.linkPreviews(in: paths.config))
+                                 theme: variant, noColor: noColor, linkPreviews: try ConfigFile.linkPreviews(in: paths.config),
+                                 openLink: openLink, version: "linkstr " + Version.full)
         TerminalApp(options: options, theme: chosen).run()
     }
 }

@@ -188,4 +188,30 @@ final class TUIFieldTests: XCTestCase {
         let plain = try start("z", ["TERM": "xterm-256color"])
         XCTAssertFalse(plain.contains("38;5;") || plain.contains("48;5;"), "NO_COLOR: no colours")
     }
+
+    /// Issue 15: `linkstr open linkstr://open?url=…` (what the desktop entry runs) opens the app on the
+    /// link once the account is open; Enter shares it into the selected session; Settings shows the version.
+    func testOpeningADeepLinkShowsItAndSharesItIntoASession() throws {
+        let relay = try TestRelay()
+        defer { relay.stop() }
+        let home = try Home("tui-open", relays: [relay.url])
+        defer { home.remove() }
+        _ = try home.createIdentity()
+        try home.writeConfig("link_previews = false\n")
+        try home.ok(["session", "create", "Inbox"])
+        let tmux = try Tmux()
+        try tmux.start("o", [home.binary.path, "--home", home.directory.path, "--relay", relay.url, "open",
+                             "linkstr://open?url=https%3A%2F%2Fwww.youtube.com%2Fwatch%3Fv%3DdQw4w9WgXcQ"],
+                       environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple"])
+        var screen = try tmux.waitFor("o", text: "Shared link", timeout: 30)
+        XCTAssertTrue(screen.contains("https://www.youtube.com/watch?v=dQw4w9WgXcQ"), screen)
+        try tmux.waitFor("o", text: "Inbox")
+        try tmux.keys("o", "Enter")
+        screen = try tmux.waitFor("o", text: "Share a link")
+        XCTAssertTrue(screen.contains("youtube.com/watch?v=dQw4w9WgXcQ"), "the link is filled in:\n\(screen)")
+        try tmux.keys("o", "Escape")
+        try tmux.keys("o", "4")
+        try tmux.waitFor("o", text: "linkstr 0.3.0 (commit")
+        try tmux.keys("o", "C-c")
+    }
 }

@@ -6,6 +6,8 @@ cd "$ROOT"
 
 # Debian packages the build links against (and tmux for the terminal end-to-end tests).
 SYSTEM_PACKAGES=(pkg-config libsecp256k1-dev libssl-dev libsqlite3-dev libncurses-dev libqrencode-dev)
+# What the install test checks with: man pages, the desktop entry, the linkstr:// handler.
+INSTALL_TEST_PACKAGES=(man-db desktop-file-utils xdg-utils)
 
 ensure_packages() {
     local missing=()
@@ -20,7 +22,7 @@ ensure_packages() {
         sudo="sudo"
     fi
     $sudo apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
 ensure_swift() {

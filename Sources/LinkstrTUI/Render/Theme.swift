@@ -27,6 +27,13 @@ public struct Theme: Equatable, Sendable {
         if let configDirectory { candidates.append(configDirectory.appendingPathComponent("themes/\(file)")) }
         let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         candidates += [exe.appendingPathComponent("themes/\(file)"), exe.deletingLastPathComponent().appendingPathComponent("share/linkstr/themes/\(file)")]
+        // Installed themes: $XDG_DATA_HOME (~/.local/share), then each of $XDG_DATA_DIRS.
+        let environment = ProcessInfo.processInfo.environment
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (NSHomeDirectory() + "/.local/share")
+        let dataDirs = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share").split(separator: ":")
+        for base in [dataHome] + dataDirs.map(String.init) where base.hasPrefix("/") {
+            candidates.append(URL(fileURLWithPath: base).appendingPathComponent("linkstr/themes/\(file)"))
+        }
         candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("themes/\(file)"))
         for url in candidates {

@@ -17,9 +17,16 @@ public struct AppOptions: Sendable {
     public var noColor: Bool
     /// Fetch titles of shared pages (`link_previews` in config.toml); cached titles show either way.
     public var linkPreviews: Bool
-    public init(home: String?, relays: [String], passphraseFile: String?, theme: String, noColor: Bool, linkPreviews: Bool = true) {
+    /// A link to show once the account is open (`linkstr open URL`).
+    public var openLink: String?
+    /// "linkstr 0.3.0 (commit …)", shown in Settings.
+    public var version: String
+    public init(home: String?, relays: [String], passphraseFile: String?, theme: String, noColor: Bool, linkPreviews: Bool = true,
+                openLink: String? = nil, version: String = "") {
         self.home = home; self.relays = relays; self.passphraseFile = passphraseFile; self.theme = theme; self.noColor = noColor
         self.linkPreviews = linkPreviews
+        self.openLink = openLink
+        self.version = version
     }
 }
 

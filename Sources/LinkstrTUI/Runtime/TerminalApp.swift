@@ -47,7 +47,9 @@ public final class TerminalApp {
             terminal.stop()
             stats?.write()
         }
+        state.version = options.version
         apply(.started(now: services.clock(), size: terminal.size))
+        if let link = options.openLink { apply(.linkReceived(link)) }
         render()
         var flushDeadline: Double?
         while running {

@@ -7,6 +7,15 @@ enum OverlayViews {
         switch overlay {
         case .commandLine: return  // drawn on the status line
         case .help: help(&c)
+        case .sharedLink(let url):
+            let kind = URLClassifier.classify(url)
+            let width = min(72, c.width - 4)
+            let lines = PostViews.wrap(DisplayText.singleLine(url), width: width - 4).prefix(4)
+            let r = box(&c, title: "Shared link", width: width, height: lines.count + 7)
+            for (i, line) in lines.enumerated() { c.put(line, x: r.x + 2, y: r.y + 2 + i, Style(.link)) }
+            c.put(kind.label, x: r.x + 2, y: r.y + 3 + lines.count, Style(.label), limit: width - 4)
+            c.put("Enter share into the selected session · o open · y copy · Esc close", x: r.x + 2, y: r.y + 5 + lines.count,
+                  Style(.dim), limit: width - 4)
         case .confirm(let confirmation):
             let lines = PostViews.wrap(confirmation.question, width: min(60, c.width - 8))
             let r = box(&c, title: "Confirm", width: min(64, c.width - 4), height: lines.count + 4)

@@ -53,5 +53,8 @@ enum SettingsView {
             c.put("S show secret key · L log out · X log out and clear data · D delete account", x: 12, y: y + 1, Style(.dim), limit: c.width - 13)
         }
         if state.inMemory { c.put("(in-memory session: nothing is saved)", x: 12, y: y + 2, Style(.warning)) }
+        if !state.version.isEmpty, DisplayWidth.of(state.version) < c.width - 2 {
+            c.put(state.version, x: c.width - 1 - DisplayWidth.of(state.version), y: area.bottom - 1, Style(.dim))
+        }
     }
 }

@@ -28,7 +28,7 @@ struct SessionCommand: AsyncParsableCommand {
     struct Members: LinkstrCommand {
         static let configuration = CommandConfiguration(abstract: "Replace a session's members (creator only).")
         @OptionGroup var global: GlobalOptions
-        @Argument var id: String
+        @Argument(help: "Session id.", completion: Completion.sessionIDs) var id: String
         @Option(name: .customLong("set"), parsing: .upToNextOption, help: "The new members (you are always included).") var members: [String] = []
 
         func execute() async throws {
@@ -53,7 +53,7 @@ struct SessionCommand: AsyncParsableCommand {
 
     struct Archive: LinkstrCommand {
         @OptionGroup var global: GlobalOptions
-        @Argument var id: String
+        @Argument(help: "Session id.", completion: Completion.sessionIDs) var id: String
         func execute() async throws {
             let (_, store) = try CLIContext(global).account()
             do { try store.setArchived(id, true) } catch { throw CLIError("that session is not available.") }
@@ -62,7 +62,7 @@ struct SessionCommand: AsyncParsableCommand {
 
     struct Unarchive: LinkstrCommand {
         @OptionGroup var global: GlobalOptions
-        @Argument var id: String
+        @Argument(help: "Session id.", completion: Completion.sessionIDs) var id: String
         func execute() async throws {
             let (_, store) = try CLIContext(global).account()
             do { try store.setArchived(id, false) } catch { throw CLIError("that session is not available.") }
@@ -73,7 +73,7 @@ struct SessionCommand: AsyncParsableCommand {
 struct PostCommand: LinkstrCommand {
     static let configuration = CommandConfiguration(commandName: "post", abstract: "Share a link; prints the post id once relays accepted it.")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Session id.") var session: String
+    @Argument(help: "Session id.", completion: Completion.sessionIDs) var session: String
     @Argument var url: String
     @Option(help: "A note to go with the link.") var note: String?
     @Option(name: .customLong("note-file"), help: "Read the note from this file (`-`: standard input), for notes too long for one argument.")
@@ -91,7 +91,7 @@ struct PostCommand: LinkstrCommand {
 struct PostsCommand: LinkstrCommand {
     static let configuration = CommandConfiguration(commandName: "posts", abstract: "A session's posts, newest first.")
     @OptionGroup var global: GlobalOptions
-    @Argument var session: String
+    @Argument(help: "Session id.", completion: Completion.sessionIDs) var session: String
     @Option(help: "At most this many.") var limit = 200
 
     func execute() async throws {
@@ -174,12 +174,19 @@ struct PreviewCommand: LinkstrCommand {
 }
 
 struct OpenCommand: LinkstrCommand {
-    static let configuration = CommandConfiguration(commandName: "open", abstract: "Show what a linkstr://open?url=… deep link carries.")
+    static let configuration = CommandConfiguration(
+        commandName: "open", abstract: "Open a linkstr://open?url=… deep link (or a web address) in the terminal app.",
+        discussion: "In a terminal this opens the app on the link, ready to share it into a session. With --print or --json, or when not in a terminal (scripts), it prints what the link carries instead.")
     @OptionGroup var global: GlobalOptions
     @Argument var link: String
+    @Flag(help: "Print what the link carries instead of opening the app.") var print = false
 
     func execute() async throws {
         guard let url = DeepLink.decode(link) ?? WebURL.normalized(link) else { throw CLIError("that is not a linkstr link or a web address.") }
+        if !print, !global.json, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
+            try Linkstr.runApp(global, theme: nil, openLink: url)
+            return
+        }
         let c = URLClassifier.classify(url)
         if global.json {
             printLine(Output.json(.object(JSONObject([("url", .string(url)), ("type", .string(c.type.rawValue)), ("label", .string(c.label)),
