@@ -1,5 +1,6 @@
 import LinkstrDomain
 import LinkstrRelay
+import LinkstrLogging
 import LinkstrStorage
 
 /// Link titles for posts: fetched (a few at a time) when missing or stale in the account's sealed cache
@@ -43,7 +44,7 @@ public actor LinkPreviewCache {
                 return await group.reduce(into: [(String, LinkPreview?)]()) { $0.append($1) }
             }
             for (url, preview) in results {
-                try? store.storeLinkMetadata(.init(title: preview?.title, thumbnailPath: nil, fetchedAt: clock()), for: url)
+                remember(preview?.title, for: url)
                 if let title = preview?.title { titles[url] = title }
             }
         }
@@ -54,11 +55,19 @@ public actor LinkPreviewCache {
     public func preview(_ url: String) async throws -> LinkPreview {
         do {
             let preview = try await fetcher.fetch(url)
-            try? store.storeLinkMetadata(.init(title: preview.title, thumbnailPath: nil, fetchedAt: clock()), for: url)
+            remember(preview.title, for: url)
             return preview
         } catch {
-            try? store.storeLinkMetadata(.init(title: nil, thumbnailPath: nil, fetchedAt: clock()), for: url)
+            remember(nil, for: url)
             throw error
+        }
+    }
+
+    /// Caches a title (nil: none found, retried after a day). A cache: a failed write is logged, and the
+    /// page is simply fetched again next time.
+    private func remember(_ title: String?, for url: String) {
+        do { try store.storeLinkMetadata(.init(title: title, thumbnailPath: nil, fetchedAt: clock()), for: url) } catch {
+            LinkstrLogging.logger("previews").error("could not cache a title", metadata: ["error": "\(type(of: error))"])
         }
     }
 }

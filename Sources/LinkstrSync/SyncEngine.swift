@@ -155,6 +155,17 @@ public actor SyncEngine {
         releaseProfileWaiters()
     }
 
+    /// A write whose failure must be seen: logged and reported on the update stream (the status line, the
+    /// CLI's stderr), never swallowed. nil when it failed.
+    @discardableResult
+    private func write<T>(_ what: String, _ body: () throws -> T) -> T? {
+        do { return try body() } catch {
+            log.error("could not save", metadata: ["what": "\(what)", "error": "\(type(of: error))"])
+            updateSink.yield(.notice(relay: "", "could not save \(what): \(error)"))
+            return nil
+        }
+    }
+
     /// The run's counts as the store ended up: a message that waited in a batch and was released by a
     /// later one (a post before its session) counts as applied, not pending.
     public func settledStats() -> SyncStats {
@@ -274,7 +285,7 @@ public actor SyncEngine {
             completedOnce = true
             if restoringHistory {
                 restoringHistory = false
-                try? store.setHistoryRestored()
+                write("the restored-history mark") { try store.setHistoryRestored() }
             }
             updateSink.yield(.backfillComplete)
         }
@@ -429,7 +440,7 @@ public actor SyncEngine {
 
     private func ingestFollowList(_ e: NostrEvent) {
         guard e.kind == 3, e.pubkey.hex == me, e.isValid else { return }
-        if (try? store.ingestFollowList(author: me, createdAt: e.createdAt, eventID: e.id.hex, tags: e.tags, now: clock())) == .applied {
+        if write("the follow list", { try store.ingestFollowList(author: me, createdAt: e.createdAt, eventID: e.id.hex, tags: e.tags, now: clock()) }) == .applied {
             updateSink.yield(.contactsChanged)
             scheduleProfileRefresh()
         }
@@ -470,8 +481,8 @@ public actor SyncEngine {
             guard author != me, profileAuthors.contains(author), e.isValid,
                   InboxRelayRule.shouldStore(createdAt: e.createdAt, eventID: e.id.hex, current: try? store.relayListStamp(author, kind: e.kind),
                                              now: clock()) else { return }
-            try? store.storeRelayList(author, kind: e.kind, relays: InboxRelayRule.relays(kind: e.kind, tags: e.tags),
-                                      stamp: LWWStamp(createdAt: e.createdAt, eventID: e.id.hex))
+            write("a relay list") { try store.storeRelayList(author, kind: e.kind, relays: InboxRelayRule.relays(kind: e.kind, tags: e.tags),
+                                      stamp: LWWStamp(createdAt: e.createdAt, eventID: e.id.hex)) }
             return
         }
         if author == me {
@@ -479,10 +490,10 @@ public actor SyncEngine {
             let current = try? store.ownProfile()
             if case .apply(_, let stamp) = ProfileRule.decide(kind: e.kind, author: me, createdAt: e.createdAt, eventID: e.id.hex, content: e.content,
                                                               known: [me], current: current?.stamp, now: clock()) {
-                try? store.setOwnProfile(content: e.content, stamp: stamp)
+                write("our profile") { try store.setOwnProfile(content: e.content, stamp: stamp) }
                 // Unless a name typed here is still waiting to be published, the relays' name is ours.
                 if (try? store.setting("profile.name.pending")) == nil {
-                    try? store.setSetting("profile.name", NostrEventTemplates.profileName(fromContent: e.content))
+                    write("our profile name") { try store.setSetting("profile.name", NostrEventTemplates.profileName(fromContent: e.content)) }
                     scheduleProfilesChanged()
                 }
             }
@@ -492,7 +503,7 @@ public actor SyncEngine {
         guard e.kind == 0, profileAuthors.contains(author), e.isValid else { return }
         let decision = ProfileRule.decide(kind: e.kind, author: author, createdAt: e.createdAt, eventID: e.id.hex, content: e.content,
                                           known: profileAuthors, current: try? store.profileStamp(author), now: clock())
-        guard (try? store.applyProfile(author, decision)) == true else { return }
+        guard write("a profile", { try store.applyProfile(author, decision) }) == true else { return }
         scheduleProfilesChanged()
     }
 
@@ -534,7 +545,7 @@ public actor SyncEngine {
         // Replaceable: relays keep the newest, so ours must be dated after the one it replaces.
         let now = max(clock(), (existing?.stamp.createdAt ?? 0) + 1)
         let event = try await publish(NostrEventTemplates.profile(name: name, existingContent: existing?.content, now: now))
-        try? store.setOwnProfile(content: event.content, stamp: LWWStamp(createdAt: event.createdAt, eventID: event.id.hex))
+        try store.setOwnProfile(content: event.content, stamp: LWWStamp(createdAt: event.createdAt, eventID: event.id.hex))
         try store.setSetting("profile.name", name?.isEmpty == false ? name : nil)
         try store.setSetting("profile.name.pending", nil)
         return event
@@ -647,7 +658,7 @@ public actor SyncEngine {
         guard !relays.isEmpty, snapshots.contains(where: { $0.status == .connected }),
               (try? store.setting("inbox.published")) != published else { return false }
         guard (try? await publish(NostrEventTemplates.inboxRelays(relays, now: clock()))) != nil else { return false }
-        try? store.setSetting("inbox.published", published)
+        write("the published inbox relays") { try store.setSetting("inbox.published", published) }
         return true
     }
 

@@ -293,10 +293,13 @@ public final class EffectRunner: @unchecked Sendable {
                     _ = try await engine.publish(NostrEventTemplates.requestToVanish(relays: relays, now: now))
                     queue.async { [self] in
                         stopEngine()
-                        if let store, let local { try? local.clearAccount(store) }
-                        if let identity { try? vault.remove(identity.publicKey.hex) }
+                        // Relays already forgot the account: go on, and say what could not be wiped here.
+                        var left = [String]()
+                        do { if let store, let local { try local.clearAccount(store) } } catch { left.append("local data not cleared (\(error))") }
+                        do { if let identity { try vault.remove(identity.publicKey.hex) } } catch { left.append("key file not removed (\(error))") }
                         resetSession()
                         dispatch(.loggedOut)
+                        if !left.isEmpty { dispatch(.actionFailed("account deleted on relays, but " + left.joined(separator: "; "))) }
                     }
                 } catch {
                     dispatch(.actionFailed("account not deleted: \(error)"))
