@@ -492,8 +492,8 @@ public actor SyncEngine {
                                                               known: [me], current: current?.stamp, now: clock()) {
                 write("our profile") { try store.setOwnProfile(content: e.content, stamp: stamp) }
                 // Unless a name typed here is still waiting to be published, the relays' name is ours.
-                if (try? store.setting("profile.name.pending")) == nil {
-                    write("our profile name") { try store.setSetting("profile.name", NostrEventTemplates.profileName(fromContent: e.content)) }
+                if (try? store.setting(.profileNamePending)) == nil {
+                    write("our profile name") { try store.setSetting(.profileName, NostrEventTemplates.profileName(fromContent: e.content)) }
                     scheduleProfilesChanged()
                 }
             }
@@ -524,7 +524,7 @@ public actor SyncEngine {
 
     /// Publishes a name typed while offline or at account creation (`profile.name.pending`), if any.
     public func publishPendingProfileName() async {
-        guard let name = try? store.setting("profile.name.pending") else { return }
+        guard let name = try? store.setting(.profileNamePending) else { return }
         _ = try? await publishProfileName(name)
     }
 
@@ -546,8 +546,8 @@ public actor SyncEngine {
         let now = max(clock(), (existing?.stamp.createdAt ?? 0) + 1)
         let event = try await publish(NostrEventTemplates.profile(name: name, existingContent: existing?.content, now: now))
         try store.setOwnProfile(content: event.content, stamp: LWWStamp(createdAt: event.createdAt, eventID: event.id.hex))
-        try store.setSetting("profile.name", name?.isEmpty == false ? name : nil)
-        try store.setSetting("profile.name.pending", nil)
+        try store.setSetting(.profileName, name?.isEmpty == false ? name : nil)
+        try store.setSetting(.profileNamePending, nil)
         return event
     }
 
@@ -656,9 +656,9 @@ public actor SyncEngine {
         let relays = snapshots.filter(\.enabled).map(\.url).sorted()
         let published = relays.joined(separator: " ")
         guard !relays.isEmpty, snapshots.contains(where: { $0.status == .connected }),
-              (try? store.setting("inbox.published")) != published else { return false }
+              (try? store.setting(.inboxPublished)) != published else { return false }
         guard (try? await publish(NostrEventTemplates.inboxRelays(relays, now: clock()))) != nil else { return false }
-        write("the published inbox relays") { try store.setSetting("inbox.published", published) }
+        write("the published inbox relays") { try store.setSetting(.inboxPublished, published) }
         return true
     }
 

@@ -38,15 +38,15 @@ extension AccountStore {
     /// Our own newest kind 0 as relays hold it (content and stamp), so a name change keeps the fields
     /// other clients set (picture, about, lud16…).
     public func ownProfile() throws -> (content: String, stamp: LWWStamp)? {
-        guard let content = try setting("profile.own.content"), let raw = try setting("profile.own.stamp") else { return nil }
+        guard let content = try setting(.ownProfileContent), let raw = try setting(.ownProfileStamp) else { return nil }
         let parts = raw.split(separator: ":", maxSplits: 1).map(String.init)
         guard parts.count == 2, let at = Int64(parts[0]) else { return nil }
         return (content, LWWStamp(createdAt: at, eventID: parts[1]))
     }
 
     public func setOwnProfile(content: String, stamp: LWWStamp) throws {
-        try setSetting("profile.own.content", content)
-        try setSetting("profile.own.stamp", "\(stamp.createdAt):\(stamp.eventID)")
+        try setSetting(.ownProfileContent, content)
+        try setSetting(.ownProfileStamp, "\(stamp.createdAt):\(stamp.eventID)")
     }
 
     /// Everyone whose profile we want: contacts and every member any of our sessions ever had.

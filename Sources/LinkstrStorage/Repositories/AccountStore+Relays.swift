@@ -10,7 +10,7 @@ public struct StoredRelay: Equatable, Sendable {
 extension AccountStore {
     /// Sorted by URL. The defaults are inserted the first time; a list the user emptied stays empty.
     public func relays(now: Int64) throws -> [StoredRelay] {
-        if try setting("relays.initialized") == nil {
+        if try setting(.relaysInitialized) == nil {
             try resetRelays(now: now)
         }
         return try db.query("SELECT url, enabled FROM relays WHERE owner = ? ORDER BY url", [.text(owner)]).map {
@@ -45,7 +45,7 @@ extension AccountStore {
         try db.transaction {
             try db.run("DELETE FROM relays WHERE owner = ?", [.text(owner)])
             for url in urls { try db.run("INSERT INTO relays (owner, url, enabled, added_at) VALUES (?, ?, 1, ?)", [.text(owner), .text(url), .integer(now)]) }
-            try setSetting("relays.initialized", "1")
+            try setSetting(.relaysInitialized, "1")
         }
     }
 }

@@ -91,11 +91,13 @@ public final class AccountStore: @unchecked Sendable {
             """, [o]).int == 0
     }
 
-    public func setting(_ key: String) throws -> String? {
-        try cipher.open(try db.scalar("SELECT value_enc FROM settings WHERE owner = ? AND key = ?", [o, .text(key)]), ctx("settings", key))
+    public func setting(_ setting: Setting) throws -> String? {
+        let key = setting.rawValue
+        return try cipher.open(try db.scalar("SELECT value_enc FROM settings WHERE owner = ? AND key = ?", [o, .text(key)]), ctx("settings", key))
     }
 
-    public func setSetting(_ key: String, _ value: String?) throws {
+    public func setSetting(_ setting: Setting, _ value: String?) throws {
+        let key = setting.rawValue
         if let value {
             try db.run("INSERT OR REPLACE INTO settings (owner, key, value_enc) VALUES (?, ?, ?)", [o, .text(key), cipher.seal(value, ctx("settings", key))])
         } else {
@@ -171,4 +173,19 @@ final class SessionCache: @unchecked Sendable {
 
     func set(_ s: SessionRecord) { lock.withLock { sessions?[s.id] = s } }
     func invalidate() { lock.withLock { sessions = nil } }
+}
+
+/// The account's sealed settings, by name (the key strings are stored: never rename a case's value).
+public enum Setting: String, Sendable, CaseIterable {
+    /// Our profile name as last published or received.
+    case profileName = "profile.name"
+    /// A profile name typed here that is not published yet.
+    case profileNamePending = "profile.name.pending"
+    /// Our newest kind 0 (content and stamp), merged into when publishing.
+    case ownProfileContent = "profile.own.content"
+    case ownProfileStamp = "profile.own.stamp"
+    /// The relay set our kind 10050 last announced.
+    case inboxPublished = "inbox.published"
+    /// The default relays were written once.
+    case relaysInitialized = "relays.initialized"
 }

@@ -129,7 +129,7 @@ public final class EffectRunner: @unchecked Sendable {
                 try vault.store(key, passphrase: passphrase, security: .notKnownInsecure)
                 try vault.setActive(key.publicKey.hex)
                 try prepareAccount(key)
-                if let name { try store?.setSetting("profile.name.pending", name) }
+                if let name { try store?.setSetting(.profileNamePending, name) }
                 dispatch(.identityCreated(info(key, profileName: name, backedUp: false), nsec: key.revealNsec()))
             } catch {
                 dispatch(.onboardingFailed(String(describing: error)))
@@ -382,7 +382,7 @@ public final class EffectRunner: @unchecked Sendable {
     private func openAccount(_ key: SecretKey) throws {
         try prepareAccount(key)
         dispatch(.bootStepReached(.startingSession))
-        let name = try store?.setting("profile.name") ?? store?.setting("profile.name.pending")
+        let name = try store?.setting(.profileName) ?? store?.setting(.profileNamePending)
         dispatch(.identityReady(info(key, profileName: name, backedUp: true), inMemory: inMemory))
     }
 
@@ -409,7 +409,7 @@ public final class EffectRunner: @unchecked Sendable {
                 case .profilesChanged:
                     if let names = try? store.profileNames() { dispatch(.profileNamesLoaded(names)) }
                     // Our own name may have come from another device or client.
-                    if (try? store.setting("profile.name.pending")) == nil { dispatch(.ownProfileNameLoaded(try? store.setting("profile.name"))) }
+                    if (try? store.setting(.profileNamePending)) == nil { dispatch(.ownProfileNameLoaded(try? store.setting(.profileName))) }
                 case .relay(let snapshot):
                     queue.async { [self] in
                         guard relayList.contains(where: { $0.url == snapshot.url }) else { return }

@@ -20,7 +20,7 @@ struct IdentityCommand: AsyncParsableCommand {
             try ctx.vault.store(key, passphrase: try ctx.newPassphrase(), logN: kdfCost, security: .notKnownInsecure)
             try ctx.vault.setActive(key.publicKey.hex)
             let store = try ctx.store().account(key, now: ctx.now)
-            if let name = name?.trimmingWhitespace(), !name.isEmpty { try store.setSetting("profile.name.pending", name) }
+            if let name = name?.trimmingWhitespace(), !name.isEmpty { try store.setSetting(.profileNamePending, name) }
             printLine(global.json ? Output.json(.object(JSONObject([("npub", .string(key.publicKey.npub)), ("pubkey", .string(key.publicKey.hex))])))
                                   : key.publicKey.npub)
         }
@@ -76,7 +76,7 @@ struct IdentityCommand: AsyncParsableCommand {
         func execute() async throws {
             let (_, store) = try CLIContext(global).account()
             // Kept as pending until a relay accepted the kind 0, like the name given at creation.
-            try store.setSetting("profile.name.pending", name.trimmingWhitespace())
+            try store.setSetting(.profileNamePending, name.trimmingWhitespace())
             printLine(name.trimmingWhitespace())
         }
     }
