@@ -13,8 +13,55 @@ enum SyncBench {
         defer { relay.stop() }
         print("sync: nostr-relay at \(relay.url)")
         let me = SecretKey.generate()
-        let senders = (0..<20).map { _ in SecretKey.generate() }
         let now = Int64(Date().timeIntervalSince1970)
+        let (events, seedSeconds, sessions, senderCount) = try await seed(relay, for: me, wraps: count, now: now)
+        let counted = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/sqlite3"), [relay.directory.appendingPathComponent("nostr.sqlite3").path,
+                                                                                       "select count(*) from events where kind = 1059"])
+        print("  (relay holds \(counted.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) gift wraps)")
+        Timing.report("seed \(events.count) wraps into the relay", String(format: "%.1f s", seedSeconds))
+
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-syncbench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let local = try LocalStore(paths: DataPaths.resolve(home: home.path))
+        let store = try local.account(me, now: now)
+        for label in ["cold (empty store)", "warm (same store, restarted)"] {
+            let pool = RelayPool(authSigner: SyncEngine.authSigner(for: me))
+            let engine = SyncEngine(identity: me, store: store, pool: pool)
+            var stats = SyncStats()
+            let seconds = try await Timing.secondsAsync {
+                await pool.setRelays([(relay.url, true)])
+                try await engine.start()
+                guard await engine.waitForBackfill(timeout: .seconds(600)) else { throw HarnessError(description: "backfill did not complete") }
+                await engine.flush()
+                stats = await engine.stats
+            }
+            await engine.stop()
+            Timing.report("sync \(label)", String(format: "%.2f s: %d received, %d opened, %d applied, %d pages", seconds, stats.wrapsReceived,
+                                                  stats.decryptions, stats.applied, stats.backfillPages))
+        }
+        XCheck(try store.postCount(in: sessions[0]) == (count - senderCount) / senderCount, "every post stored")
+
+        // Publish latency: one post to a session of 10 members (11 wraps, one batch, all acknowledged).
+        let members = (0..<9).map { _ in SecretKey.generate().publicKey.hex }
+        let pool = RelayPool()
+        await pool.setRelays([(relay.url, true)])
+        let engine = SyncEngine(identity: me, store: store, pool: pool)
+        let new = try OutboundPlanner.createSession(name: "ten", members: members, me: me.publicKey.hex, now: now, random: SystemRandom()).get()
+        _ = try await engine.send([new.rumor])
+        var samples = [Double]()
+        for i in 0..<30 {
+            let rumor = try OutboundPlanner.post(session: try store.session(new.sessionID), me: me.publicKey.hex, url: "https://example.com/l\(i)",
+                                                 note: nil, now: Int64(Date().timeIntervalSince1970)).get()
+            samples.append(try await Timing.secondsAsync { _ = try await engine.send([rumor]) } * 1000)
+        }
+        await engine.stop()
+        samples.sort()
+        Timing.report("publish a post to 10 members (11 wraps)", String(format: "median %.1f ms, p90 %.1f ms (30 posts)", samples[15], samples[27]))
+    }
+
+    /// Seeds `relay` with `count` gift wraps to `me`: 20 senders each create a session with us, then post.
+    static func seed(_ relay: TestRelay, for me: SecretKey, wraps count: Int, now: Int64) async throws -> (events: [NostrEvent], seconds: Double, sessions: [String], senders: Int) {
+        let senders = (0..<20).map { _ in SecretKey.generate() }
 
         // Seed: each sender creates a session with us, then posts; everything wrapped to us.
         let publisher = RelayPool()
@@ -43,49 +90,9 @@ enum SyncBench {
             }
         }
         await publisher.stop()
-        let counted = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/sqlite3"), [relay.directory.appendingPathComponent("nostr.sqlite3").path,
-                                                                                       "select count(*) from events where kind = 1059"])
-        print("  (relay holds \(counted.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) gift wraps)")
-        Timing.report("seed \(events.count) wraps into the relay", String(format: "%.1f s", seedSeconds))
-
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-syncbench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let local = try LocalStore(paths: DataPaths.resolve(home: home.path))
-        let store = try local.account(me, now: now)
-        for label in ["cold (empty store)", "warm (same store, restarted)"] {
-            let pool = RelayPool(authSigner: SyncEngine.authSigner(for: me))
-            let engine = SyncEngine(identity: me, store: store, pool: pool)
-            var stats = SyncStats()
-            let seconds = try await Timing.secondsAsync {
-                await pool.setRelays([(relay.url, true)])
-                try await engine.start()
-                guard await engine.waitForBackfill(timeout: .seconds(600)) else { throw HarnessError(description: "backfill did not complete") }
-                await engine.flush()
-                stats = await engine.stats
-            }
-            await engine.stop()
-            Timing.report("sync \(label)", String(format: "%.2f s: %d received, %d opened, %d applied, %d pages", seconds, stats.wrapsReceived,
-                                                  stats.decryptions, stats.applied, stats.backfillPages))
-        }
-        XCheck(try store.postCount(in: sessions[0]) == (count - senders.count) / senders.count, "every post stored")
-
-        // Publish latency: one post to a session of 10 members (11 wraps, one batch, all acknowledged).
-        let members = (0..<9).map { _ in SecretKey.generate().publicKey.hex }
-        let pool = RelayPool()
-        await pool.setRelays([(relay.url, true)])
-        let engine = SyncEngine(identity: me, store: store, pool: pool)
-        let new = try OutboundPlanner.createSession(name: "ten", members: members, me: me.publicKey.hex, now: now, random: SystemRandom()).get()
-        _ = try await engine.send([new.rumor])
-        var samples = [Double]()
-        for i in 0..<30 {
-            let rumor = try OutboundPlanner.post(session: try store.session(new.sessionID), me: me.publicKey.hex, url: "https://example.com/l\(i)",
-                                                 note: nil, now: Int64(Date().timeIntervalSince1970)).get()
-            samples.append(try await Timing.secondsAsync { _ = try await engine.send([rumor]) } * 1000)
-        }
-        await engine.stop()
-        samples.sort()
-        Timing.report("publish a post to 10 members (11 wraps)", String(format: "median %.1f ms, p90 %.1f ms (30 posts)", samples[15], samples[27]))
+        return (events, seedSeconds, sessions, senders.count)
     }
+
 }
 
 struct HarnessError: Error, CustomStringConvertible { let description: String }

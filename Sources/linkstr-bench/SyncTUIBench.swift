@@ -1,0 +1,48 @@
+import Foundation
+import LinkstrStorage
+import LinkstrTestSupport
+import NostrProtocol
+
+/// Keys while a cold sync ingests: the release app in tmux (80×24) with an empty store, a relay holding
+/// `wraps` gift wraps for the account, and the session list scrolled (j/k) every 20 ms while the
+/// backfill runs. Each key counts until the frame that shows it.
+enum SyncTUIBench {
+    static func run(wraps: Int, keys: Int = 400) async throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("linkstr")
+        let relay = try TestRelay()
+        defer { relay.stop() }
+        let me = SecretKey.generate()
+        let seeded = try await SyncBench.seed(relay, for: me, wraps: wraps, now: Int64(Date().timeIntervalSince1970))
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-synctui-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let paths = DataPaths.resolve(home: home.path)
+        let passphrase = "benchmark passphrase"
+        try IdentityVault(paths: paths).store(me, passphrase: passphrase)
+        try FileManager.default.createDirectory(at: paths.config, withIntermediateDirectories: true)
+        try "link_previews = false\n".write(to: paths.config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        let stats = home.appendingPathComponent("frames.json")
+        let tmux = try Tmux()
+        try tmux.start("s", [binary.path, "--home", home.path, "--relay", relay.url],
+                       environment: ["LINKSTR_PASSPHRASE": passphrase, "LINKSTR_FRAME_STATS": stats.path])
+        try tmux.waitFor("s", text: "1 Sessions", timeout: 60)
+        let started = Date()
+        for i in 0..<keys {
+            try tmux.keys("s", i % 2 == 0 ? "j" : "k")
+            usleep(20_000)
+        }
+        let keySeconds = Date().timeIntervalSince(started)
+        usleep(300_000)
+        try tmux.keys("s", "q")
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: stats.path), Date() < deadline { usleep(50_000) }
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: stats)) as? [String: Any] ?? [:]
+        let latencies = (object["key_latencies_ms"] as? [Double] ?? []).suffix(keys).sorted()
+        guard !latencies.isEmpty else { throw ProcessRunner.Failure(description: "no key latencies recorded") }
+        let p99 = latencies[min(latencies.count - 1, Int(Double(latencies.count) * 0.99))]
+        print("sync-tui: \(binary.path), \(seeded.events.count) wraps on nostr-relay, cold store, 80×24 tmux")
+        Timing.report("keys during the cold sync (\(latencies.count) in \(String(format: "%.1f", keySeconds)) s)",
+                      String(format: "median %.2f ms, p99 %.2f ms, max %.2f ms", latencies[latencies.count / 2], p99, latencies.last!))
+        Timing.report("peak resident memory", String(format: "%.1f MiB", Double(object["peak_rss_kib"] as? Int ?? 0) / 1024))
+    }
+}
