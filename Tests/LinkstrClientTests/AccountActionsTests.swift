@@ -56,3 +56,30 @@ final class AccountActionsTests: XCTestCase {
         }
     }
 }
+
+/// Identities: create (with a pending profile name), import (nsec, ncryptsec), forget (with or without data).
+final class IdentityActionsTests: XCTestCase {
+    func testCreateImportAndForget() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-identities-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let paths = DataPaths.resolve(home: dir.path)
+        let identities = IdentityActions(vault: IdentityVault(paths: paths), local: try LocalStore(paths: paths))
+        let (created, store) = try identities.create(name: "  Ada  ", passphrase: "pass", logN: 4, now: 1)
+        XCTAssertEqual(identities.vault.activePubkey(), created.publicKey.hex)
+        XCTAssertEqual(try store.setting(.profileNamePending), "Ada")
+        XCTAssertTrue(try identities.vault.unlock(created.publicKey.hex, passphrase: "pass").isSameKey(as: created))
+
+        let other = SecretKey.generate()
+        let imported = try identities.importKey(" \(other.revealNsec()) ", passphrase: "pass2", logN: 4)
+        XCTAssertTrue(imported.isSameKey(as: other))
+        XCTAssertEqual(identities.vault.activePubkey(), other.publicKey.hex)
+        let third = SecretKey.generate()
+        let ncryptsec = try NIP49.encrypt(third, password: "its own", logN: 4, security: .notKnownInsecure, random: SystemRandom())
+        XCTAssertTrue(try identities.importKey(ncryptsec, passphrase: "pass3", ncryptsecPassword: "its own", logN: 4).isSameKey(as: third))
+        XCTAssertThrowsError(try identities.importKey(other.publicKey.npub, passphrase: "x", logN: 4))
+
+        try identities.forget(created.publicKey.hex, store: store, clearData: true)
+        XCTAssertFalse(try identities.vault.list().contains { $0.pubkey == created.publicKey.hex })
+        XCTAssertEqual(try store.sessionSummaries().count, 0)
+    }
+}

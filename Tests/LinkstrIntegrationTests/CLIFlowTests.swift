@@ -312,4 +312,28 @@ final class CLIFlowTests: XCTestCase {
         }
         XCTAssertEqual(try a.run(["session", "list", "--log-level", "loud"]).status, 64, "an unknown level is refused")
     }
+
+    /// Logout keeps local data for a later import; account delete publishes an empty follow list and a
+    /// NIP-62 request to vanish, then wipes the account here (shared `IdentityActions`).
+    func testLogoutKeepsDataAndAccountDeleteVanishesThenWipes() throws {
+        let relay = try TestRelay()
+        let a = try Home("vanish", relays: [relay.url])
+        defer { a.remove() }
+        _ = try a.createIdentity()
+        let nsec = try a.ok(["identity", "export-secret", "--yes"]).trimmed
+        let session = try a.ok(["session", "create", "Kept"]).trimmed
+        XCTAssertEqual(try a.ok(["logout"]).trimmed, "logged out; local data kept.")
+        XCTAssertEqual(try a.run(["session", "list"]).status, 1)
+        try a.ok(["identity", "import", "--kdf-cost", "10"], stdin: nsec + "\n")
+        XCTAssertEqual(try a.sessions().map { $0["id"] as? String }, [session], "the data came back with the key")
+
+        XCTAssertEqual(try a.run(["account", "delete"]).status, 1, "needs --yes")
+        XCTAssertEqual(try a.ok(["account", "delete", "--yes"]).trimmed, "account deleted.")
+        XCTAssertEqual((try a.ok(["identity", "list", "--json"]).json() as? [[String: Any]])?.count, 0)
+        let db = relay.directory.appendingPathComponent("nostr.sqlite3").path
+        let kinds = try ProcessRunner.run(try TestEnvironment.python(), ["-c", "import sqlite3,sys; print(sorted({k for (k,) in sqlite3.connect(sys.argv[1]).execute('select kind from events')}))", db])
+        XCTAssertTrue(kinds.stdoutText.contains("3") && kinds.stdoutText.contains("62"), "the empty follow list and the request to vanish: \(kinds.stdoutText)")
+        try a.ok(["identity", "import", "--kdf-cost", "10"], stdin: nsec + "\n")
+        XCTAssertEqual(try a.sessions().count, 0, "wiped here")
+    }
 }

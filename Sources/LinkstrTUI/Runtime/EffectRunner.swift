@@ -123,23 +123,20 @@ public final class EffectRunner: @unchecked Sendable {
                 dispatch(.unlockFailed(e.description))
             }
         case .createIdentity(let name, let given):
-            let key = SecretKey.generate()
             do {
+                guard let local else { throw StorageError.closed }
                 let passphrase = try given ?? environmentPassphrase() ?? { throw VaultError.noPassphrase }()
-                try vault.store(key, passphrase: passphrase, security: .notKnownInsecure)
-                try vault.setActive(key.publicKey.hex)
+                let (key, _) = try IdentityActions(vault: vault, local: local).create(name: name, passphrase: passphrase, now: now)
                 try prepareAccount(key)
-                if let name { try store?.setSetting(.profileNamePending, name) }
                 dispatch(.identityCreated(info(key, profileName: name, backedUp: false), nsec: key.revealNsec()))
             } catch {
                 dispatch(.onboardingFailed(String(describing: error)))
             }
         case .importIdentity(let text, let given):
             do {
+                guard let local else { throw StorageError.closed }
                 let passphrase = try given ?? environmentPassphrase() ?? { throw VaultError.noPassphrase }()
-                let key = text.lowercased().hasPrefix("ncryptsec1") ? try NIP49.decrypt(text, password: passphrase).key : try SecretKey.parse(text)
-                try vault.store(key, passphrase: passphrase, security: .knownInsecure)
-                try vault.setActive(key.publicKey.hex)
+                let key = try IdentityActions(vault: vault, local: local).importKey(text, passphrase: passphrase)
                 try openAccount(key)
             } catch {
                 dispatch(.onboardingFailed(String(describing: error)))
@@ -279,27 +276,27 @@ public final class EffectRunner: @unchecked Sendable {
             }
         case .logout(let clear):
             stopEngine()
-            if clear, let store, let local { try local.clearAccount(store) }
-            if let identity { try vault.remove(identity.publicKey.hex) }
+            if let identity, let local { try IdentityActions(vault: vault, local: local).forget(identity.publicKey.hex, store: store, clearData: clear) }
             resetSession()
             dispatch(.loggedOut)
         case .deleteAccount:
-            guard let engine else { return }
+            guard let actions else { return }
             let dispatch = self.dispatch, now = self.now, relays = relayList.filter(\.enabled).map(\.url)
             Task { [self] in
                 do {
-                    // Both must be accepted before anything is wiped (wire document §7).
-                    _ = try await engine.publish(NostrEventTemplates.followList([], now: now))
-                    _ = try await engine.publish(NostrEventTemplates.requestToVanish(relays: relays, now: now))
+                    try await actions.announceDeletion(relays: relays, now: now)
                     queue.async { [self] in
                         stopEngine()
                         // Relays already forgot the account: go on, and say what could not be wiped here.
-                        var left = [String]()
-                        do { if let store, let local { try local.clearAccount(store) } } catch { left.append("local data not cleared (\(error))") }
-                        do { if let identity { try vault.remove(identity.publicKey.hex) } } catch { left.append("key file not removed (\(error))") }
+                        var failure: String?
+                        do {
+                            if let identity, let local { try IdentityActions(vault: vault, local: local).forget(identity.publicKey.hex, store: store, clearData: true) }
+                        } catch {
+                            failure = "account deleted on relays, but not wiped here: \(error)"
+                        }
                         resetSession()
                         dispatch(.loggedOut)
-                        if !left.isEmpty { dispatch(.actionFailed("account deleted on relays, but " + left.joined(separator: "; "))) }
+                        if let failure { dispatch(.actionFailed(failure)) }
                     }
                 } catch {
                     dispatch(.actionFailed("account not deleted: \(error)"))

@@ -88,6 +88,9 @@ final class CLIContext: @unchecked Sendable {
 }
 
 extension CLIContext {
+    /// The identities on this device (create, import, forget).
+    func identities() throws -> IdentityActions { IdentityActions(vault: vault, local: try store()) }
+
     /// Runs `body` with the account's use cases; the engine (and its relay connections) starts only if
     /// a use case needs it, and is stopped afterwards, also on errors.
     func withActions<T>(_ key: SecretKey, _ store: AccountStore, _ body: (AccountActions) async throws -> T) async throws -> T {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LinkstrClient
 import LinkstrDomain
 import LinkstrStorage
 import NostrProtocol
@@ -16,11 +17,7 @@ struct IdentityCommand: AsyncParsableCommand {
 
         func execute() async throws {
             let ctx = try CLIContext(global)
-            let key = SecretKey.generate()
-            try ctx.vault.store(key, passphrase: try ctx.newPassphrase(), logN: kdfCost, security: .notKnownInsecure)
-            try ctx.vault.setActive(key.publicKey.hex)
-            let store = try ctx.store().account(key, now: ctx.now)
-            if let name = name?.trimmingWhitespace(), !name.isEmpty { try store.setSetting(.profileNamePending, name) }
+            let (key, _) = try ctx.identities().create(name: name, passphrase: try ctx.newPassphrase(), logN: kdfCost, now: ctx.now)
             printLine(global.json ? Output.json(.object(JSONObject([("npub", .string(key.publicKey.npub)), ("pubkey", .string(key.publicKey.hex))])))
                                   : key.publicKey.npub)
         }
@@ -35,14 +32,9 @@ struct IdentityCommand: AsyncParsableCommand {
             let ctx = try CLIContext(global)
             var input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self).trimmingWhitespace()
             defer { input = String(repeating: " ", count: input.count) }
-            let key: SecretKey
-            if input.lowercased().hasPrefix("ncryptsec1") {
-                key = try NIP49.decrypt(input, password: try ctx.passphrase("passphrase of the ncryptsec: ")).key
-            } else {
-                key = try SecretKey.parse(input)
-            }
-            try ctx.vault.store(key, passphrase: try ctx.newPassphrase(), logN: kdfCost, security: .knownInsecure)
-            try ctx.vault.setActive(key.publicKey.hex)
+            let ncryptsecPassword = input.lowercased().hasPrefix("ncryptsec1") ? try ctx.passphrase("passphrase of the ncryptsec: ") : nil
+            if ncryptsecPassword == nil { _ = try SecretKey.parse(input) }  // a precise error before asking for a passphrase
+            let key = try ctx.identities().importKey(input, passphrase: try ctx.newPassphrase(), ncryptsecPassword: ncryptsecPassword, logN: kdfCost)
             printLine(key.publicKey.npub)
         }
     }
@@ -111,11 +103,7 @@ struct LogoutCommand: LinkstrCommand {
     func execute() async throws {
         let ctx = try CLIContext(global)
         guard let active = ctx.vault.activePubkey() else { throw CLIError("no identity is active.") }
-        if clear {
-            let (_, store) = try ctx.account()
-            try ctx.store().clearAccount(store)
-        }
-        try ctx.vault.remove(active)
+        try ctx.identities().forget(active, store: clear ? try ctx.account().1 : nil, clearData: clear)
         printLine(clear ? "logged out; local data cleared." : "logged out; local data kept.")
     }
 }
@@ -132,13 +120,9 @@ struct AccountCommand: AsyncParsableCommand {
             guard yes else { throw CLIError("this deletes your account from relays and this device; add --yes if you mean it.") }
             let ctx = try CLIContext(global)
             let (key, store) = try ctx.account()
-            let engine = try await ctx.engine(key, store)
-            defer { Task { await engine.stop() } }
-            // Both must be accepted before anything is wiped (wire document §7).
-            _ = try await engine.publish(NostrEventTemplates.followList([], now: ctx.now))
-            _ = try await engine.publish(NostrEventTemplates.requestToVanish(relays: try ctx.relayList(store).filter(\.enabled).map(\.url), now: ctx.now))
-            try ctx.store().clearAccount(store)
-            try ctx.vault.remove(key.publicKey.hex)
+            let relays = try ctx.relayList(store).filter(\.enabled).map(\.url)
+            try await ctx.withActions(key, store) { try await $0.announceDeletion(relays: relays, now: ctx.now) }
+            try ctx.identities().forget(key.publicKey.hex, store: store, clearData: true)
             printLine("account deleted.")
         }
     }
