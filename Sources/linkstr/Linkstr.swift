@@ -25,15 +25,25 @@ struct Linkstr: AsyncParsableCommand {
     var theme: String?
 
     func run() async throws {
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw CLIError("the terminal app needs a terminal. For scripts, see `linkstr --help` for commands.")
+        do {
+            guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+                throw CLIError("the terminal app needs a terminal. For scripts, see `linkstr --help` for commands.")
+            }
+            try Self.runApp(global, theme: theme, openLink: nil)
+        } catch let e as CLIError {
+            // As every command says it: one plain line, exit status 1.
+            FileHandle.standardError.write(Data("linkstr: \(e.description)\n".utf8))
+            throw ExitCode.failure
         }
-        try Self.runApp(global, theme: theme, openLink: nil)
     }
 
     /// The terminal app, optionally showing `openLink` once the account is open.
     static func runApp(_ global: GlobalOptions, theme: String?, openLink: String?) throws {
         let paths = DataPaths.resolve(home: global.home)
+        // One app per data directory: a second one says who holds it and leaves the terminal alone.
+        let lock: DataLock
+        do { lock = try DataLock.acquire(paths) } catch { throw CLIError(error.description) }
+        defer { lock.release() }
         global.startLogging(paths)
         let variant = try theme ?? ConfigFile.theme(in: paths.config) ?? "night"
         let chosen: Theme

@@ -57,6 +57,7 @@ final class TUIFieldTests: XCTestCase {
         try tmux.waitFor("w", text: "Unlock npub")
         try tmux.waitFor("w", text: "did not unlock")
         try tmux.keys("w", "Escape")
+        try tmux.waitFor("w", "the app to quit") { !$0.contains("Unlock npub") }
 
         // A zero-byte database: the recovery screen, and the file is not overwritten.
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
@@ -213,5 +214,32 @@ final class TUIFieldTests: XCTestCase {
         try tmux.keys("o", "4")
         try tmux.waitFor("o", text: "linkstr 0.3.0 (commit")
         try tmux.keys("o", "C-c")
+    }
+
+    /// Issue 16 (1): one app per data directory. A second app says which process holds it and leaves;
+    /// a writing command waits briefly, then refuses with the same words; reading commands still work.
+    func testOneAppPerDataDirectory() throws {
+        let relay = try TestRelay()
+        defer { relay.stop() }
+        let home = try Home("tui-lock", relays: [relay.url])
+        defer { home.remove() }
+        _ = try home.createIdentity()
+        try home.writeConfig("link_previews = false\n")
+        let session = try home.ok(["session", "create", "Locked"]).trimmed
+        let tmux = try Tmux()
+        try tmux.start("first", [home.binary.path, "--home", home.directory.path, "--relay", relay.url],
+                       environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple"])
+        try tmux.waitFor("first", text: "Locked", timeout: 30)
+        try tmux.start("second", [home.binary.path, "--home", home.directory.path, "--relay", relay.url],
+                       environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple"])
+        let refused = try tmux.waitFor("second", text: "linkstr: another linkstr (pid")
+        XCTAssertTrue(refused.replacingOccurrences(of: "\n", with: "").contains("is using \(home.directory.path)"), refused)
+        let post = try home.run(["post", session, "https://example.com/x"])
+        XCTAssertEqual(post.status, 1)
+        XCTAssertTrue(post.err.hasPrefix("linkstr: another linkstr (pid ") && post.err.contains("quit it first."), post.err)
+        XCTAssertEqual(try home.posts(session).count, 0, "reading works beside the app")
+        try tmux.keys("first", "C-c")
+        try tmux.waitFor("first", "the app to quit") { !$0.contains("Locked") }
+        try home.ok(["post", session, "https://example.com/x"])
     }
 }

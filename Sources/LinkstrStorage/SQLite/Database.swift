@@ -216,9 +216,12 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case corrupt(String)
     case cannotDecrypt(String)
     case io(String)
+    /// Another linkstr process holds the data directory.
+    case locked(String)
 
     public var description: String {
         switch self {
+        case .locked(let m): return m
         case .cannotOpen(let path, let reason): return "cannot open the local database at \(path): \(reason)"
         case .sqlite(let code, let message): return "database error \(code): \(message)"
         case .closed: return "the database is closed"

@@ -14,14 +14,21 @@ struct CLIError: Error, CustomStringConvertible {
 protocol LinkstrCommand: AsyncParsableCommand {
     var global: GlobalOptions { get }
     func execute() async throws
+    /// Commands that only read may run beside another linkstr on the same data directory (SQLite's
+    /// WAL lets them); the others take the directory's lock, waiting up to two seconds for it.
+    static var readsOnly: Bool { get }
 }
 
 extension LinkstrCommand {
+    static var readsOnly: Bool { false }
+
     func run() async throws {
         global.startLogging(DataPaths.resolve(home: global.home))
         let log = LinkstrLogging.logger("cli")
         let name = Self._commandName
         do {
+            let lock = Self.readsOnly ? nil : try DataLock.acquire(DataPaths.resolve(home: global.home), wait: 2)
+            defer { lock?.release() }
             try await execute()
             log.info("command finished", metadata: ["command": "\(name)"])
         } catch let e as ExitCode {

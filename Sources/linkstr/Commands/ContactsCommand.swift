@@ -36,6 +36,7 @@ struct ContactsCommand: AsyncParsableCommand {
     }
 
     struct List: LinkstrCommand {
+        static let readsOnly = true
         static let configuration = CommandConfiguration(abstract: "Contacts with their aliases and profile names (kind 0, fetched by sync).")
         @OptionGroup var global: GlobalOptions
         func execute() async throws {

@@ -40,6 +40,7 @@ struct IdentityCommand: AsyncParsableCommand {
     }
 
     struct List: LinkstrCommand {
+        static let readsOnly = true
         static let configuration = CommandConfiguration(abstract: "Identities on this device; * marks the active one.")
         @OptionGroup var global: GlobalOptions
         func execute() async throws {
@@ -53,6 +54,7 @@ struct IdentityCommand: AsyncParsableCommand {
     }
 
     struct Show: LinkstrCommand {
+        static let readsOnly = true
         static let configuration = CommandConfiguration(abstract: "The active identity's npub and hex key.")
         @OptionGroup var global: GlobalOptions
         func execute() async throws {
@@ -85,6 +87,7 @@ struct IdentityCommand: AsyncParsableCommand {
     }
 
     struct ExportSecret: LinkstrCommand {
+        static let readsOnly = true
         static let configuration = CommandConfiguration(commandName: "export-secret", abstract: "Print the active identity's nsec (needs --yes).")
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Yes, print the secret key to standard output.") var yes = false

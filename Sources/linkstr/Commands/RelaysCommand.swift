@@ -8,6 +8,7 @@ struct RelaysCommand: AsyncParsableCommand {
                                                     subcommands: [List.self, Add.self, Remove.self, Enable.self, Disable.self, Reset.self, Test.self])
 
     struct List: LinkstrCommand {
+        static let readsOnly = true
         @OptionGroup var global: GlobalOptions
         func execute() async throws {
             let ctx = try CLIContext(global)
@@ -62,6 +63,7 @@ struct RelaysCommand: AsyncParsableCommand {
     }
 
     struct Test: LinkstrCommand {
+        static let readsOnly = true
         static let configuration = CommandConfiguration(abstract: "Connect to each relay (or the one given), time one answered subscription, read NIP-11.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "A relay URL; default: the enabled relays (or --relay).") var url: String?

@@ -41,6 +41,7 @@ struct SessionCommand: AsyncParsableCommand {
     }
 
     struct List: LinkstrCommand {
+        static let readsOnly = true
         static let configuration = CommandConfiguration(abstract: "Sessions, newest activity first (● unread).")
         @OptionGroup var global: GlobalOptions
         @Flag(help: "List archived sessions instead.") var archived = false
@@ -89,6 +90,7 @@ struct PostCommand: LinkstrCommand {
 }
 
 struct PostsCommand: LinkstrCommand {
+    static let readsOnly = true
     static let configuration = CommandConfiguration(commandName: "posts", abstract: "A session's posts, newest first.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Session id.", completion: Completion.sessionIDs) var session: String
@@ -174,6 +176,7 @@ struct PreviewCommand: LinkstrCommand {
 }
 
 struct OpenCommand: LinkstrCommand {
+    static let readsOnly = true
     static let configuration = CommandConfiguration(
         commandName: "open", abstract: "Open a linkstr://open?url=… deep link (or a web address) in the terminal app.",
         discussion: "In a terminal this opens the app on the link, ready to share it into a session. With --print or --json, or when not in a terminal (scripts), it prints what the link carries instead.")
