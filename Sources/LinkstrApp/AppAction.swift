@@ -56,6 +56,8 @@ public enum AppAction: Equatable, Sendable {
     case profileNameSaved(String?)
     case relayTested(url: String, summary: String, ok: Bool)
     case loggedOut
+    /// Everything was erased: the app leaves with a clean screen.
+    case wiped
 }
 
 /// Work for the runtime (I/O, clock, clipboard…); each answers with actions.
@@ -66,6 +68,8 @@ public enum AppEffect: Equatable, Sendable {
     /// A nil passphrase is the one the environment gives (`passphraseInEnvironment`).
     case createIdentity(name: String?, passphrase: String?)
     case importIdentity(key: String, passphrase: String?)
+    /// The emergency wipe (`:wipe!`): erase everything here, then quit.
+    case wipe
     case startSync
 
     case loadSessions(archived: Bool)

@@ -169,6 +169,9 @@ extension AppReducer {
                 state.linkTitlesVersion += 1
             }
             return [.clearCache]
+        case .wipe:
+            state.status = StatusLine("wiping…")
+            return [.wipe]
         }
     }
 
@@ -219,6 +222,9 @@ extension AppReducer {
             return [.copy(post.post.url, label: "link")]
         case "help": state.overlay = .help; return []
         case "quit", "q": return [.quit]
+        case "wipe!":
+            state.overlay = .confirm(Confirmation(.wipe, "erase every identity and all linkstr data on this device, then quit? nothing goes to relays. (y/n)"))
+            return []
         default:
             state.status = StatusLine("unknown command /\(DisplayText.singleLine(parts[0])) (try /help)", .error)
             return []

@@ -277,6 +277,12 @@ public enum AppReducer {
             state.you.editingName = nil
             state.status = StatusLine(name == nil ? "profile name cleared." : "profile name saved.", .success)
             return []
+        case .wiped:
+            let screen = state.screen
+            state = AppState()
+            state.screen = screen
+            state.quitting = true
+            return [.quit]
         case .loggedOut:
             // Everything of the account goes; what belongs to the terminal (its size, the clock, in-memory
             // mode) stays, or rows outside 80×24 would keep the old screen (a revealed nsec among it).

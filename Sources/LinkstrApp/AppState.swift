@@ -111,6 +111,8 @@ public struct Confirmation: Equatable, Sendable {
         case removeRelay(String)
         case removeContact(Pubkey)
         case clearCache
+        /// The emergency wipe: every identity and all local data, then the app exits.
+        case wipe
     }
     public var action: Action
     public var question: String

@@ -1,6 +1,6 @@
 import Foundation
 
-// linkstr-bench [protocol|store|sync|tui|field|junk|sync-tui|all] [N]: release-mode benchmarks; figures go to docs/BENCHMARKS.md.
+// linkstr-bench [protocol|store|sync|tui|field|junk|sync-tui|wipe|all] [N]: release-mode benchmarks; figures go to docs/BENCHMARKS.md.
 let args = Array(CommandLine.arguments.dropFirst())
 let mode = args.first ?? "all"
 let n = args.dropFirst().first.flatMap(Int.init)
@@ -13,6 +13,7 @@ do {
     case "field": try FieldBench.run(bytes: n ?? 1 << 20)
     case "junk": try JunkBench.run(count: n ?? 100_000)
     case "sync-tui": try await SyncTUIBench.run(wraps: n ?? 10_000)
+    case "wipe": try WipeBench.run(posts: n ?? 100_000)
     case "all":
         try ProtocolBench.run(wrapCount: 10_000)
         try StoreBench.run(posts: 100_000)
@@ -20,7 +21,7 @@ do {
         try TUIBench.run(posts: 100_000)
         try FieldBench.run(bytes: 1 << 20)
     default:
-        print("usage: linkstr-bench [protocol|store|sync|tui|field|junk|sync-tui|all] [N]")
+        print("usage: linkstr-bench [protocol|store|sync|tui|field|junk|sync-tui|wipe|all] [N]")
         exit(2)
     }
 } catch {

@@ -16,7 +16,7 @@ struct Linkstr: AsyncParsableCommand {
         version: Version.full,
         subcommands: [IdentityCommand.self, LogoutCommand.self, AccountCommand.self, ContactsCommand.self, RelaysCommand.self,
                       SessionCommand.self, PostCommand.self, PostsCommand.self, ReactCommand.self, DeleteCommand.self,
-                      ReadCommand.self, SyncCommand.self, OpenCommand.self, PreviewCommand.self]
+                      ReadCommand.self, SyncCommand.self, OpenCommand.self, PreviewCommand.self, WipeCommand.self]
     )
 
     @OptionGroup var global: GlobalOptions

@@ -336,4 +336,37 @@ final class CLIFlowTests: XCTestCase {
         try a.ok(["identity", "import", "--kdf-cost", "10"], stdin: nsec + "\n")
         XCTAssertEqual(try a.sessions().count, 0, "wiped here")
     }
+
+    /// Issue 18 (1): `wipe` erases every identity and all local data, network untouched; a copy of the
+    /// database taken before cannot be opened afterwards.
+    func testWipeErasesEverythingAndAnEarlierCopyCannotBeOpened() throws {
+        let relay = try TestRelay()
+        let a = try Home("wipe", relays: [relay.url]), b = try Home("wipe-b", relays: [relay.url])
+        defer { a.remove(); b.remove() }
+        _ = try a.createIdentity(name: "Ada")
+        let (bNpub, _) = try b.createIdentity()
+        try a.ok(["identity", "create", "--kdf-cost", "10"])
+        let session = try a.ok(["session", "create", "Secret plans", "--member", bNpub]).trimmed
+        try a.ok(["post", session, "https://example.com/plan", "--note", "the plan"])
+        try a.ok(["contacts", "add", bNpub, "--alias", "B"])
+        try a.writeConfig("link_previews = false\n")
+        let database = a.directory.appendingPathComponent("linkstr.sqlite3")
+        let copy = b.directory.appendingPathComponent("copy.sqlite3")
+        try FileManager.default.copyItem(at: database, to: copy)
+
+        let refused = try a.run(["wipe"])
+        XCTAssertEqual(refused.status, 1, "not a terminal: --yes is needed")
+        XCTAssertTrue(refused.err.contains("add --yes"), refused.err)
+        XCTAssertEqual(try a.ok(["wipe", "--yes"]).trimmed, "wiped: 2 identities and all local data.")
+        let left = FileManager.default.enumerator(atPath: a.directory.path)?.allObjects as? [String] ?? []
+        XCTAssertEqual(left, [], "nothing of linkstr is left")
+
+        // The earlier copy put back: no key can open it any more.
+        try FileManager.default.createDirectory(at: a.directory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: copy, to: database)
+        let reopened = try a.run(["session", "list"])
+        XCTAssertEqual(reopened.status, 1)
+        XCTAssertTrue(reopened.err.contains("no identity"), reopened.err)
+        XCTAssertEqual(try b.sessions().count, 0, "b never synced; the network was not touched by the wipe")
+    }
 }

@@ -238,8 +238,34 @@ final class TUIFieldTests: XCTestCase {
         XCTAssertEqual(post.status, 1)
         XCTAssertTrue(post.err.hasPrefix("linkstr: another linkstr (pid ") && post.err.contains("quit it first."), post.err)
         XCTAssertEqual(try home.posts(session).count, 0, "reading works beside the app")
+        XCTAssertTrue(try home.run(["wipe", "--yes"]).err.contains("another linkstr (pid "), "no wipe under a running app")
         try tmux.keys("first", "C-c")
         try tmux.waitFor("first", "the app to quit") { !$0.contains("Locked") }
         try home.ok(["post", session, "https://example.com/x"])
+    }
+
+    /// Issue 18 (1): `:wipe!` in the app asks once, erases everything here and leaves a clean screen.
+    func testWipeFromTheApp() throws {
+        let relay = try TestRelay()
+        defer { relay.stop() }
+        let home = try Home("tui-wipe", relays: [relay.url])
+        defer { home.remove() }
+        _ = try home.createIdentity()
+        try home.writeConfig("link_previews = false\n")
+        try home.ok(["session", "create", "Gone soon"])
+        let tmux = try Tmux()
+        try tmux.start("w", [home.binary.path, "--home", home.directory.path, "--relay", relay.url],
+                       environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple"])
+        try tmux.waitFor("w", text: "Gone soon", timeout: 30)
+        try tmux.type("w", ":wipe!")
+        try tmux.keys("w", "Enter")
+        try tmux.waitFor("w", text: "erase every identity")
+        try tmux.keys("w", "y")
+        let screen = try tmux.waitFor("w", "the app to leave") { !$0.contains("Gone soon") && !$0.contains("erase every identity") }
+        XCTAssertFalse(screen.contains("npub") || screen.contains("Sessions"), screen)
+        let deadline = Date().addingTimeInterval(10)
+        while FileManager.default.fileExists(atPath: home.directory.path), Date() < deadline { usleep(100_000) }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.directory.appendingPathComponent("identities").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.directory.appendingPathComponent("linkstr.sqlite3").path))
     }
 }

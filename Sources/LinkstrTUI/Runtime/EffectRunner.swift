@@ -261,6 +261,16 @@ public final class EffectRunner: @unchecked Sendable {
                     dispatch(.actionFailed(String(describing: error)))
                 }
             }
+        case .wipe:
+            stopEngine()
+            resetSession()
+            local = nil
+            do {
+                _ = try Wipe.run(paths)
+                dispatch(.wiped)
+            } catch {
+                dispatch(.actionFailed("wipe incomplete: \(error)"))
+            }
         case .switchIdentity(let pk):
             stopEngine()
             pendingUnlock = pk

@@ -44,7 +44,7 @@ public final class TerminalApp {
         terminal.start(noColor: options.noColor)
         defer {
             runner.shutdown()
-            terminal.stop()
+            terminal.stop(clearing: true)
             stats?.write()
         }
         state.version = options.version

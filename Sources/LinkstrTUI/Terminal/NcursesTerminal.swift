@@ -34,8 +34,14 @@ public final class NcursesTerminal {
         setUpColors(noColor: noColor)
     }
 
-    public func stop() {
+    public func stop(clearing: Bool = false) {
         guard started else { return }
+        if clearing {
+            // Nothing of the app's screen stays where the terminal keeps it (the alternate screen).
+            werase(sw_stdscr())
+            wrefresh(sw_stdscr())
+            previous = nil
+        }
         writeRaw("\u{1B}[?2004l")
         endwin()
         started = false

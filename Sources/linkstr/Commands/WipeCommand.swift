@@ -1,0 +1,21 @@
+import ArgumentParser
+import Foundation
+import LinkstrStorage
+
+struct WipeCommand: LinkstrCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wipe", abstract: "Erase every identity and all linkstr data on this device (no network).",
+        discussion: "Key files and the database's data keys are overwritten first, so an earlier copy of the database cannot be opened either. Asks for the word `wipe`, or --yes for scripts.")
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Yes, erase everything without asking.") var yes = false
+
+    func execute() async throws {
+        if !yes {
+            guard isatty(STDIN_FILENO) == 1 else { throw CLIError("this erases every identity and all linkstr data here; add --yes if you mean it.") }
+            FileHandle.standardError.write(Data("type wipe to erase every identity and all linkstr data on this device: ".utf8))
+            guard readLine()?.trimmingCharacters(in: .whitespaces) == "wipe" else { throw CLIError("nothing was erased.") }
+        }
+        let report = try Wipe.run(DataPaths.resolve(home: global.home))
+        printLine("wiped: \(report.identities) identit\(report.identities == 1 ? "y" : "ies") and all local data.")
+    }
+}
