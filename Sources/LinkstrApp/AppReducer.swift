@@ -124,7 +124,12 @@ public enum AppReducer {
             feed.membershipChanges = changes
             feed.hasMore = hasMore
             feed.loading = false
-            if let selectedID, let i = posts.firstIndex(where: { $0.id == selectedID }) { feed.selection = i }
+            if let target = feed.selectWhenLoaded, let i = posts.firstIndex(where: { $0.id == target }) {
+                feed.selection = i
+                feed.selectWhenLoaded = nil
+            } else if let selectedID, let i = posts.firstIndex(where: { $0.id == selectedID }) {
+                feed.selection = i
+            }
             feed.selection = min(feed.selection, max(0, posts.count - 1))
             state.sessions.open = feed
             return []
@@ -188,8 +193,7 @@ public enum AppReducer {
             state.status = StatusLine("sent.", .success)
             state.pane = .sessions
             if state.sessions.open?.sessionID != sessionID { state.sessions.open = SessionFeed(sessionID: sessionID) }
-            state.sessions.open?.selection = 0
-            _ = postID
+            state.sessions.open?.selectWhenLoaded = postID
             return [.loadFeed(sessionID: sessionID, limit: feedPage), .loadSessions(archived: state.sessions.archivedMode)]
         case .postSendFailed(let error):
             if case .composer(var c) = state.post.mode {

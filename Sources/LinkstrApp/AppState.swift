@@ -234,6 +234,8 @@ public struct SessionFeed: Equatable, Sendable {
     public var scroll = 0
     public var loading = true
     public var hasMore = false
+    /// A post to select once the feed has it (the one just sent).
+    public var selectWhenLoaded: String?
     public init(sessionID: String) { self.sessionID = sessionID }
 }
 

@@ -40,6 +40,15 @@ final class PostReducerTests: XCTestCase {
             $0.post.mode = .empty
             $0.pane = .sessions
             $0.status = StatusLine("sent.", .success)
+            $0.sessions.open?.selectWhenLoaded = "p1"
+        }
+        // Issue 16 (4): the post just sent is selected once the feed has it, wherever it sorts.
+        let posts = [F.post("p2", in: "s1"), F.post("p1", in: "s1"), F.post("p0", in: "s1")]
+        h.send(.feedLoaded(sessionID: "s1", summary: nil, posts: posts, changes: [], hasMore: false)) {
+            $0.sessions.open?.posts = posts
+            $0.sessions.open?.loading = false
+            $0.sessions.open?.selection = 1
+            $0.sessions.open?.selectWhenLoaded = nil
         }
     }
 
