@@ -106,6 +106,8 @@ public enum AppEffect: Equatable, Sendable {
     case logout(clearData: Bool)
     case deleteAccount
     case clearCache
+    /// Fresh relay figures (counts, latency) while Settings shows them: the pool counts without telling.
+    case refreshRelayStats
     case notify(title: String, body: String)
     case quit
 }

@@ -100,6 +100,8 @@ public enum AppReducer {
         case .clockTicked(let now):
             state.now = now
             if let until = state.settings.revealedUntil, now >= until { hideSecret(&state) }
+            // Relay figures are live while shown (issue 16, item 2).
+            if state.phase == .main, state.pane == .settings, state.settings.showStats { return [.refreshRelayStats] }
             return []
 
         // MARK: data

@@ -185,4 +185,13 @@ final class YouSettingsReducerTests: XCTestCase {
             $0.status = StatusLine("account not deleted: no relay accepted the request.", .error)
         }
     }
+
+    func testRelayFiguresAreRefreshedWhileShown() {
+        var h = ReducerHarness(F.main())
+        h.send(.clockTicked(20_000)) { $0.now = 20_000 }
+        h.send(.keyPressed(.char("4"))) { $0.pane = .settings }
+        h.send(.clockTicked(20_001)) { $0.now = 20_001 }
+        h.send(.keyPressed(.char("s"))) { $0.settings.showStats = true }
+        h.send(.clockTicked(20_002), [.refreshRelayStats]) { $0.now = 20_002 }
+    }
 }

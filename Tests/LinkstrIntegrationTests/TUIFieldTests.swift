@@ -268,4 +268,25 @@ final class TUIFieldTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: home.directory.appendingPathComponent("identities").path))
         XCTAssertFalse(FileManager.default.fileExists(atPath: home.directory.appendingPathComponent("linkstr.sqlite3").path))
     }
+
+    /// Issue 16 (2): Settings → s shows live relay figures (the pool counts without telling; the app
+    /// asks once a second while they are shown).
+    func testRelayStatsAreLive() throws {
+        let relay = try TestRelay()
+        defer { relay.stop() }
+        let home = try Home("tui-stats", relays: [relay.url])
+        defer { home.remove() }
+        _ = try home.createIdentity()
+        try home.writeConfig("link_previews = false\n")
+        try home.ok(["session", "create", "Counted"])
+        let tmux = try Tmux()
+        try tmux.start("s", [home.binary.path, "--home", home.directory.path, "--relay", relay.url],
+                       environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple"])
+        try tmux.waitFor("s", text: "Counted", timeout: 30)
+        try tmux.keys("s", "4")
+        try tmux.waitFor("s", text: "1 / 1 connected")
+        try tmux.keys("s", "s")
+        try tmux.waitFor("s", "received figures") { $0.range(of: #"sent \d+ · received [1-9]\d*"#, options: .regularExpression) != nil }
+        try tmux.keys("s", "C-c")
+    }
 }

@@ -261,6 +261,15 @@ public final class EffectRunner: @unchecked Sendable {
                     dispatch(.actionFailed(String(describing: error)))
                 }
             }
+        case .refreshRelayStats:
+            guard let pool else { return }
+            Task { [self] in
+                let snapshots = await pool.snapshots()
+                queue.async { [self] in
+                    for s in snapshots where relayList.contains(where: { $0.url == s.url }) { relaySnapshots[s.url] = s }
+                    dispatch(.relaysChanged(relayRows()))
+                }
+            }
         case .wipe:
             stopEngine()
             resetSession()
