@@ -9,8 +9,11 @@ public enum AppReducer {
     public static let revealSeconds: Int64 = 60
 
     public static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
+        // Esc acknowledges an error (and still does what it does).
+        if case .keyPressed(.escape) = action, state.status?.kind == .error { state.status = nil }
         let effects = apply(&state, action)
         keepSessionSelectionVisible(&state)
+        if state.status != nil, state.status?.since == nil { state.status?.since = state.now }
         return effects
     }
 
@@ -100,6 +103,8 @@ public enum AppReducer {
         case .clockTicked(let now):
             state.now = now
             if let until = state.settings.revealedUntil, now >= until { hideSecret(&state) }
+            // Notes fade; errors stay until replaced or acknowledged (issue 16, item 3).
+            if let s = state.status, s.kind != .error, let since = s.since, now - since >= StatusLine.lifetime { state.status = nil }
             // Relay figures are live while shown (issue 16, item 2).
             if state.phase == .main, state.pane == .settings, state.settings.showStats { return [.refreshRelayStats] }
             return []

@@ -80,12 +80,17 @@ public struct IdentityInfo: Equatable, Sendable {
     }
 }
 
-/// A one-line message at the bottom: errors stay until replaced, notes fade with the next action.
+/// A one-line message at the bottom: notes fade after `lifetime` seconds; errors stay until replaced or
+/// acknowledged with Esc.
 public struct StatusLine: Equatable, Sendable {
     public enum Kind: Equatable, Sendable { case info, success, warning, error }
+    public static let lifetime: Int64 = 4
     public var text: String
     public var kind: Kind
+    /// When it was first shown (set by the reducer; not part of what the message is).
+    public var since: Int64?
     public init(_ text: String, _ kind: Kind = .info) { self.text = text; self.kind = kind }
+    public static func == (a: StatusLine, b: StatusLine) -> Bool { a.text == b.text && a.kind == b.kind }
 }
 
 public enum Overlay: Equatable, Sendable {

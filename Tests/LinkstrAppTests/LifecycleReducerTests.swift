@@ -263,4 +263,18 @@ final class LifecycleReducerTests: XCTestCase {
         h.send(.loggedOut, [.boot]) { $0 = AppState(); $0.screen = ScreenSize(columns: 120, rows: 40); $0.now = now }
         XCTAssertNil(h.state.settings.revealedSecret)
     }
+
+    /// Issue 16 (3): notes fade after a few seconds; errors stay until replaced or acknowledged with Esc.
+    func testNotesFadeAndErrorsStayUntilAcknowledged() {
+        var h = ReducerHarness(Fixture.main())
+        let t = h.state.now
+        h.send(.actionSucceeded("sent.")) { $0.status = StatusLine("sent.", .success) }
+        h.send(.clockTicked(t + StatusLine.lifetime - 1)) { $0.now = t + StatusLine.lifetime - 1 }
+        h.send(.clockTicked(t + StatusLine.lifetime)) { $0.now = t + StatusLine.lifetime; $0.status = nil }
+        h.send(.actionFailed("enter a valid relay url.")) { $0.status = StatusLine("enter a valid relay url.", .error) }
+        h.send(.clockTicked(t + 100)) { $0.now = t + 100 }
+        h.send(.keyPressed(.char("j")))
+        XCTAssertEqual(h.state.status, StatusLine("enter a valid relay url.", .error), "an error outlasts unrelated keys")
+        h.send(.keyPressed(.escape)) { $0.status = nil }
+    }
 }

@@ -37,7 +37,7 @@ final class OverlayMouseReducerTests: XCTestCase {
         h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
         h.send(.textPasted("help")) { $0.overlay = .commandLine(TextField("/help")) }
         h.send(.keyPressed(.enter)) { $0.overlay = .help }
-        h.send(.keyPressed(.escape)) { $0.overlay = nil }
+        h.send(.keyPressed(.escape)) { $0.overlay = nil; $0.status = nil }  // and acknowledges the error
         // Backspace on an empty command line closes it.
         h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
         h.send(.keyPressed(.backspace)) { $0.overlay = .commandLine(TextField("")) }

@@ -88,7 +88,7 @@ final class PostReducerTests: XCTestCase {
         // The Clear helper empties the link and focuses it.
         h.send(.keyPressed(.tab)) { $0.post.mode = self.composer("https://b.example/y", "line one line[2J two", focus: .note) }
         h.send(.keyPressed(.ctrl("l"))) { $0.post.mode = self.composer("", "line one line[2J two") }
-        h.send(.keyPressed(.escape)) { $0.post.mode = .empty; $0.pane = .sessions }
+        h.send(.keyPressed(.escape)) { $0.post.mode = .empty; $0.pane = .sessions; $0.status = nil }  // Esc also acknowledges the error
     }
 
     func detail(_ view: PostView, busy: Bool = false, reaction: Int = 0) -> PostPaneState.Mode {
