@@ -5,8 +5,17 @@ extension AppReducer {
     static func overlayKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
         switch state.overlay {
         case .help:
-            state.overlay = nil
-            return []
+            // ? Esc q close help; any other key does what it does, with the help kept open (issue 16, 7).
+            switch key {
+            case .char("?"), .escape, .char("q"):
+                state.overlay = nil
+                return []
+            default:
+                state.overlay = nil
+                let effects = handleKey(&state, key)
+                if state.overlay == nil, state.phase == .main { state.overlay = .help }
+                return effects
+            }
         case .sharedLink(let url):
             switch key {
             case .escape, .char("q"): state.overlay = nil

@@ -76,4 +76,19 @@ final class OverlayMouseReducerTests: XCTestCase {
         h.send(.keyPressed(.char("?"))) { $0.overlay = .help }
         h.send(.mouseUsed(MouseEvent(.click, column: 27, row: 0)))
     }
+
+    /// Issue 16 (7): help closes on ? Esc q only; other keys still do what they do, help kept open.
+    func testHelpClosesOnlyOnItsKeysAndDoesNotSwallowOthers() {
+        var h = ReducerHarness(F.main())
+        h.send(.keyPressed(.char("?"))) { $0.overlay = .help }
+        h.send(.keyPressed(.char("4"))) { $0.pane = .settings }
+        XCTAssertEqual(h.state.overlay, .help, "switching panes keeps the help, now for Settings")
+        h.send(.keyPressed(.char("?"))) { $0.overlay = nil }
+        h.send(.keyPressed(.char("?"))) { $0.overlay = .help }
+        h.send(.keyPressed(.escape)) { $0.overlay = nil }
+        h.send(.keyPressed(.char("?"))) { $0.overlay = .help }
+        h.send(.keyPressed(.char("q"))) { $0.overlay = nil }
+        h.send(.keyPressed(.char("?"))) { $0.overlay = .help }
+        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
+    }
 }

@@ -392,14 +392,23 @@ final class RenderTests: XCTestCase {
         XCTAssertNotNil(row(render(state), containing: "nsec1backup"))
     }
 
-    func testHelpListsEveryBindingWithinEightyColumns() {
-        var state = F.main()
-        _ = AppReducer.reduce(&state, .keyPressed(.char("?")))
-        let c = render(state)
-        for line in OverlayViews.helpLines {
-            XCTAssertLessThanOrEqual(DisplayWidth.of(line), 76, line)
-            XCTAssertTrue(c.lines.contains { $0.contains(line) }, "help shows: \(line)")
+    func testHelpListsEveryBindingWithinEightyColumnsThePanesOwnFirst() {
+        for pane in AppState.Pane.allCases {
+            var state = F.main()
+            state.pane = pane
+            _ = AppReducer.reduce(&state, .keyPressed(.char("?")))
+            let c = render(state)
+            let lines = OverlayViews.helpLines(for: pane)
+            for line in lines {
+                XCTAssertLessThanOrEqual(DisplayWidth.of(line), 76, line)
+                XCTAssertTrue(c.lines.contains { $0.contains(line) }, "help shows: \(line)")
+            }
+            let first = c.lines.firstIndex { $0.contains(lines[0]) }, panes = c.lines.firstIndex { $0.contains("Panes     1 Sessions") }
+            XCTAssertLessThan(first ?? 99, panes ?? 0, "\(pane)'s keys come first")
+            XCTAssertTrue(c.lines.contains { $0.contains("Keys · \(pane.title)") })
         }
+        XCTAssertTrue(OverlayViews.helpLines.contains { $0.contains(":q quit") && $0.contains(":wipe!") })
+        XCTAssertTrue(OverlayViews.helpLines.contains { $0.contains("t test relay") })
     }
 
     func testEveryScreenSurvivesTinyAndHugeTerminals() {

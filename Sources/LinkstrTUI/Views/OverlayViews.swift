@@ -6,7 +6,7 @@ enum OverlayViews {
     static func render(_ c: inout Canvas, _ state: AppState, _ overlay: Overlay) {
         switch overlay {
         case .commandLine: return  // drawn on the status line
-        case .help: help(&c)
+        case .help: help(&c, state.pane)
         case .sharedLink(let url):
             let kind = URLClassifier.classify(url)
             let width = min(72, c.width - 4)
@@ -82,27 +82,39 @@ enum OverlayViews {
     }
 
     /// Every binding; each line fits the help box at 80 columns.
-    public static let helpLines = [
-        "Panes     1 Sessions 2 Post 3 You 4 Settings · Tab Shift-Tab · mouse",
-        "Move      ↑↓ j k · g G top/bottom · PgUp PgDn · Enter open · Esc back",
-        "App       q quit (Ctrl-C anywhere) · Ctrl-Z suspend · ? this help",
-        "Sessions  n new · / search · a archive · A archived list",
-        "Session   c share a link · m members · o open link · Enter details",
-        "Composer  Enter link→note→send · Tab field · ^V Paste · ^L Clear",
-        "Post      + 👍 - 👎 * 👀 · e emoji · ←→ Space toggle · 1-4 panes",
-        "          o open/play · y copy link · Y copy linkstr:// · d delete",
-        "You       e name · y copy npub · a add contact · r rename · x remove",
-        "          Enter on an identity switches to it",
-        "Settings  a add relay · x remove · Space on/off · R defaults · s stats",
-        "          C clear cache · S show nsec · L log out · X log out+clear",
-        "          t test relay · D delete account (asks twice)",
-        "Fields    ^A ^E start/end · ^W word · ^U clear · terminal paste works",
-        "Command   :  /post URL note · /react 👍 · /who · /open · /copy · /help",
+    /// The keys, by section; a section's pane (if any) puts it first when that pane is shown.
+    static let helpSections: [(pane: AppState.Pane?, lines: [String])] = [
+        (.sessions, ["Sessions  n new · / search · a archive · A archived list",
+                     "Session   c share a link · m members · o open link · Enter details"]),
+        (.post, ["Composer  Enter link→note→send · Tab field · ^V Paste · ^L Clear",
+                 "Post      + 👍 - 👎 * 👀 · e emoji · ←→ Space toggle · 1-4 panes",
+                 "          o open/play · y copy link · Y copy linkstr:// · d delete"]),
+        (.you, ["You       e name · y copy npub · a add contact · r rename · x remove",
+                "          Enter on an identity switches to it"]),
+        (.settings, ["Settings  a add relay · x remove · Space on/off · R defaults · s stats",
+                     "          C clear cache · S show nsec · L log out · X log out+clear",
+                     "          t test relay · D delete account (asks twice)"]),
+        (nil, ["Panes     1 Sessions 2 Post 3 You 4 Settings · Tab Shift-Tab · mouse",
+               "Move      ↑↓ j k · g G top/bottom · PgUp PgDn · Enter open · Esc back",
+               "App       q quit (Ctrl-C anywhere) · Ctrl-Z suspend · ? Esc close help",
+               "Fields    ^A ^E start/end · ^W word · ^U clear · terminal paste works",
+               "Command   :  /post URL note · /react 👍 · /who · /open · /copy · /help",
+               "          :q quit · :wipe! erase everything on this device (asks once)"]),
     ]
 
-    static func help(_ c: inout Canvas) {
-        let r = box(&c, title: "Keys", width: min(84, c.width - 2), height: min(c.height - 2, helpLines.count + 4))
-        for (i, line) in helpLines.enumerated() where r.y + 2 + i < r.bottom - 1 {
+    /// Every line, the shown pane's keys first, then the general ones, then the other panes'.
+    public static func helpLines(for pane: AppState.Pane) -> [String] {
+        let current = helpSections.filter { $0.pane == pane }, general = helpSections.filter { $0.pane == nil }
+        let others = helpSections.filter { $0.pane != nil && $0.pane != pane }
+        return (current + general + others).flatMap(\.lines)
+    }
+
+    public static var helpLines: [String] { helpLines(for: .sessions) }
+
+    static func help(_ c: inout Canvas, _ pane: AppState.Pane) {
+        let lines = helpLines(for: pane)
+        let r = box(&c, title: "Keys · \(pane.title)", width: min(84, c.width - 2), height: min(c.height - 2, lines.count + 4))
+        for (i, line) in lines.enumerated() where r.y + 2 + i < r.bottom - 1 {
             c.put(line, x: r.x + 2, y: r.y + 2 + i, Style(.text), limit: r.width - 4)
         }
     }
