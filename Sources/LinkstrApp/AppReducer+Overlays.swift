@@ -218,8 +218,9 @@ extension AppReducer {
                 state.status = StatusLine("open a session first.", .error)
                 return []
             }
+            // Named as everywhere else: you, the alias, their profile name, the short npub.
             let names = summary.members.map { pk in
-                pk == state.identity?.pubkey ? "you" : (state.contacts.first { $0.pubkey == pk }?.alias.map(DisplayText.singleLine) ?? AccountState.shortNpub(pk))
+                state.displayName(pk)
             }
             state.status = StatusLine("members: " + names.joined(separator: ", "))
             return []

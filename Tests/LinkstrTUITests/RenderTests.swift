@@ -182,6 +182,17 @@ final class RenderTests: XCTestCase {
         XCTAssertFalse(c.lines.contains { $0.contains("Builder") }, "an alias wins over the profile name")
         XCTAssertEqual(state.displayName(F.carol), "Carol")
         XCTAssertEqual(state.displayName(F.me), "you")
+
+        // Issue 16 (6): in the You pane a contact with an alias shows it first, their profile name second;
+        // identities show the profile names known here.
+        you.contacts = [Contact(pubkey: F.bob, alias: "Bobby")]
+        you.identity?.profileName = "Me Myself"
+        you.you.identities = [IdentityEntry(pubkey: F.me, npub: try PublicKey(hex: F.me).npub, active: true),
+                              IdentityEntry(pubkey: F.carol, npub: try PublicKey(hex: F.carol).npub, active: false)]
+        let pane = render(you)
+        XCTAssertNotNil(row(pane, containing: "› Bobby  Bob[2J Builder  npub1"), pane.lines.joined(separator: "\n"))
+        XCTAssertNotNil(row(pane, containing: "● Me Myself  npub1"))
+        XCTAssertNotNil(row(pane, containing: "○ Carol  npub1"))
     }
 
     /// Page titles (link previews) appear under the link in the feed and above it in the detail, cleaned.

@@ -53,10 +53,13 @@ enum YouView {
             switch entry {
             case .contact(let pk):
                 lastKind = "contact"
-                // Alias, else profile name, else the short npub; the npub follows whenever a name is shown.
+                // As on iOS: the alias first, their own profile name second, then the npub.
                 let name = AppView.name(pk, state), npub = AccountState.shortNpub(pk)
+                let alias = state.contacts.first { $0.pubkey == pk }?.alias
+                let profile = alias == nil ? nil : state.profileNames[pk].map(DisplayText.singleLine)
                 var x = c.put(selected ? "› " : "  ", x: 2, y: y, Style(.accent, bold: true))
                 x = c.put(DisplayWidth.truncate(name, to: leftWidth - 4), x: x, y: y, Style(.text, reverse: selected))
+                if let profile, profile != name { x = c.put("  " + profile, x: x, y: y, Style(.label), limit: max(0, leftWidth - x)) }
                 if name != npub { c.put("  " + npub, x: x, y: y, Style(.dim), limit: max(0, leftWidth - x)) }
             case .identity(let entry):
                 if lastKind != "identity" {
@@ -65,7 +68,10 @@ enum YouView {
                     y += 1
                     guard y < area.bottom else { break }
                 }
-                let text = "\(entry.active ? "● " : "○ ")" + String(entry.npub.prefix(16)) + "…" + (entry.active ? " (active)" : "")
+                // Named where the name is known here: ours, or the profile name of a key we have seen.
+                let known = entry.pubkey == state.identity?.pubkey ? state.identity?.profileName : state.profileNames[entry.pubkey]
+                let label = known.map { DisplayText.singleLine($0) + "  " + String(entry.npub.prefix(12)) + "…" } ?? String(entry.npub.prefix(16)) + "…"
+                let text = "\(entry.active ? "● " : "○ ")" + label + (entry.active ? " (active)" : "")
                 c.put(selected ? "› " : "  ", x: 2, y: y, Style(.accent, bold: true))
                 c.put(text, x: 4, y: y, Style(entry.active ? .accent : .text, reverse: selected), limit: leftWidth - 2)
             }
