@@ -59,25 +59,30 @@ extension AppReducer {
             default: break
             }
             return []
-        case .emojiPicker(let postID, var selection):
+        case .emojiPicker(let postID, var selection, var query):
             let columns = 8
+            let count = emojiMatches(query).count
             switch key {
+            case .escape where !query.isEmpty: query = ""; selection = 0  // Esc clears the search first
             case .escape: state.overlay = nil; return []
-            case .right, .char("l"): selection = min(selection + 1, emojiChoices.count - 1)
-            case .left, .char("h"): selection = max(selection - 1, 0)
-            case .down, .char("j"): selection = min(selection + columns, emojiChoices.count - 1)
-            case .up, .char("k"): selection = max(selection - columns, 0)
+            case .right: selection = min(selection + 1, max(0, count - 1))
+            case .left: selection = max(selection - 1, 0)
+            case .down: selection = min(selection + columns, max(0, count - 1))
+            case .up: selection = max(selection - columns, 0)
+            case .backspace: query = String(query.dropLast()); selection = 0
+            case .char(let c) where !c.isWhitespace && query.count < 24: query.append(c); selection = 0
             case .enter:
+                guard let emoji = emojiMatches(query)[safe: selection] else { return [] }
                 state.overlay = nil
                 if case .detail(var d) = state.post.mode, d.postID == postID {
-                    let effects = react(&state, &d, emojiChoices[selection])
+                    let effects = react(&state, &d, emoji)
                     state.post.mode = .detail(d)
                     return effects
                 }
                 return []
             default: return []
             }
-            state.overlay = .emojiPicker(postID: postID, selection: selection)
+            state.overlay = .emojiPicker(postID: postID, selection: selection, query: query)
             return []
         case .newSession(var f):
             return newSessionKey(&state, &f, key)

@@ -8,6 +8,25 @@ extension AppReducer {
     public static let emojiChoices = ["👍", "👎", "👀", "❤️", "😂", "🔥", "🎉", "😮", "😢", "🙏", "💯", "🤔", "👏", "🙌", "✅", "❌",
                                       "🍿", "🎬", "🎵", "📺", "🤯", "😍", "🥲", "👌"]
 
+    /// Names and shortcodes the picker searches (the first is the shortcode).
+    public static let emojiNames: [String: [String]] = [
+        "👍": ["+1", "thumbsup", "yes", "like"], "👎": ["-1", "thumbsdown", "no", "dislike"], "👀": ["eyes", "look", "watching"],
+        "❤️": ["heart", "love", "red"], "😂": ["joy", "laugh", "tears", "lol"], "🔥": ["fire", "lit", "hot"],
+        "🎉": ["tada", "party", "celebrate"], "😮": ["open_mouth", "wow", "surprised"], "😢": ["cry", "sad", "tear"],
+        "🙏": ["pray", "thanks", "please"], "💯": ["100", "hundred", "perfect"], "🤔": ["thinking", "hmm"],
+        "👏": ["clap", "applause"], "🙌": ["raised_hands", "hooray"], "✅": ["white_check_mark", "check", "done", "yes"],
+        "❌": ["x", "cross", "no"], "🍿": ["popcorn"], "🎬": ["clapper", "movie", "film"], "🎵": ["musical_note", "music", "song"],
+        "📺": ["tv", "television", "show"], "🤯": ["exploding_head", "mind_blown"], "😍": ["heart_eyes", "love"],
+        "🥲": ["smiling_face_with_tear", "bittersweet"], "👌": ["ok_hand", "ok", "perfect"],
+    ]
+
+    /// The choices whose name or shortcode contains `query` (colons ignored), in picker order.
+    public static func emojiMatches(_ query: String) -> [String] {
+        let q = query.lowercased().replacingOccurrences(of: ":", with: "")
+        guard !q.isEmpty else { return emojiChoices }
+        return emojiChoices.filter { e in (emojiNames[e] ?? []).contains { $0.contains(q) } }
+    }
+
     static func postKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
         switch state.post.mode {
         case .empty:

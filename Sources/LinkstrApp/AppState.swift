@@ -98,7 +98,8 @@ public enum Overlay: Equatable, Sendable {
     /// The `:` command line.
     case commandLine(TextField)
     case confirm(Confirmation)
-    case emojiPicker(postID: String, selection: Int)
+    /// `query` filters by name or shortcode ("fire", ":+1:"); `selection` indexes the filtered choices.
+    case emojiPicker(postID: String, selection: Int, query: String = "")
     case newSession(NewSessionForm)
     case members(MembersForm)
     case contact(ContactForm)

@@ -109,6 +109,31 @@ final class PostReducerTests: XCTestCase {
         XCTAssertEqual(h.state.post.mode, self.detail(view), "the detail is still open, nothing was sent")
     }
 
+    /// Issue 16 (8): the emoji picker searches by name or shortcode; Esc clears the search, then closes.
+    func testEmojiPickerSearchesByNameAndShortcode() {
+        let view = F.post("p1", in: "s1", url: "https://example.com/v")
+        var h = ReducerHarness(F.feed(films, posts: [view]))
+        h.send(.keyPressed(.enter), [.loadPost("p1"), .markPostRead("p1")]) { $0.post.mode = self.detail(view); $0.pane = .post }
+        h.send(.keyPressed(.char("e"))) { $0.overlay = .emojiPicker(postID: "p1", selection: 0) }
+        h.send(.keyPressed(.char("f"))) { $0.overlay = .emojiPicker(postID: "p1", selection: 0, query: "f") }
+        h.send(.keyPressed(.char("i"))) { $0.overlay = .emojiPicker(postID: "p1", selection: 0, query: "fi") }
+        XCTAssertEqual(AppReducer.emojiMatches("fi"), ["🔥", "🎬"], "fire, film")
+        XCTAssertEqual(AppReducer.emojiMatches(":+1:"), ["👍"])
+        h.send(.keyPressed(.right)) { $0.overlay = .emojiPicker(postID: "p1", selection: 1, query: "fi") }
+        h.send(.keyPressed(.escape)) { $0.overlay = .emojiPicker(postID: "p1", selection: 0) }
+        h.send(.textPasted("x"))
+        h.send(.keyPressed(.char("h"))) { $0.overlay = .emojiPicker(postID: "p1", selection: 0, query: "h") }
+        h.send(.keyPressed(.backspace)) { $0.overlay = .emojiPicker(postID: "p1", selection: 0) }
+        for (i, c) in "heart".enumerated() {
+            h.send(.keyPressed(.char(c))) { $0.overlay = .emojiPicker(postID: "p1", selection: 0, query: String("heart".prefix(i + 1))) }
+        }
+        h.send(.keyPressed(.enter), [.react(postID: "p1", emoji: "❤️")]) {
+            $0.overlay = nil
+            $0.post.mode = self.detail(view, busy: true)
+            $0.status = StatusLine("sending ❤️…")
+        }
+    }
+
     func testPostDetailReactsOpensCopiesAndUsesThePicker() {
         let view = F.post("p1", in: "s1", url: "https://example.com/v", reactions: [ReactionSummary(emoji: "🔥", count: 2, mine: false, by: [F.bob, F.carol])])
         var h = ReducerHarness(F.feed(films, posts: [view]))

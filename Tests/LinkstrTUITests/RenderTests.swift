@@ -422,6 +422,26 @@ final class RenderTests: XCTestCase {
         XCTAssertTrue(OverlayViews.helpLines.contains { $0.contains("t test relay") })
     }
 
+    /// Issue 16 (8): the picker's grid keeps four columns per emoji, ❤️ (with its variation selector)
+    /// included, and shows the search and a hint line.
+    func testEmojiPickerGridDoesNotShiftAndShowsTheSearch() {
+        var state = F.main()
+        state.overlay = .emojiPicker(postID: "p1", selection: 0)
+        var c = render(state)
+        let y = try! XCTUnwrap(c.lines.firstIndex { $0.contains("👍") })
+        let x0 = (80 - 36) / 2 + 3
+        for (i, e) in AppReducer.emojiChoices.prefix(8).enumerated() {
+            XCTAssertEqual(c[x0 + 4 * i, y].text, e, "column of \(e)")
+        }
+        XCTAssertNotNil(row(c, containing: "type to search (fire, :+1:)"))
+        XCTAssertNotNil(row(c, containing: "arrows · Enter react · Esc close"))
+        state.overlay = .emojiPicker(postID: "p1", selection: 0, query: "fi")
+        c = render(state)
+        XCTAssertNotNil(row(c, containing: "search: fi"))
+        XCTAssertEqual(c[x0, y].text, "🔥")
+        XCTAssertEqual(c[x0 + 4, y].text, "🎬")
+    }
+
     func testEveryScreenSurvivesTinyAndHugeTerminals() {
         var states = [F.main(sessions: (0..<50).map { F.session("s\($0)", "Session \($0)", unread: $0 % 3 == 0, at: Int64(9_000 - $0)) })]
         var s = states[0]

@@ -20,13 +20,19 @@ enum OverlayViews {
             let lines = PostViews.wrap(confirmation.question, width: min(60, c.width - 8))
             let r = box(&c, title: "Confirm", width: min(64, c.width - 4), height: lines.count + 4)
             for (i, line) in lines.enumerated() { c.put(line, x: r.x + 2, y: r.y + 2 + i, Style(.warning, bold: true)) }
-        case .emojiPicker(_, let selection):
+        case .emojiPicker(_, let selection, let query):
             let columns = 8
-            let rows = (AppReducer.emojiChoices.count + columns - 1) / columns
-            let r = box(&c, title: "React", width: columns * 4 + 4, height: rows + 4)
-            for (i, e) in AppReducer.emojiChoices.enumerated() {
+            let choices = AppReducer.emojiMatches(query)
+            let rows = max(1, (AppReducer.emojiChoices.count + columns - 1) / columns)
+            let r = box(&c, title: "React", width: columns * 4 + 4, height: rows + 6)
+            // Every cell is four columns: a space, the emoji (two columns, variation selector included), a space.
+            for (i, e) in choices.enumerated() {
                 c.put(" \(e) ", x: r.x + 2 + (i % columns) * 4, y: r.y + 2 + i / columns, Style(.text, reverse: i == selection))
             }
+            if choices.isEmpty { c.put("no emoji named \(DisplayText.singleLine(query))", x: r.x + 2, y: r.y + 2, Style(.dim), limit: r.width - 4) }
+            let search = query.isEmpty ? "type to search (fire, :+1:)" : "search: " + DisplayText.singleLine(query)
+            c.put(search, x: r.x + 2, y: r.y + 3 + rows, Style(query.isEmpty ? .dim : .accent), limit: r.width - 4)
+            c.put("arrows · Enter react · Esc close", x: r.x + 2, y: r.y + 4 + rows, Style(.dim), limit: r.width - 4)
         case .newSession(let f):
             let height = min(c.height - 2, 8 + max(1, state.contacts.count))
             let r = box(&c, title: "New session", width: min(64, c.width - 4), height: height)
