@@ -597,6 +597,7 @@ public actor SyncEngine {
         log.info("sent", metadata: ["rumors": "\(rumors.count)", "wraps": "\(wraps.count)"])
         // Our self-copies will come back from the relays: mark them processed so they are never opened.
         let reports = try store.ingest(messages, processedWraps: wraps.map { $0.id.hex }, now: now)
+        try store.markSent(zip(rumors, result).filter { $0.0.payload.kind == .root }.map { $0.1.rumorID })
         updateSink.yield(.ingested(touchedSessions: reports.reduce(into: Set<String>()) { $0.formUnion($1.touchedSessions) }, notifications: []))
         scheduleProfileRefresh()  // a new session or member list may name people we have not asked about
         await deliverToInboxes(wrapsByRecipient)

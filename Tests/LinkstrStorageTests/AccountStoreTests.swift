@@ -243,4 +243,37 @@ final class AccountStoreTests: StorageTestCase {
         XCTAssertEqual(try store.relays(now: 5).count, 5)
         XCTAssertTrue(try store.relays(now: 5).allSatisfy(\.enabled))
     }
+
+    /// Issue 16 (5): posts of one second keep a stable order: ours as this device sent them, others by
+    /// id; paging continues exactly where a page ended.
+    func testPostsWithinOneSecondListInSendOrder() throws {
+        let me = SecretKey.generate(), friend = SecretKey.generate().publicKey.hex
+        let local = try LocalStore(paths: paths)
+        let store = try local.account(me, now: 1)
+        _ = try store.ingest([MessageFactory.create("S", by: friend, members: [friend, me.publicKey.hex], at: 10)], now: 10)
+        // 30 posts sent in one second; their ids sort in no particular order.
+        let sent = (0..<30).map { i in MessageFactory.root("S", by: me.publicKey.hex, at: 100, url: "https://example.com/\(i)", id: MessageFactory.id("burst-\(i)")) }
+        for m in sent {
+            _ = try store.ingest([m], now: 100)
+            try store.markSent([m.rumorID])
+        }
+        let received = (0..<5).map { i in MessageFactory.root("S", by: friend, at: 100, url: "https://example.com/r\(i)", id: MessageFactory.id("recv-\(i)")) }
+        _ = try store.ingest(received, now: 100)
+        let page = try store.postPage(in: "S", limit: 100).map(\.id)
+        XCTAssertEqual(Array(page.prefix(30)), sent.reversed().map(\.rumorID), "newest sent first, in send order")
+        XCTAssertEqual(Array(page.suffix(5)), received.map(\.rumorID).sorted(by: >), "received ties by id")
+        // Pages of 7 give the same order.
+        var paged = [String](), before: (createdAt: Int64, id: String)?
+        while true {
+            let next = try store.postPage(in: "S", limit: 7, before: before)
+            guard let last = next.last else { break }
+            paged += next.map(\.id)
+            before = (last.post.createdAt, last.id)
+        }
+        XCTAssertEqual(paged, page)
+        // Marking read, or the same post arriving again in another wrap (both rewrite the row), keeps the order.
+        try store.markRead(postID: sent[3].rumorID, now: 200)
+        _ = try store.ingest([MessageFactory.root("S", by: me.publicKey.hex, at: 100, url: "https://example.com/5", id: sent[5].rumorID, wrap: "again")], now: 201)
+        XCTAssertEqual(try store.postPage(in: "S", limit: 100).map(\.id), page)
+    }
 }

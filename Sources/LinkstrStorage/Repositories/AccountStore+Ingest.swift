@@ -22,6 +22,19 @@ extension AccountStore {
         }
     }
 
+    /// Records that this device sent `postIDs`, in this order (after those it sent before): posts of the
+    /// same second then list in the order they were sent.
+    public func markSent(_ postIDs: [String]) throws {
+        guard !postIDs.isEmpty else { return }
+        try writing {
+            var next = (try db.scalar("SELECT COALESCE(MAX(sent_seq), 0) FROM posts WHERE owner = ?", [o]).int ?? 0) + 1
+            for id in postIDs {
+                try db.run("UPDATE posts SET sent_seq = ? WHERE owner = ? AND post_id = ? AND sent_seq = 0", [.integer(next), o, .text(id)])
+                next += 1
+            }
+        }
+    }
+
     /// A kind-3 follow list from our own key.
     public func ingestFollowList(author: Pubkey, createdAt: Int64, eventID: String, tags: [[String]], wrapOrEventID: String? = nil,
                                  now: Int64) throws -> FollowListOutcome {

@@ -26,14 +26,17 @@ extension AccountStore {
     public func session(_ id: String) throws -> SessionRecord? { try allSessions()[id] }
 
     /// A page of visible posts, newest first; `before` continues after the last post of the previous page.
+    /// Ties within one second are ordered as this device sent them, then by id, so the order is the
+    /// same on every load (issue 16, item 5).
     public func postPage(in sessionID: String, limit: Int = 50, before: (createdAt: Int64, id: String)? = nil) throws -> [PostView] {
         var sql = "SELECT * FROM posts WHERE owner = ? AND session_id = ?"
         var params: [SQLValue] = [o, .text(sessionID)]
         if let before {
-            sql += " AND (created_at < ? OR (created_at = ? AND post_id < ?))"
-            params += [.integer(before.createdAt), .integer(before.createdAt), .text(before.id)]
+            let seq = try db.scalar("SELECT sent_seq FROM posts WHERE owner = ? AND post_id = ?", [o, .text(before.id)]).int ?? 0
+            sql += " AND (created_at < ? OR (created_at = ? AND (sent_seq < ? OR (sent_seq = ? AND post_id < ?))))"
+            params += [.integer(before.createdAt), .integer(before.createdAt), .integer(seq), .integer(seq), .text(before.id)]
         }
-        sql += " ORDER BY created_at DESC, post_id DESC LIMIT ?"
+        sql += " ORDER BY created_at DESC, sent_seq DESC, post_id DESC LIMIT ?"
         params.append(.integer(Int64(limit)))
         let posts = try db.query(sql, params).map(decodePost)
         let reactions = try reactionStates(postIDs: posts.map(\.id))

@@ -56,8 +56,11 @@ struct SQLiteIngestStore: IngestStore {
         if p.status.isVisible {
             try db.run("DELETE FROM staged_messages WHERE owner = ? AND rumor_id = ?", [o, .text(p.id)])
             try db.run("""
-                INSERT OR REPLACE INTO posts (owner, post_id, session_id, created_at, author_enc, url_enc, note_enc, wrap_ids, arrivals, inbound, read_at, notified)
+                INSERT INTO posts (owner, post_id, session_id, created_at, author_enc, url_enc, note_enc, wrap_ids, arrivals, inbound, read_at, notified)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (owner, post_id) DO UPDATE SET session_id = excluded.session_id, created_at = excluded.created_at,
+                    author_enc = excluded.author_enc, url_enc = excluded.url_enc, note_enc = excluded.note_enc, wrap_ids = excluded.wrap_ids,
+                    arrivals = excluded.arrivals, inbound = excluded.inbound, read_at = excluded.read_at, notified = excluded.notified
                 """, [o, .text(p.id), .text(p.sessionID), .integer(p.createdAt), cipher.seal(p.author, store.ctx("posts.author", p.id)),
                       cipher.seal(p.url, store.ctx("posts.url", p.id)), cipher.seal(p.note, store.ctx("posts.note", p.id)),
                       .text(p.wrapIDs.joined(separator: ",")), .text(RecordCodec.arrivalsText(p.arrivals)), .integer(p.author != me ? 1 : 0),

@@ -183,6 +183,11 @@ enum Migrations {
             PRIMARY KEY (owner, pubkey_ref, kind)
         );
         """,
+        // 4: the order in which this device sent its posts, for ties within one second (0: received).
+        """
+        ALTER TABLE posts ADD COLUMN sent_seq INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX posts_in_order ON posts(owner, session_id, created_at, sent_seq, post_id);
+        """,
     ]
 
     static func migrate(_ db: Database) throws {
