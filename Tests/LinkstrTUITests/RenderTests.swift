@@ -57,6 +57,23 @@ final class RenderTests: XCTestCase {
         XCTAssertTrue(c.row(23).contains("n new"))
     }
 
+    /// Issue 16 (9): a row says what happened last: who shared what (the page's title, else the host),
+    /// with the time; unread rows have a bold name besides the dot.
+    func testSessionRowsSayWhoSharedWhat() {
+        var films = F.session("s1", "Films", members: [F.me, F.bob], unread: true, at: 9_000)
+        films.lastPost = SessionSummary.LastPost(author: F.bob, url: "https://www.youtube.com/watch?v=x")
+        var state = F.main(sessions: [films, F.session("s2", "Quiet", at: 8_000)])
+        state.contacts = [Contact(pubkey: F.bob, alias: "Bob")]
+        var c = render(state)
+        XCTAssertNotNil(row(c, containing: "Bob: www.youtube.com"), c.lines.joined(separator: "\n"))
+        XCTAssertNotNil(row(c, containing: "1 member"), "no post yet: the members")
+        let nameRow = c.lines.firstIndex { $0.contains("Films") }!
+        XCTAssertTrue(c.styles(ofText: "Films", onRow: nameRow).allSatisfy(\.bold), "unread rows stand out")
+        state.linkTitles = ["https://www.youtube.com/watch?v=x": "Never Gonna Give You Up"]
+        c = render(state)
+        XCTAssertNotNil(row(c, containing: "Bob: Never Gonna Give You Up"))
+    }
+
     func testEmptyListAndArchivedHint() {
         var state = F.main()
         XCTAssertNotNil(row(render(state), containing: "no sessions yet. press n to start one."))

@@ -17,6 +17,14 @@ public struct SessionSummary: Equatable, Sendable {
     public let unread: Bool
     /// Newest visible post, else the newest snapshot.
     public let lastActivityAt: Int64
+    /// Who shared the newest visible post, and its link (for the list row), when there is one.
+    public var lastPost: LastPost?
+
+    public struct LastPost: Equatable, Sendable {
+        public let author: Pubkey
+        public let url: String
+        public init(author: Pubkey, url: String) { self.author = author; self.url = url }
+    }
 }
 
 extension SessionSummary {
@@ -89,7 +97,12 @@ extension AccountState {
 
     private func summary(_ s: SessionRecord) -> SessionSummary {
         let visible = postIDs(inSession: s.id).compactMap { posts[$0] }.filter(\.status.isVisible)
-        return SessionSummary(record: s, me: me, lastPostAt: visible.map(\.createdAt).max(), unread: visible.contains { isUnread($0) })
+        var summary = SessionSummary(record: s, me: me, lastPostAt: visible.map(\.createdAt).max(), unread: visible.contains { isUnread($0) })
+        // The newest post as the feed orders them (ties by id here: nothing is sent in the reference).
+        if let newest = visible.max(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) {
+            summary.lastPost = SessionSummary.LastPost(author: newest.author, url: newest.url)
+        }
+        return summary
     }
 
     public func isUnread(_ p: PostRecord) -> Bool { p.status.isVisible && p.author != me && p.readAt == nil }

@@ -95,8 +95,11 @@ extension AccountStore {
         let r = try db.query("SELECT max(created_at) AS last, max(inbound AND read_at IS NULL) AS unread FROM posts WHERE owner = ? AND session_id = ?",
                              [o, .text(sessionID)]).first
         let last = max(r?["last"].int ?? 0, session.derived.timeline.last?.createdAt ?? 0)
-        try db.run("UPDATE sessions SET last_activity_at = ?, unread = ? WHERE owner = ? AND session_id = ?",
-                    [.integer(last), .integer(r?["unread"].int ?? 0), o, .text(sessionID)])
+        let newest = try db.scalar("""
+            SELECT post_id FROM posts WHERE owner = ? AND session_id = ? ORDER BY created_at DESC, sent_seq DESC, post_id DESC LIMIT 1
+            """, [o, .text(sessionID)])
+        try db.run("UPDATE sessions SET last_activity_at = ?, unread = ?, last_post_id = ? WHERE owner = ? AND session_id = ?",
+                    [.integer(last), .integer(r?["unread"].int ?? 0), newest, o, .text(sessionID)])
     }
 
     /// A transaction; the session cache is dropped when it rolls back, so memory never runs ahead of disk.

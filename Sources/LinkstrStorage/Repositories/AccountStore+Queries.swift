@@ -4,17 +4,28 @@ import LinkstrDomain
 extension AccountStore {
     /// Listed sessions, newest activity first.
     public func sessionSummaries(archived: Bool? = false) throws -> [SessionSummary] {
-        var sql = "SELECT * FROM sessions WHERE owner = ? AND listed = 1"
+        var sql = """
+            SELECT s.*, p.author_enc AS last_author_enc, p.url_enc AS last_url_enc FROM sessions s
+            LEFT JOIN posts p ON p.owner = s.owner AND p.post_id = s.last_post_id
+            WHERE s.owner = ? AND s.listed = 1
+            """
         var params: [SQLValue] = [o]
-        if let archived { sql += " AND archived = ?"; params.append(.integer(archived ? 1 : 0)) }
-        sql += " ORDER BY last_activity_at DESC, session_id DESC"
+        if let archived { sql += " AND s.archived = ?"; params.append(.integer(archived ? 1 : 0)) }
+        sql += " ORDER BY s.last_activity_at DESC, s.session_id DESC"
         return try db.query(sql, params).map { r in
             let id = r["session_id"].text ?? ""
             let name = try cipher.open(r["name_enc"], ctx("sessions.name", id)) ?? ""
             let members = (try cipher.open(r["members_enc"], ctx("sessions.members", id)) ?? "").split(separator: ",").map(String.init)
-            return SessionSummary(id: id, name: name.isEmpty ? "untitled session" : name, creator: try cipher.open(r["creator_enc"], ctx("sessions.creator", id)) ?? "",
-                                  members: members, isMember: r["is_member"].int == 1, archived: r["archived"].int == 1,
-                                  unread: r["unread"].int == 1, lastActivityAt: r["last_activity_at"].int ?? 0)
+            var summary = SessionSummary(id: id, name: name.isEmpty ? "untitled session" : name,
+                                         creator: try cipher.open(r["creator_enc"], ctx("sessions.creator", id)) ?? "",
+                                         members: members, isMember: r["is_member"].int == 1, archived: r["archived"].int == 1,
+                                         unread: r["unread"].int == 1, lastActivityAt: r["last_activity_at"].int ?? 0)
+            if let postID = r["last_post_id"].text,
+               let author = try cipher.open(r["last_author_enc"], ctx("posts.author", postID)),
+               let url = try cipher.open(r["last_url_enc"], ctx("posts.url", postID)) {
+                summary.lastPost = SessionSummary.LastPost(author: author, url: url)
+            }
+            return summary
         }
     }
 

@@ -188,6 +188,12 @@ enum Migrations {
         ALTER TABLE posts ADD COLUMN sent_seq INTEGER NOT NULL DEFAULT 0;
         CREATE INDEX posts_in_order ON posts(owner, session_id, created_at, sent_seq, post_id);
         """,
+        // 5: the newest visible post of each session, for its list row.
+        """
+        ALTER TABLE sessions ADD COLUMN last_post_id TEXT;
+        UPDATE sessions SET last_post_id = (SELECT p.post_id FROM posts p WHERE p.owner = sessions.owner AND p.session_id = sessions.session_id
+                                            ORDER BY p.created_at DESC, p.sent_seq DESC, p.post_id DESC LIMIT 1);
+        """,
     ]
 
     static func migrate(_ db: Database) throws {

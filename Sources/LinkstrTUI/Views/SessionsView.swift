@@ -33,7 +33,14 @@ enum SessionsView {
             let right = c.width - 2 - DisplayWidth.of(time)
             c.put(DisplayWidth.truncate(DisplayText.singleLine(row.name), to: max(4, right - 6)), x: 5, y: y, base)
             c.put(time, x: right, y: y, Style(.dim, reverse: selected))
-            var detail = "\(row.members.count) member\(row.members.count == 1 ? "" : "s")"
+            // What happened last: who shared what (the page's title, else the link's host), like a chat list.
+            var detail: String
+            if let last = row.lastPost {
+                let what = state.linkTitles[last.url].map(DisplayText.singleLine) ?? WebURL.host(of: last.url) ?? DisplayText.singleLine(last.url)
+                detail = AppView.name(last.author, state) + ": " + what
+            } else {
+                detail = "\(row.members.count) member\(row.members.count == 1 ? "" : "s")"
+            }
             if !row.isMember { detail += " · read-only" }
             if row.archived { detail += " · archived" }
             c.put(DisplayWidth.truncate(detail, to: c.width - 10), x: 5, y: y + 1, Style(.dim, reverse: selected))
