@@ -53,8 +53,8 @@ public struct AccountActions: Sendable {
     /// Deletes one of our posts for everyone (see `PostDeletion`).
     public func deletePost(_ postID: String, now: Int64) async throws -> PostDeletion.Outcome {
         let view = try store.postView(postID)
-        _ = try OutboundPlanner.deletePost(post: view?.post, session: try view.flatMap { try store.session($0.post.sessionID) }, me: me, now: now).get()
-        return try await PostDeletion.delete(postID: postID, store: store, engine: try await engine(), me: me, now: now)
+        let plan = try OutboundPlanner.deletePost(post: view?.post, session: try view.flatMap { try store.session($0.post.sessionID) }, me: me, now: now).get()
+        return try await PostDeletion.carryOut(plan, engine: try await engine())
     }
 
     // MARK: sessions

@@ -1,5 +1,4 @@
 import LinkstrDomain
-import LinkstrStorage
 import LinkstrSync
 
 /// Deleting one of your posts, for the terminal app and the CLI alike (one use case, one behaviour).
@@ -18,10 +17,8 @@ public enum PostDeletion {
         }
     }
 
-    public static func delete(postID: String, store: AccountStore, engine: SyncEngine, me: Pubkey, now: Int64) async throws -> Outcome {
-        let view = try store.postView(postID)
-        let session = try view.flatMap { try store.session($0.post.sessionID) }
-        let plan = try OutboundPlanner.deletePost(post: view?.post, session: session, me: me, now: now).get()
+    /// Carries out `plan` (made by `OutboundPlanner.deletePost`, which refuses what is not ours).
+    public static func carryOut(_ plan: OutboundPlanner.DeletePlan, engine: SyncEngine) async throws -> Outcome {
         // Sent and acknowledged, it is also applied locally (the tombstone) by the engine.
         _ = try await engine.send([plan.notice])
         guard let request = plan.deletionRequest else {

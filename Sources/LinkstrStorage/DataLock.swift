@@ -1,22 +1,26 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// One linkstr process per data directory: an exclusive `flock` on `lock` in the data directory,
 /// holding the owner's pid. Released when the process exits (the kernel drops it), or on `release`.
-public final class DataLock: @unchecked Sendable {
-    private var descriptor: Int32
+public final class DataLock: Sendable {
+    /// The locked file's descriptor; -1 once released.
+    private let descriptor: Mutex<Int32>
 
-    private init(descriptor: Int32) { self.descriptor = descriptor }
+    private init(descriptor: Int32) { self.descriptor = Mutex(descriptor) }
 
     deinit { release() }
 
     public func release() {
-        guard descriptor >= 0 else { return }
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
-        descriptor = -1
+        descriptor.withLock { fd in
+            guard fd >= 0 else { return }
+            flock(fd, LOCK_UN)
+            close(fd)
+            fd = -1
+        }
     }
 
     /// Takes the lock, trying again until `wait` has passed; a clear error names the holder's pid.

@@ -93,14 +93,25 @@ public final class LocalStore: @unchecked Sendable {
             try Migrations.migrate(fresh)
             try fresh.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw .cannotOpen(path: path, reason: "a new database could not be created: \(error)")
+            throw .cannotOpen(path: path, reason: "a new database could not be created: \(error)" + removeTemporary(temporary, keeping: false))
         }
-        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
+        // Closing checkpointed the journal; any journal files left of the temporary name go before the rename.
+        let leftover = removeTemporary(temporary, keeping: true)
+        guard leftover.isEmpty else { throw .cannotOpen(path: path, reason: "a new database could not be set up" + leftover) }
         guard rename(temporary, path) == 0 else {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw .cannotOpen(path: path, reason: "a new database could not be moved into place (errno \(errno)).")
+            let reason = "a new database could not be moved into place (errno \(errno))"
+            throw .cannotOpen(path: path, reason: reason + removeTemporary(temporary, keeping: false))
         }
+    }
+
+    /// Removes the temporary database's files (its journal files only with `keeping`); names what could
+    /// not be removed, so that nothing is left behind without a word.
+    static func removeTemporary(_ temporary: String, keeping: Bool) -> String {
+        var left = [String]()
+        for suffix in (keeping ? ["-wal", "-shm"] : ["", "-wal", "-shm"]) where FileManager.default.fileExists(atPath: temporary + suffix) {
+            do { try FileManager.default.removeItem(atPath: temporary + suffix) } catch { left.append(temporary + suffix) }
+        }
+        return left.isEmpty ? "" : "; left behind: " + left.joined(separator: ", ")
     }
 
     /// A temporary store for this run only (the recovery screen's "continue in memory").

@@ -19,12 +19,15 @@ public enum Wipe {
         let fm = FileManager.default
         // 1. The key files: overwritten in place, synced, then removed with the rest.
         var identities = 0
-        for url in (try? fm.contentsOfDirectory(at: paths.identities, includingPropertiesForKeys: nil)) ?? [] {
+        // A key file that cannot be listed must stop the wipe, not be skipped.
+        let keyFiles = fm.fileExists(atPath: paths.identities.path) ? try fm.contentsOfDirectory(at: paths.identities, includingPropertiesForKeys: nil) : []
+        for url in keyFiles {
             try overwrite(url)
             if url.pathExtension == "ncryptsec" { identities += 1 }
         }
         // 2. The wrapped data keys: replaced by random bytes of the same length, then the WAL folded in.
         if fm.fileExists(atPath: paths.database.path) {
+            // A database that will not open (damaged, not ours) still has every byte overwritten below.
             if let db = try? Database(path: paths.database.path) {
                 try db.execute("PRAGMA secure_delete = ON")
                 try db.execute("UPDATE accounts SET wrapped_data_key = randomblob(length(wrapped_data_key))")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -121,41 +122,44 @@ public final class TestRelay: @unchecked Sendable {
 }
 
 /// A Python script from Tests/Interop serving on a free 127.0.0.1 port, killed when released.
-public class InteropServer: @unchecked Sendable {
+public final class InteropServer: Sendable {
     public let port: Int
     public var url: String { "ws://127.0.0.1:\(port)" }
-    private let process: Process
+    private let process: Mutex<Process>
 
-    init(script: String, arguments: [String]) throws {
+    public init(script: String, arguments: [String]) throws {
         port = try TestRelay.freePort()
-        process = Process()
-        process.executableURL = try TestEnvironment.python()
-        process.arguments = [TestEnvironment.interopScript(script).path, String(port)] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let p = Process()
+        p.executableURL = try TestEnvironment.python()
+        p.arguments = [TestEnvironment.interopScript(script).path, String(port)] + arguments
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        process = Mutex(p)
         try TestRelay.waitUntilListening(port: port, timeout: 20)
     }
 
     deinit { stop() }
 
     public func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.withLock { p in
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            p.waitUntilExit()
+        }
     }
 }
 
 /// rust-nostr's relay (`LocalRelay` from the nostr-sdk wheel, Tests/Interop/rust_relay.py) on 127.0.0.1:
 /// a second relay implementation, which refuses kind 5 for gift wraps and treats limits its own way.
-public final class RustRelay: InteropServer, @unchecked Sendable {
-    public init(maxFilterLimit: Int? = nil) throws {
-        try super.init(script: "rust_relay.py", arguments: maxFilterLimit.map { [String($0)] } ?? [])
+public enum RustRelay {
+    public static func start(maxFilterLimit: Int? = nil) throws -> InteropServer {
+        try InteropServer(script: "rust_relay.py", arguments: maxFilterLimit.map { [String($0)] } ?? [])
     }
 }
 
 /// The fault-injecting WebSocket proxy (Tests/Interop/fault_proxy.py) in front of a relay.
-public final class FaultProxy: InteropServer, @unchecked Sendable {
-    public init(upstream: String, mode: String, argument: String = "0") throws {
-        try super.init(script: "fault_proxy.py", arguments: [upstream, mode, argument])
+public enum FaultProxy {
+    public static func start(upstream: String, mode: String, argument: String = "0") throws -> InteropServer {
+        try InteropServer(script: "fault_proxy.py", arguments: [upstream, mode, argument])
     }
 }

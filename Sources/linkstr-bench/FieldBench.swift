@@ -8,16 +8,10 @@ import NostrProtocol
 /// frame on the terminal (`LINKSTR_FRAME_STATS`).
 enum FieldBench {
     static func run(bytes: Int, keys: Int = 300) throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("linkstr")
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-field-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let paths = DataPaths.resolve(home: home.path)
-        let me = SecretKey.generate(using: SeededRandom(seed: 43))
-        let passphrase = "benchmark passphrase"
-        try IdentityVault(paths: paths).store(me, passphrase: passphrase)
-        try FileManager.default.createDirectory(at: paths.config, withIntermediateDirectories: true)
-        try "link_previews = false\n".write(to: paths.config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        let binary = try BenchHome.binary()
+        let bench = try BenchHome("field", me: SecretKey.generate(using: SeededRandom(seed: 43)))
+        defer { bench.remove() }
+        let (home, paths, me, passphrase) = (bench.home, bench.paths, bench.me, bench.passphrase)
         _ = try LargeHistory.fill(try LocalStore(paths: paths).account(me, now: 1), me: me.publicKey.hex, sessions: 1, postsPerSession: 1)
         let paste = home.appendingPathComponent("paste.txt")
         try (String(repeating: "lorem ipsum dolor sit amet, ", count: bytes / 28) + "END").write(to: paste, atomically: true, encoding: .utf8)

@@ -8,16 +8,10 @@ import NostrProtocol
 /// app's resident memory before and after the same number arrives live.
 enum JunkBench {
     static func run(count: Int) throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("linkstr")
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-junk-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let paths = DataPaths.resolve(home: home.path)
-        let me = SecretKey.generate(using: SeededRandom(seed: 44))
-        let passphrase = "benchmark passphrase"
-        try IdentityVault(paths: paths).store(me, passphrase: passphrase)
-        try FileManager.default.createDirectory(at: paths.config, withIntermediateDirectories: true)
-        try "link_previews = false\n".write(to: paths.config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        let binary = try BenchHome.binary()
+        let bench = try BenchHome("junk", me: SecretKey.generate(using: SeededRandom(seed: 44)))
+        defer { bench.remove() }
+        let (home, paths, me, passphrase) = (bench.home, bench.paths, bench.me, bench.passphrase)
         let relay = try TestRelay(maxLimit: 500, checksSignatures: false)
         defer { relay.stop() }
         var environment = ProcessInfo.processInfo.environment

@@ -8,19 +8,14 @@ import NostrProtocol
 /// backfill runs. Each key counts until the frame that shows it.
 enum SyncTUIBench {
     static func run(wraps: Int, keys: Int = 400) async throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("linkstr")
+        let binary = try BenchHome.binary()
         let relay = try TestRelay()
         defer { relay.stop() }
         let me = SecretKey.generate()
         let seeded = try await SyncBench.seed(relay, for: me, wraps: wraps, now: Int64(Date().timeIntervalSince1970))
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-synctui-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let paths = DataPaths.resolve(home: home.path)
-        let passphrase = "benchmark passphrase"
-        try IdentityVault(paths: paths).store(me, passphrase: passphrase)
-        try FileManager.default.createDirectory(at: paths.config, withIntermediateDirectories: true)
-        try "link_previews = false\n".write(to: paths.config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        let bench = try BenchHome("synctui", me: me)
+        defer { bench.remove() }
+        let (home, passphrase) = (bench.home, bench.passphrase)
         let stats = home.appendingPathComponent("frames.json")
         let tmux = try Tmux()
         try tmux.start("s", [binary.path, "--home", home.path, "--relay", relay.url],

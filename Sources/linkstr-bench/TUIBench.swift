@@ -10,21 +10,11 @@ import NostrProtocol
 /// keypress's time from input to the frame on the terminal, and its resident memory.
 enum TUIBench {
     static func run(posts: Int, launches: Int = 5) throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("linkstr")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw ProcessRunner.Failure(description: "\(binary.path) is missing: swift build -c release --product linkstr")
-        }
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-tui-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let paths = DataPaths.resolve(home: home.path)
-        let me = SecretKey.generate(using: SeededRandom(seed: 42))
-        let passphrase = "benchmark passphrase"
-        // The NIP-49 default cost, as a real vault has: unlocking is part of the time to the first full frame.
-        try IdentityVault(paths: paths).store(me, passphrase: passphrase)
-        // The history's links are example.com pages: no preview fetches leave the machine.
-        try FileManager.default.createDirectory(at: paths.config, withIntermediateDirectories: true)
-        try "link_previews = false\n".write(to: paths.config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        let binary = try BenchHome.binary()
+        // The NIP-49 default cost: unlocking is part of the time to the first full frame.
+        let bench = try BenchHome("tui", me: SecretKey.generate(using: SeededRandom(seed: 42)))
+        defer { bench.remove() }
+        let (home, paths, me, passphrase) = (bench.home, bench.paths, bench.me, bench.passphrase)
         let sessions = 1_000, perSession = max(1, posts / sessions)
         let fill = try LargeHistory.fill(try LocalStore(paths: paths).account(me, now: 1), me: me.publicKey.hex,
                                          sessions: sessions, postsPerSession: perSession)

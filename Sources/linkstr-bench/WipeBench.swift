@@ -6,12 +6,10 @@ import NostrProtocol
 /// The emergency wipe with a large history: `posts` posts in 1,000 sessions, two identities.
 enum WipeBench {
     static func run(posts: Int) throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-wipe-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let paths = DataPaths.resolve(home: home.path)
-        let me = SecretKey.generate(using: SeededRandom(seed: 45))
-        try IdentityVault(paths: paths).store(me, passphrase: "benchmark passphrase")
-        try IdentityVault(paths: paths).store(SecretKey.generate(), passphrase: "benchmark passphrase")
+        let bench = try BenchHome("wipe", me: SecretKey.generate(using: SeededRandom(seed: 45)))
+        let (home, paths, me) = (bench.home, bench.paths, bench.me)
+        defer { if FileManager.default.fileExists(atPath: home.path) { bench.remove() } }  // the wipe removes it when it works
+        try IdentityVault(paths: paths).store(SecretKey.generate(), passphrase: BenchHome.passphrase)
         let fill = try LargeHistory.fill(try LocalStore(paths: paths).account(me, now: 1), me: me.publicKey.hex, sessions: 1_000, postsPerSession: max(1, posts / 1_000))
         let bytes = ["", "-wal"].reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: paths.database.path + $1)[.size] as? Int) ?? 0) }
         var report: Wipe.Report?

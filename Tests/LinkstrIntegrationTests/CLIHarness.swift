@@ -27,7 +27,7 @@ struct Home {
     func run(_ args: [String], stdin: String = "", relays override: [String]? = nil, timeout: TimeInterval = 120,
              environment extra: [String: String] = [:]) throws -> Run {
         var env = ProcessInfo.processInfo.environment.merging(extra) { $1 }
-        env["LINKSTR_PASSPHRASE"] = "correct horse battery staple"
+        env["LINKSTR_PASSPHRASE"] = Home.passphrase
         var full = ["--home", directory.path]
         for r in override ?? relays { full += ["--relay", r] }
         let r = try ProcessRunner.run(binary, full + args, stdin: Data(stdin.utf8), environment: env, timeout: timeout)
@@ -73,6 +73,23 @@ struct Home {
     }
 
     func remove() { try? FileManager.default.removeItem(at: directory) }
+
+    static let passphrase = "correct horse battery staple"
+
+    /// A home with an identity and link previews off (no fetch leaves the machine), ready for the app.
+    static func forApp(_ name: String, relay: String) throws -> Home {
+        let home = try Home(name, relays: [relay])
+        _ = try home.createIdentity()
+        try home.writeConfig("link_previews = false\n")
+        return home
+    }
+
+    /// Starts the app on this home in a tmux window, unlocked from the environment unless told otherwise.
+    func startApp(_ tmux: Tmux, _ window: String, relay: String?, arguments: [String] = [], passphrase: String = Home.passphrase,
+                  environment: [String: String] = [:], columns: Int = 80, rows: Int = 24) throws {
+        try tmux.start(window, [binary.path, "--home", directory.path] + (relay.map { ["--relay", $0] } ?? []) + arguments,
+                       environment: ["LINKSTR_PASSPHRASE": passphrase].merging(environment) { $1 }, columns: columns, rows: rows)
+    }
 }
 
 struct HarnessFailure: Error, CustomStringConvertible { let description: String }

@@ -22,7 +22,7 @@ final class FaultTests: XCTestCase {
         let relay = try TestRelay()
         let (a, b, session, posts) = try seeded(relay, posts: 12)
         defer { a.remove(); b.remove() }
-        let proxy = try FaultProxy(upstream: relay.url, mode: "drop", argument: "5")
+        let proxy = try FaultProxy.start(upstream: relay.url, mode: "drop", argument: "5")
         let result = try b.ok(["sync", "--json", "--timeout", "30"], relays: [proxy.url]).json() as! [String: Any]
         XCTAssertEqual(result["complete"] as? Bool, true)
         let ids = try b.posts(session).map { $0["id"] as! String }
@@ -34,7 +34,7 @@ final class FaultTests: XCTestCase {
         let relay = try TestRelay()
         let (a, b, session, posts) = try seeded(relay, posts: 1)
         defer { a.remove(); b.remove() }
-        let proxy = try FaultProxy(upstream: relay.url, mode: "blocked")
+        let proxy = try FaultProxy.start(upstream: relay.url, mode: "blocked")
         let refused = try a.run(["post", session, "https://example.com/blocked"], relays: [proxy.url])
         XCTAssertEqual(refused.status, 1)
         XCTAssertEqual(refused.err, "linkstr: blocked: this relay does not accept your events\n")
@@ -72,7 +72,7 @@ final class FaultTests: XCTestCase {
         let relay = try TestRelay()
         let (a, b, session, posts) = try seeded(relay, posts: 3)
         defer { a.remove(); b.remove() }
-        let proxy = try FaultProxy(upstream: relay.url, mode: "garbage")
+        let proxy = try FaultProxy.start(upstream: relay.url, mode: "garbage")
         let result = try b.ok(["sync", "--json", "--timeout", "30"], relays: [proxy.url]).json() as! [String: Any]
         XCTAssertEqual(result["complete"] as? Bool, true)
         XCTAssertEqual(Set(try b.posts(session).map { $0["id"] as! String }), Set(posts))
@@ -82,7 +82,7 @@ final class FaultTests: XCTestCase {
         let relay = try TestRelay()
         let (a, b, session, _) = try seeded(relay, posts: 0)
         defer { a.remove(); b.remove() }
-        let proxy = try FaultProxy(upstream: relay.url, mode: "silent")
+        let proxy = try FaultProxy.start(upstream: relay.url, mode: "silent")
         var start = Date()
         let sync = try b.run(["sync", "--timeout", "4"], relays: [proxy.url])
         XCTAssertEqual(sync.status, 1)
@@ -102,7 +102,7 @@ final class FaultTests: XCTestCase {
     /// Connect/disconnect every 200 ms for 60 s: one reconnect timer, stable descriptors and memory.
     func testAFlappingRelayLeavesOneTimerAndNoLeaks() async throws {
         let relay = try TestRelay()
-        let proxy = try FaultProxy(upstream: relay.url, mode: "flap", argument: "200")
+        let proxy = try FaultProxy.start(upstream: relay.url, mode: "flap", argument: "200")
         let key = SecretKey.generate()
         var configuration = RelayPool.Configuration()
         configuration.backoff = Backoff(steps: [0.2, 0.4, 0.8], jitter: 0.2)
@@ -157,7 +157,7 @@ final class FaultTests: XCTestCase {
         sleep(1)
         try a.ok(["session", "members", session, "--set", bNpub])
 
-        let proxy = try FaultProxy(upstream: relay.url, mode: "burst")
+        let proxy = try FaultProxy.start(upstream: relay.url, mode: "burst")
         let result = try b.ok(["sync", "--json", "--timeout", "30"], relays: [proxy.url]).json() as! [String: Any]
         XCTAssertEqual(result["complete"] as? Bool, true)
         let restored = try b.posts(session)
@@ -175,7 +175,7 @@ final class FaultTests: XCTestCase {
         defer { home.remove() }
         _ = try home.createIdentity()
         let counts = home.directory.appendingPathComponent("auth-counts")
-        let proxy = try FaultProxy(upstream: relay.url, mode: "authloop", argument: counts.path)
+        let proxy = try FaultProxy.start(upstream: relay.url, mode: "authloop", argument: counts.path)
         let started = Date()
         let result = try home.run(["sync", "--json", "--timeout", "8"], relays: [proxy.url])
         let elapsed = Date().timeIntervalSince(started)
@@ -198,7 +198,7 @@ final class FaultTests: XCTestCase {
         let (a, b, session, posts) = try seeded(relay, posts: 2)
         defer { a.remove(); b.remove() }
         _ = a
-        let proxy = try FaultProxy(upstream: relay.url, mode: "flood", argument: "0")
+        let proxy = try FaultProxy.start(upstream: relay.url, mode: "flood", argument: "0")
         let started = Date()
         let run = try b.run(["sync", "--json", "--timeout", "3"], relays: [proxy.url], timeout: 30)
         let elapsed = Date().timeIntervalSince(started)

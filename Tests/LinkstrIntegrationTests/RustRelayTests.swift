@@ -8,7 +8,7 @@ final class RustRelayTests: XCTestCase {
     /// Deleting still works for everyone: the `root_delete` notice goes out, the refusal is reported by
     /// relay, and the command succeeds.
     func testDeletingAPostWhenTheRelayRefusesKind5() throws {
-        let relay = try RustRelay()
+        let relay = try RustRelay.start()
         let a = try Home("rust-a", relays: [relay.url]), b = try Home("rust-b", relays: [relay.url])
         defer { a.remove(); b.remove() }
         _ = try a.createIdentity()
@@ -29,8 +29,7 @@ final class RustRelayTests: XCTestCase {
         // The terminal app does the same: d in the post's detail deletes it and says which relay refused what.
         try a.writeConfig("link_previews = false\n")
         let tmux = try Tmux()
-        try tmux.start("a", [a.binary.path, "--home", a.directory.path, "--relay", relay.url],
-                       environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple"])
+        try a.startApp(tmux, "a", relay: relay.url)
         try tmux.waitFor("a", text: "Rust", timeout: 30)
         try tmux.keys("a", "Enter")
         try tmux.waitFor("a", text: "example.com/kept")

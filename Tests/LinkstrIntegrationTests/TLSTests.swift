@@ -12,15 +12,15 @@ final class TLSTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: certificates) }
         let made = try ProcessRunner.run(try TestEnvironment.python(), [TestEnvironment.interopScript("test_ca.py").path, certificates.path])
         XCTAssertEqual(made.status, 0, made.stderrText)
-        func endpoint(_ name: String) throws -> FaultProxy {
-            try FaultProxy(upstream: relay.url, mode: "tls", argument: certificates.appendingPathComponent(name).path)
+        func endpoint(_ name: String) throws -> InteropServer {
+            try FaultProxy.start(upstream: relay.url, mode: "tls", argument: certificates.appendingPathComponent(name).path)
         }
         let good = try endpoint("good"), expired = try endpoint("expired"), otherName = try endpoint("othername"), selfSigned = try endpoint("selfsigned")
 
         let home = try Home("tls", relays: [])
         defer { home.remove() }
         _ = try home.createIdentity()
-        func sync(_ proxy: FaultProxy) throws -> (complete: Bool, error: String?) {
+        func sync(_ proxy: InteropServer) throws -> (complete: Bool, error: String?) {
             let r = try home.run(["sync", "--json", "--timeout", "4"], relays: ["wss://localhost:\(proxy.port)"], timeout: 40)
             let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any], r.err)
             let relays = json["relays"] as? [[String: Any]] ?? []

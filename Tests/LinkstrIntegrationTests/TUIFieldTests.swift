@@ -10,13 +10,10 @@ final class TUIFieldTests: XCTestCase {
     func testLogoutAtALargeSizeLeavesNothingOfTheOldScreen() throws {
         let relay = try TestRelay()
         defer { relay.stop() }
-        let home = try Home("tui-logout", relays: [relay.url])
+        let home = try Home.forApp("tui-logout", relay: relay.url)
         defer { home.remove() }
-        _ = try home.createIdentity()
-        try home.writeConfig("link_previews = false\n")
         let tmux = try Tmux()
-        try tmux.start("l", [home.binary.path, "--home", home.directory.path, "--relay", relay.url],
-                       environment: ["LINKSTR_PASSPHRASE": ""], columns: 120, rows: 40)
+        try home.startApp(tmux, "l", relay: relay.url, passphrase: "", columns: 120, rows: 40)
         var screen = try tmux.waitFor("l", text: "Unlock npub")
         XCTAssertEqual(screen.screenLines.firstIndex { $0.contains("Unlock npub") }, 40 / 2 - 2)
         try tmux.submit("l", "correct horse battery staple")
@@ -53,7 +50,7 @@ final class TUIFieldTests: XCTestCase {
         let tmux = try Tmux()
 
         // Wrong passphrase in the environment: the unlock screen says what happened.
-        try tmux.start("w", [home.binary.path, "--home", home.directory.path], environment: ["LINKSTR_PASSPHRASE": "not it"])
+        try home.startApp(tmux, "w", relay: nil, passphrase: "not it")
         try tmux.waitFor("w", text: "Unlock npub")
         try tmux.waitFor("w", text: "did not unlock")
         try tmux.keys("w", "Escape")
@@ -62,7 +59,7 @@ final class TUIFieldTests: XCTestCase {
         // A zero-byte database: the recovery screen, and the file is not overwritten.
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
         XCTAssertTrue(FileManager.default.createFile(atPath: database.path, contents: Data()))
-        try tmux.start("z", [home.binary.path, "--home", home.directory.path], environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple"])
+        try home.startApp(tmux, "z", relay: nil)
         let screen = try tmux.waitFor("z", text: "The local database could not be opened")
         XCTAssertTrue(screen.contains("empty"), screen)
         try tmux.keys("z", "q")
@@ -73,7 +70,7 @@ final class TUIFieldTests: XCTestCase {
         let fresh = try Home("tui-envpass", relays: ["ws://127.0.0.1:9"])
         defer { fresh.remove() }
         try fresh.writeConfig("link_previews = false\n")
-        try tmux.start("n", [fresh.binary.path, "--home", fresh.directory.path], environment: ["LINKSTR_PASSPHRASE": "from the environment"])
+        try fresh.startApp(tmux, "n", relay: nil, passphrase: "from the environment")
         try tmux.waitFor("n", text: "Create a new account")
         try tmux.keys("n", "c")
         try tmux.waitFor("n", text: "A profile name")
@@ -93,16 +90,13 @@ final class TUIFieldTests: XCTestCase {
     func testAMegabytePastedIntoAFieldStaysResponsive() throws {
         let relay = try TestRelay()
         defer { relay.stop() }
-        let home = try Home("tui-paste", relays: [relay.url])
+        let home = try Home.forApp("tui-paste", relay: relay.url)
         defer { home.remove() }
-        _ = try home.createIdentity()
-        try home.writeConfig("link_previews = false\n")
         try home.ok(["session", "create", "Pasting"])
         let paste = home.directory.appendingPathComponent("paste.txt")
         try (String(repeating: "abcdefghij", count: 100_000) + "THE-END").write(to: paste, atomically: true, encoding: .utf8)
         let tmux = try Tmux()
-        try tmux.start("m", [home.binary.path, "--home", home.directory.path, "--relay", relay.url],
-                       environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple"])
+        try home.startApp(tmux, "m", relay: relay.url)
         try tmux.waitFor("m", text: "Pasting", timeout: 30)
         try tmux.keys("m", "Enter")
         try tmux.waitFor("m", text: "‹")
@@ -127,15 +121,12 @@ final class TUIFieldTests: XCTestCase {
     func testZWJSequencesAreDrawnWholeInARealTerminal() throws {
         let relay = try TestRelay()
         defer { relay.stop() }
-        let home = try Home("tui-zwj", relays: [relay.url])
+        let home = try Home.forApp("tui-zwj", relay: relay.url)
         defer { home.remove() }
-        _ = try home.createIdentity()
-        try home.writeConfig("link_previews = false\n")
         let session = try home.ok(["session", "create", "Families"]).trimmed
         try home.ok(["post", session, "https://example.com/family", "--note", String(repeating: "👨‍👩‍👧", count: 200)])
         let tmux = try Tmux()
-        try tmux.start("e", [home.binary.path, "--home", home.directory.path, "--relay", relay.url],
-                       environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple"])
+        try home.startApp(tmux, "e", relay: relay.url)
         try tmux.waitFor("e", text: "Families", timeout: 30)
         try tmux.keys("e", "Enter")
         try tmux.waitFor("e", text: "example.com/family")
@@ -158,16 +149,14 @@ final class TUIFieldTests: XCTestCase {
     func testColoursUnderOtherTerminals() throws {
         let relay = try TestRelay()
         defer { relay.stop() }
-        let home = try Home("tui-colours", relays: [relay.url])
+        let home = try Home.forApp("tui-colours", relay: relay.url)
         defer { home.remove() }
-        _ = try home.createIdentity()
-        try home.writeConfig("link_previews = false\n")
         try home.ok(["session", "create", "Colours"])
         let theme = try Theme.load("night", configDirectory: nil)
         let tmux = try Tmux()
-        var base = ["LINKSTR_PASSPHRASE": "correct horse battery staple"]
+        var base = [String: String]()
         func start(_ window: String, _ environment: [String: String]) throws -> String {
-            try tmux.start(window, [home.binary.path, "--home", home.directory.path, "--relay", relay.url], environment: base.merging(environment) { $1 })
+            try home.startApp(tmux, window, relay: relay.url, environment: base.merging(environment) { $1 })
             try tmux.waitFor(window, text: "Enter open", timeout: 30)
             try tmux.waitFor(window, text: "1 / 1", timeout: 30)
             let screen = try tmux.screen(window, escapes: true)
@@ -195,15 +184,11 @@ final class TUIFieldTests: XCTestCase {
     func testOpeningADeepLinkShowsItAndSharesItIntoASession() throws {
         let relay = try TestRelay()
         defer { relay.stop() }
-        let home = try Home("tui-open", relays: [relay.url])
+        let home = try Home.forApp("tui-open", relay: relay.url)
         defer { home.remove() }
-        _ = try home.createIdentity()
-        try home.writeConfig("link_previews = false\n")
         try home.ok(["session", "create", "Inbox"])
         let tmux = try Tmux()
-        try tmux.start("o", [home.binary.path, "--home", home.directory.path, "--relay", relay.url, "open",
-                             "linkstr://open?url=https%3A%2F%2Fwww.youtube.com%2Fwatch%3Fv%3DdQw4w9WgXcQ"],
-                       environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple"])
+        try home.startApp(tmux, "o", relay: relay.url, arguments: ["open", "linkstr://open?url=https%3A%2F%2Fwww.youtube.com%2Fwatch%3Fv%3DdQw4w9WgXcQ"])
         var screen = try tmux.waitFor("o", text: "Shared link", timeout: 30)
         XCTAssertTrue(screen.contains("https://www.youtube.com/watch?v=dQw4w9WgXcQ"), screen)
         try tmux.waitFor("o", text: "Inbox")
@@ -221,17 +206,13 @@ final class TUIFieldTests: XCTestCase {
     func testOneAppPerDataDirectory() throws {
         let relay = try TestRelay()
         defer { relay.stop() }
-        let home = try Home("tui-lock", relays: [relay.url])
+        let home = try Home.forApp("tui-lock", relay: relay.url)
         defer { home.remove() }
-        _ = try home.createIdentity()
-        try home.writeConfig("link_previews = false\n")
         let session = try home.ok(["session", "create", "Locked"]).trimmed
         let tmux = try Tmux()
-        try tmux.start("first", [home.binary.path, "--home", home.directory.path, "--relay", relay.url],
-                       environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple"])
+        try home.startApp(tmux, "first", relay: relay.url)
         try tmux.waitFor("first", text: "Locked", timeout: 30)
-        try tmux.start("second", [home.binary.path, "--home", home.directory.path, "--relay", relay.url],
-                       environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple"])
+        try home.startApp(tmux, "second", relay: relay.url)
         let refused = try tmux.waitFor("second", text: "linkstr: another linkstr (pid")
         XCTAssertTrue(refused.replacingOccurrences(of: "\n", with: "").contains("is using \(home.directory.path)"), refused)
         let post = try home.run(["post", session, "https://example.com/x"])
@@ -248,14 +229,11 @@ final class TUIFieldTests: XCTestCase {
     func testWipeFromTheApp() throws {
         let relay = try TestRelay()
         defer { relay.stop() }
-        let home = try Home("tui-wipe", relays: [relay.url])
+        let home = try Home.forApp("tui-wipe", relay: relay.url)
         defer { home.remove() }
-        _ = try home.createIdentity()
-        try home.writeConfig("link_previews = false\n")
         try home.ok(["session", "create", "Gone soon"])
         let tmux = try Tmux()
-        try tmux.start("w", [home.binary.path, "--home", home.directory.path, "--relay", relay.url],
-                       environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple"])
+        try home.startApp(tmux, "w", relay: relay.url)
         try tmux.waitFor("w", text: "Gone soon", timeout: 30)
         try tmux.type("w", ":wipe!")
         try tmux.keys("w", "Enter")
@@ -274,14 +252,11 @@ final class TUIFieldTests: XCTestCase {
     func testRelayStatsAreLive() throws {
         let relay = try TestRelay()
         defer { relay.stop() }
-        let home = try Home("tui-stats", relays: [relay.url])
+        let home = try Home.forApp("tui-stats", relay: relay.url)
         defer { home.remove() }
-        _ = try home.createIdentity()
-        try home.writeConfig("link_previews = false\n")
         try home.ok(["session", "create", "Counted"])
         let tmux = try Tmux()
-        try tmux.start("s", [home.binary.path, "--home", home.directory.path, "--relay", relay.url],
-                       environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple"])
+        try home.startApp(tmux, "s", relay: relay.url)
         try tmux.waitFor("s", text: "Counted", timeout: 30)
         try tmux.keys("s", "4")
         try tmux.waitFor("s", text: "1 / 1 connected")

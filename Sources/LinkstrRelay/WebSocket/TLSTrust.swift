@@ -86,40 +86,63 @@ enum TLSFailure {
     static func peerCertificate(host: String, port: Int, address: SocketAddress?, group: EventLoopGroup) async -> NIOSSLCertificate? {
         guard let context = try? TLSTrust.clientContext(verify: false) else { return nil }
         let sni = host.first?.isNumber == true || host.contains(":") ? nil : host
+        let handshake = PromiseOnce(group.next().makePromise(of: Void.self))
         let bootstrap = ClientBootstrap(group: group).connectTimeout(.seconds(5)).channelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: context, serverHostname: sni))
-                try channel.pipeline.syncOperations.addHandler(HandshakeWatcher())
+                try channel.pipeline.syncOperations.addHandler(HandshakeWatcher(done: handshake))
             }
         }
         do {
             let channel = try await (address.map { bootstrap.connect(to: $0) } ?? bootstrap.connect(host: host, port: port)).get()
             defer { channel.close(promise: nil) }
-            let watcher = try await channel.pipeline.handler(type: HandshakeWatcher.self).get()
-            try await watcher.done.futureResult.get()
+            try await handshake.future.get()
             let handler = try await channel.pipeline.handler(type: NIOSSLClientHandler.self).get()
             return try await channel.eventLoop.submit { handler.peerCertificate }.get()
         } catch {
+            handshake.complete(.failure(error))  // a connection that never reached the handler (else a no-op)
             return nil
         }
     }
 }
 
-/// Completes when the TLS handshake has.
-private final class HandshakeWatcher: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
-    typealias InboundIn = NIOAny
-    var done: EventLoopPromise<Void>!
+/// A promise completed exactly once, whoever gets there first (NIO forbids a second completion and
+/// reports a promise never completed).
+private final class PromiseOnce: Sendable {
+    private let promise: Mutex<EventLoopPromise<Void>?>
+    let future: EventLoopFuture<Void>
 
-    func handlerAdded(context: ChannelHandlerContext) { done = context.eventLoop.makePromise() }
-    func handlerRemoved(context: ChannelHandlerContext) { done.fail(ChannelError.ioOnClosedChannel) }
+    init(_ promise: EventLoopPromise<Void>) {
+        future = promise.futureResult
+        self.promise = Mutex(promise)
+    }
+
+    func complete(_ result: Result<Void, any Error>) {
+        promise.withLock { p in
+            p?.completeWith(result)
+            p = nil
+        }
+    }
+}
+
+/// Completes `done` when the TLS handshake has, or fails it; used on its channel's event loop only.
+private final class HandshakeWatcher: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    private let done: PromiseOnce
+
+    init(done: PromiseOnce) { self.done = done }
+
+    private func finish(_ result: Result<Void, any Error>) { done.complete(result) }
+
+    func handlerRemoved(context: ChannelHandlerContext) { finish(.failure(ChannelError.ioOnClosedChannel)) }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let e = event as? TLSUserEvent, case .handshakeCompleted = e { done.succeed(()) }
+        if let e = event as? TLSUserEvent, case .handshakeCompleted = e { finish(.success(())) }
         context.fireUserInboundEventTriggered(event)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        done.fail(error)
+        finish(.failure(error))
         context.fireErrorCaught(error)
     }
 }

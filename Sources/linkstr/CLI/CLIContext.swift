@@ -20,7 +20,6 @@ final class CLIContext: @unchecked Sendable {
         umask(0o077)
         paths = DataPaths.resolve(home: options.home)
         try paths.prepare()
-        options.startLogging(paths)
         try TLSTrust.use(caFile: try ConfigFile.tlsCAFile(in: paths.config))
         vault = IdentityVault(paths: paths)
     }
