@@ -25,7 +25,7 @@ public enum AppAction: Equatable, Sendable {
     case clockTicked(Int64)
 
     // Data arrived.
-    case sessionsLoaded([SessionSummary], archived: Bool, hasArchived: Bool)
+    case sessionsLoaded(SessionListing)
     case feedLoaded(sessionID: String, summary: SessionSummary?, posts: [PostView], changes: [MembershipChange], hasMore: Bool)
     case postLoaded(postID: String, view: PostView?, sessionName: String)
     case contactsLoaded([Contact])
@@ -72,7 +72,7 @@ public enum AppEffect: Equatable, Sendable {
     case wipe
     case startSync
 
-    case loadSessions(archived: Bool)
+    case loadSessions(SessionList)
     case loadFeed(sessionID: String, limit: Int)
     case loadPost(String)
     case loadContacts
@@ -86,6 +86,8 @@ public enum AppEffect: Equatable, Sendable {
     case createSession(name: String, members: [Pubkey])
     case saveMembers(sessionID: String, members: [Pubkey])
     case setArchived(sessionID: String, archived: Bool)
+    /// Accept or decline a session request (local only).
+    case decideRequest(sessionID: String, RequestDecision)
     case addContact(Pubkey, alias: String?)
     case setAlias(Pubkey, alias: String?)
     case removeContact(Pubkey)

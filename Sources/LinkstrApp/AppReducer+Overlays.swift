@@ -235,6 +235,17 @@ extension AppReducer {
         case "copy":
             guard let post = currentPost else { state.status = StatusLine("select a post first.", .error); return [] }
             return [.copy(post.post.url, label: "link")]
+        case "requests":
+            state.pane = .sessions
+            state.sessions.open = nil
+            return showList(&state, .requests)
+        case "accept", "decline":
+            let row = state.sessions.open?.summary ?? (state.pane == .sessions ? state.sessions.visibleRows[safe: state.sessions.selection] : nil)
+            guard let row, row.standing != .listed else {
+                state.status = StatusLine("select a session request first (:requests lists them).", .error)
+                return []
+            }
+            return decide(&state, row, command == "accept" ? .accepted : .declined)
         case "help": state.overlay = .help; return []
         case "quit", "q": return [.quit]
         case "wipe!":

@@ -19,25 +19,28 @@ extension AppReducer {
             return openSession(&state, row)
         case .char("a"):
             guard let row = rows[safe: state.sessions.selection] else { return [] }
+            guard row.standing == .listed else { state.status = StatusLine("accept the request first (y).", .error); return [] }
             state.status = StatusLine(row.archived ? "unarchived \(DisplayText.singleLine(row.name))." : "archived \(DisplayText.singleLine(row.name)).")
-            return [.setArchived(sessionID: row.id, archived: !row.archived), .loadSessions(archived: state.sessions.archivedMode)]
+            return [.setArchived(sessionID: row.id, archived: !row.archived), .loadSessions(state.sessions.list)]
         case .char("A"):
-            guard state.sessions.hasArchived || state.sessions.archivedMode else {
+            guard state.sessions.hasArchived || state.sessions.list == .archived else {
                 state.status = StatusLine("no archived sessions.")
                 return []
             }
-            state.sessions.archivedMode.toggle()
-            state.sessions.selection = 0
-            state.sessions.scroll = 0
-            state.sessions.rows = []
-            return [.loadSessions(archived: state.sessions.archivedMode)]
+            return showList(&state, state.sessions.list == .archived ? .active : .archived)
+        case .char("R"):
+            return showList(&state, state.sessions.list == .requests ? .active : .requests)
+        case .char("y") where state.sessions.list == .requests:
+            guard let row = rows[safe: state.sessions.selection] else { return [] }
+            return decide(&state, row, .accepted)
+        case .char("x") where state.sessions.list == .requests:
+            guard let row = rows[safe: state.sessions.selection] else { return [] }
+            return decide(&state, row, row.standing == .declined ? .undecided : .declined)
         case .char("n"):
             state.overlay = .newSession(NewSessionForm())
             return [.loadContacts]
-        case .escape where state.sessions.archivedMode:
-            state.sessions.archivedMode = false
-            state.sessions.selection = 0
-            return [.loadSessions(archived: false)]
+        case .escape where state.sessions.list != .active:
+            return showList(&state, .active)
         default: break
         }
         return []
@@ -66,6 +69,28 @@ extension AppReducer {
         }
     }
 
+    /// Shows one of the three lists (active, archived, requests).
+    static func showList(_ state: inout AppState, _ list: SessionList) -> [AppEffect] {
+        state.sessions.list = list
+        state.sessions.selection = 0
+        state.sessions.scroll = 0
+        state.sessions.rows = []
+        state.sessions.loading = true
+        if list == .requests, state.sessions.requestCount == 0 { state.status = StatusLine("no session requests waiting.") }
+        return [.loadSessions(list)]
+    }
+
+    /// Accepts, declines or (on a declined one) un-declines a request; nothing goes to relays.
+    static func decide(_ state: inout AppState, _ row: SessionSummary, _ decision: RequestDecision) -> [AppEffect] {
+        let name = DisplayText.singleLine(row.name)
+        switch decision {
+        case .accepted: state.status = StatusLine("accepted \(name): it is in your sessions now.", .success)
+        case .declined: state.status = StatusLine("declined \(name). x again to undo, y to accept.")
+        case .undecided: state.status = StatusLine("\(name) is a request again.")
+        }
+        return [.decideRequest(sessionID: row.id, decision), .loadSessions(state.sessions.list)]
+    }
+
     static func openSession(_ state: inout AppState, _ row: SessionSummary) -> [AppEffect] {
         var feed = SessionFeed(sessionID: row.id)
         feed.summary = row
@@ -81,7 +106,7 @@ extension AppReducer {
         switch key {
         case .escape, .left, .char("h"), .char("q"):
             state.sessions.open = nil
-            return [.loadSessions(archived: state.sessions.archivedMode)]
+            return [.loadSessions(state.sessions.list)]
         case .down, .char("j"):
             feed.selection = min(feed.selection + 1, max(0, count - 1))
             if feed.selection >= count - 5, feed.hasMore {
@@ -109,6 +134,11 @@ extension AppReducer {
         case .char("o"):
             guard let post = feed.posts[safe: feed.selection] else { return [] }
             return [.openURL(post.post.url)]
+        case .char("y"), .char("x"):
+            guard let summary = feed.summary, summary.standing != .listed else { return [] }
+            state.sessions.open = feed
+            let decision: RequestDecision = key == .char("y") ? .accepted : summary.standing == .declined ? .undecided : .declined
+            return decide(&state, summary, decision) + [.loadFeed(sessionID: feed.sessionID, limit: max(feedPage, count))]
         default: return []
         }
         state.sessions.open = feed
@@ -124,6 +154,10 @@ extension AppReducer {
         }
         guard summary.isMember else {
             state.status = StatusLine(SendRuleError.notMember.description, .error)
+            return []
+        }
+        guard summary.standing == .listed else {
+            state.status = StatusLine("this is a session request: accept it first (R lists requests, y accepts).", .error)
             return []
         }
         state.post.mode = .composer(ComposerState(sessionID: summary.id, sessionName: summary.name))

@@ -73,7 +73,7 @@ public enum AppReducer {
                 state.overlay = .sharedLink(link)
                 state.pendingLink = nil
             }
-            return [.loadSessions(archived: false), .loadContacts, .loadIdentities, .startSync]
+            return [.loadSessions(.active), .loadContacts, .loadIdentities, .startSync]
         case .onboardingFailed(let error):
             if case .onboarding(var o) = state.phase {
                 o.error = error
@@ -110,11 +110,13 @@ public enum AppReducer {
             return []
 
         // MARK: data
-        case .sessionsLoaded(let rows, let archived, let hasArchived):
-            guard archived == state.sessions.archivedMode else { return [] }
+        case .sessionsLoaded(let listing):
+            state.sessions.requestCount = listing.requestCount
+            state.sessions.hasArchived = listing.hasArchived
+            guard listing.list == state.sessions.list else { return [] }
+            let rows = listing.rows
             let selectedID = state.sessions.visibleRows[safe: state.sessions.selection]?.id
             state.sessions.rows = rows
-            state.sessions.hasArchived = hasArchived
             state.sessions.loading = false
             if let selectedID, let i = state.sessions.visibleRows.firstIndex(where: { $0.id == selectedID }) { state.sessions.selection = i }
             state.sessions.selection = min(state.sessions.selection, max(0, state.sessions.visibleRows.count - 1))
@@ -186,7 +188,7 @@ public enum AppReducer {
             state.you.identities = entries
             return []
         case .messagesArrived(let touched, let notifications):
-            var effects: [AppEffect] = [.loadSessions(archived: state.sessions.archivedMode)]
+            var effects: [AppEffect] = [.loadSessions(state.sessions.list)]
             if let open = state.sessions.open, touched.contains(open.sessionID) {
                 effects.append(.loadFeed(sessionID: open.sessionID, limit: max(feedPage, open.posts.count)))
             }
@@ -201,7 +203,7 @@ public enum AppReducer {
             state.pane = .sessions
             if state.sessions.open?.sessionID != sessionID { state.sessions.open = SessionFeed(sessionID: sessionID) }
             state.sessions.open?.selectWhenLoaded = postID
-            return [.loadFeed(sessionID: sessionID, limit: feedPage), .loadSessions(archived: state.sessions.archivedMode)]
+            return [.loadFeed(sessionID: sessionID, limit: feedPage), .loadSessions(state.sessions.list)]
         case .postSendFailed(let error):
             if case .composer(var c) = state.post.mode {
                 c.sending = false
@@ -216,7 +218,7 @@ public enum AppReducer {
             state.sessions.open = SessionFeed(sessionID: sid)
             state.pane = .sessions
             state.status = StatusLine("session created.", .success)
-            return [.loadSessions(archived: false), .loadFeed(sessionID: sid, limit: feedPage)]
+            return [.loadSessions(.active), .loadFeed(sessionID: sid, limit: feedPage)]
         case .sessionCreateFailed(let error):
             if case .newSession(var f) = state.overlay {
                 f.busy = false
@@ -227,7 +229,7 @@ public enum AppReducer {
         case .membersSaved(let sid):
             state.overlay = nil
             state.status = StatusLine("members updated.", .success)
-            return [.loadSessions(archived: state.sessions.archivedMode), .loadFeed(sessionID: sid, limit: feedPage)]
+            return [.loadSessions(state.sessions.list), .loadFeed(sessionID: sid, limit: feedPage)]
         case .membersSaveFailed(let error):
             if case .members(var f) = state.overlay {
                 f.busy = false
@@ -368,10 +370,10 @@ public enum AppReducer {
         // Leaving Settings hides the secret; leaving Sessions resets the archived list mode (readme v2).
         if state.pane == .settings { hideSecret(&state) }
         var effects: [AppEffect] = []
-        if state.pane == .sessions, state.sessions.archivedMode {
-            state.sessions.archivedMode = false
+        if state.pane == .sessions, state.sessions.list != .active {
+            state.sessions.list = .active
             state.sessions.selection = 0
-            effects.append(.loadSessions(archived: false))
+            effects.append(.loadSessions(.active))
         }
         state.pane = pane
         state.status = nil

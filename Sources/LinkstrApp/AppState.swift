@@ -211,8 +211,11 @@ public struct TextField: Equatable, Sendable {
 
 public struct SessionsState: Equatable, Sendable {
     public var rows: [SessionSummary] = []
-    public var archivedMode = false
+    /// Which list the pane shows: the active sessions, the archived ones, or requests from strangers.
+    public var list: SessionList = .active
     public var hasArchived = false
+    /// Undecided requests, for the pane's header.
+    public var requestCount = 0
     public var selection = 0
     public var scroll = 0
     /// Inline search (`/`); nil when not searching.

@@ -11,10 +11,14 @@ public struct AccountActions: Sendable {
     public let me: Pubkey
     /// The engine, started on first use (the CLI connects only when something is to be sent).
     public let engine: @Sendable () async throws -> SyncEngine
+    /// Whether strangers' sessions wait as requests (`config.toml`'s `session_requests`).
+    public let requests: SessionRequestPolicy
 
-    public init(store: AccountStore, me: Pubkey, engine: @escaping @Sendable () async throws -> SyncEngine) {
+    public init(store: AccountStore, me: Pubkey, requests: SessionRequestPolicy = SessionRequestPolicy(),
+                engine: @escaping @Sendable () async throws -> SyncEngine) {
         self.store = store
         self.me = me
+        self.requests = requests
         self.engine = engine
     }
 
@@ -28,6 +32,7 @@ public struct AccountActions: Sendable {
     /// Shares a link (with an optional note) to the session's active members.
     public func sendPost(session sessionID: String, url: String, note: String?, now: Int64) async throws -> SentPost {
         let rumor = try OutboundPlanner.post(session: try store.session(sessionID), me: me, url: url, note: note, now: now).get()
+        try refuseRequest(sessionID)
         let sent = try await engine().send([rumor])
         return SentPost(postID: sent[0].rumorID, sessionID: sessionID)
     }
@@ -46,6 +51,7 @@ public struct AccountActions: Sendable {
         let active = current?.active == true
         if let wanted, wanted == active { return (.unchanged, session?.id ?? "") }
         let rumor = try OutboundPlanner.react(post: view?.post, session: session, me: me, emoji: emoji, current: current, now: now).get()
+        if let session { try refuseRequest(session.id) }
         _ = try await engine().send([rumor])
         return (active ? .removed : .added, session?.id ?? "")
     }
@@ -86,6 +92,8 @@ public struct AccountActions: Sendable {
     public func removeContact(_ pubkey: Pubkey) async throws {
         let current = try store.contacts().map(\.pubkey)
         guard current.contains(pubkey) else { throw DomainError.message("that key is not in your contacts.") }
+        // Their sessions are in the user's list: they stay there rather than turning into requests.
+        try keepSessionsListed(createdBy: pubkey)
         try await engine().setContacts(current.filter { $0 != pubkey })
     }
 }

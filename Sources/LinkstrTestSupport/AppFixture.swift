@@ -11,9 +11,11 @@ public enum AppFixture {
     public static let meInfo = IdentityInfo(pubkey: me, npub: try! PublicKey(hex: me).npub, profileName: "Me", backedUp: true)
 
     public static func session(_ id: String, _ name: String, creator: Pubkey = me, members: [Pubkey]? = nil, isMember: Bool = true,
-                        archived: Bool = false, unread: Bool = false, at: Int64 = 1_000) -> SessionSummary {
-        SessionSummary(id: id, name: name, creator: creator, members: members ?? [creator], isMember: isMember, archived: archived,
-                       unread: unread, lastActivityAt: at)
+                        archived: Bool = false, unread: Bool = false, at: Int64 = 1_000, standing: SessionStanding = .listed) -> SessionSummary {
+        var s = SessionSummary(id: id, name: name, creator: creator, members: members ?? [creator], isMember: isMember, archived: archived,
+                               unread: unread, lastActivityAt: at)
+        s.standing = standing
+        return s
     }
 
     public static func post(_ id: String, in session: String, by author: Pubkey = bob, at: Int64 = 1_000, url: String = "https://example.com/a",
@@ -28,7 +30,7 @@ public enum AppFixture {
         var s = AppState()
         s.now = 10_000
         _ = AppReducer.reduce(&s, .identityReady(meInfo, inMemory: false))
-        _ = AppReducer.reduce(&s, .sessionsLoaded(sessions, archived: false, hasArchived: false))
+        _ = AppReducer.reduce(&s, .sessionsLoaded(SessionListing(list: .active, rows: sessions, hasArchived: false, requestCount: 0)))
         _ = AppReducer.reduce(&s, .contactsLoaded(contacts))
         return s
     }

@@ -4,7 +4,9 @@ import LinkstrTestSupport
 import NostrProtocol
 
 /// A data directory for one benchmark: the identity `me` stored under `passphrase` (the NIP-49 default
-/// cost, as a real vault has), link previews off (nothing fetched leaves the machine). `remove()` at the end.
+/// cost, as a real vault has), link previews off (nothing fetched leaves the machine), and every session
+/// listed (the seeded senders are no contacts: as requests, the list the benchmarks scroll would be empty).
+/// `remove()` at the end.
 struct BenchHome {
     static let passphrase = "benchmark passphrase"
 
@@ -29,7 +31,7 @@ struct BenchHome {
         self.me = me
         try IdentityVault(paths: paths).store(me, passphrase: Self.passphrase)
         try FileManager.default.createDirectory(at: paths.config, withIntermediateDirectories: true)
-        try "link_previews = false\n".write(to: paths.config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        try "link_previews = false\nsession_requests = false\n".write(to: paths.config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
     }
 
     func remove() {

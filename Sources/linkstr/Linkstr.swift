@@ -52,6 +52,7 @@ struct Linkstr: AsyncParsableCommand {
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         let options = AppOptions(home: global.home, relays: global.relays, passphraseFile: global.passphraseFile,
                                  theme: variant, noColor: noColor, linkPreviews: try ConfigFile.linkPreviews(in: paths.config),
+                                 sessionRequests: try ConfigFile.sessionRequests(in: paths.config),
                                  openLink: openLink, version: "linkstr " + Version.full)
         TerminalApp(options: options, theme: chosen).run()
     }

@@ -1,5 +1,6 @@
 """Web pages for link-preview tests, on 127.0.0.1 (port printed on stdout): titles in every form, redirects,
-a page larger than the fetch limit, a slow page, an image, an error."""
+a page larger than the fetch limit, a slow page, an image, an error. With a file argument, every requested
+path is appended to that file (a test checks what was, and was not, fetched)."""
 import http.server
 import sys
 import time
@@ -32,6 +33,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         path = self.path
+        if len(sys.argv) > 1:
+            with open(sys.argv[1], "a") as log:
+                log.write(path + "\n")
         if path in PAGES:
             ctype, body = PAGES[path]
             return self.send(200, ctype, body)

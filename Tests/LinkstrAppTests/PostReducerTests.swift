@@ -36,7 +36,7 @@ final class PostReducerTests: XCTestCase {
         // While sending, the composer stays as it is.
         h.send(.keyPressed(.escape))
         h.send(.keyPressed(.char("x")))
-        h.send(.postSent(postID: "p1", sessionID: "s1"), [.loadFeed(sessionID: "s1", limit: 50), .loadSessions(archived: false)]) {
+        h.send(.postSent(postID: "p1", sessionID: "s1"), [.loadFeed(sessionID: "s1", limit: 50), .loadSessions(.active)]) {
             $0.post.mode = .empty
             $0.pane = .sessions
             $0.status = StatusLine("sent.", .success)
@@ -198,7 +198,7 @@ final class PostReducerTests: XCTestCase {
         var h = ReducerHarness(F.feed(films, posts: [view]))
         h.send(.keyPressed(.enter), [.loadPost("p1"), .markPostRead("p1")]) { $0.post.mode = self.detail(view); $0.pane = .post }
         let updated = F.post("p1", in: "s1", reactions: [ReactionSummary(emoji: "👍", count: 1, mine: false, by: [F.bob])])
-        h.send(.messagesArrived(touchedSessions: ["s1"], notifications: []), [.loadSessions(archived: false), .loadFeed(sessionID: "s1", limit: 50), .loadPost("p1")])
+        h.send(.messagesArrived(touchedSessions: ["s1"], notifications: []), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50), .loadPost("p1")])
         h.send(.postLoaded(postID: "p1", view: updated, sessionName: "Films")) { $0.post.mode = self.detail(updated) }
     }
 }

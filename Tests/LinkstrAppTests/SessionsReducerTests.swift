@@ -25,13 +25,13 @@ final class SessionsReducerTests: XCTestCase {
         h.send(.keyPressed(.down)) { $0.sessions.selection = 1 }
         // Music gets new activity and moves to the top: the selection follows it.
         let reordered = [F.session("s2", "Music", at: 4_000), rows[0], rows[2]]
-        h.send(.sessionsLoaded(reordered, archived: false, hasArchived: true)) {
+        h.send(.sessionsLoaded(SessionListing(list: .active, rows: reordered, hasArchived: true, requestCount: 0))) {
             $0.sessions.rows = reordered
             $0.sessions.hasArchived = true
             $0.sessions.selection = 0
         }
         // A list for the other mode (a late answer) is ignored.
-        h.send(.sessionsLoaded([], archived: true, hasArchived: true))
+        h.send(.sessionsLoaded(SessionListing(list: .archived, rows: [], hasArchived: true, requestCount: 0)))
     }
 
     func testInlineSearchFiltersAndOpensTheMatch() {
@@ -59,24 +59,84 @@ final class SessionsReducerTests: XCTestCase {
     func testArchiveToggleAndArchivedListModeResetWhenLeavingThePane() {
         var h = ReducerHarness(F.main(sessions: rows))
         h.send(.keyPressed(.char("A"))) { $0.status = StatusLine("no archived sessions.") }
-        h.send(.keyPressed(.char("a")), [.setArchived(sessionID: "s1", archived: true), .loadSessions(archived: false)]) {
+        h.send(.keyPressed(.char("a")), [.setArchived(sessionID: "s1", archived: true), .loadSessions(.active)]) {
             $0.status = StatusLine("archived Films.")
         }
-        h.send(.sessionsLoaded(Array(rows.dropFirst()), archived: false, hasArchived: true)) {
+        h.send(.sessionsLoaded(SessionListing(list: .active, rows: Array(rows.dropFirst()), hasArchived: true, requestCount: 0))) {
             $0.sessions.rows = Array(self.rows.dropFirst())
             $0.sessions.hasArchived = true
         }
-        h.send(.keyPressed(.char("A")), [.loadSessions(archived: true)]) {
-            $0.sessions.archivedMode = true
+        h.send(.keyPressed(.char("A")), [.loadSessions(.archived)]) {
+            $0.sessions.list = .archived
             $0.sessions.rows = []
+            $0.sessions.loading = true
         }
         let archived = [F.session("s1", "Films", archived: true, at: 3_000)]
-        h.send(.sessionsLoaded(archived, archived: true, hasArchived: true)) { $0.sessions.rows = archived }
+        h.send(.sessionsLoaded(SessionListing(list: .archived, rows: archived, hasArchived: true, requestCount: 0))) {
+            $0.sessions.rows = archived
+            $0.sessions.loading = false
+        }
         // Leaving the Sessions pane resets the list mode to active (readme v2).
-        h.send(.keyPressed(.char("3")), [.loadSessions(archived: false), .loadIdentities]) {
-            $0.sessions.archivedMode = false
+        h.send(.keyPressed(.char("3")), [.loadSessions(.active), .loadIdentities]) {
+            $0.sessions.list = .active
             $0.pane = .you
             $0.status = nil
+        }
+    }
+
+    func testRequestsListAcceptDeclineAndNoComposingIntoARequest() {
+        var h = ReducerHarness(F.main(sessions: rows))
+        h.send(.sessionsLoaded(SessionListing(list: .active, rows: rows, hasArchived: false, requestCount: 2))) { $0.sessions.requestCount = 2 }
+        h.send(.keyPressed(.char("R")), [.loadSessions(.requests)]) {
+            $0.sessions.list = .requests
+            $0.sessions.rows = []
+            $0.sessions.loading = true
+        }
+        let requests = [F.session("r1", "Free coins", creator: F.carol, members: [F.carol, F.me], unread: true, at: 5_000, standing: .request),
+                        F.session("r2", "Old spam", creator: F.carol, members: [F.carol, F.me], at: 4_000, standing: .declined)]
+        // An answer for another list only updates the header's counts.
+        h.send(.sessionsLoaded(SessionListing(list: .active, rows: rows, hasArchived: true, requestCount: 2))) { $0.sessions.hasArchived = true }
+        h.send(.sessionsLoaded(SessionListing(list: .requests, rows: requests, hasArchived: true, requestCount: 1))) {
+            $0.sessions.rows = requests
+            $0.sessions.requestCount = 1
+            $0.sessions.loading = false
+        }
+        h.send(.keyPressed(.char("y")), [.decideRequest(sessionID: "r1", .accepted), .loadSessions(.requests)]) {
+            $0.status = StatusLine("accepted Free coins: it is in your sessions now.", .success)
+        }
+        h.send(.keyPressed(.char("j"))) { $0.sessions.selection = 1 }
+        // x on a declined one makes it a request again.
+        h.send(.keyPressed(.char("x")), [.decideRequest(sessionID: "r2", .undecided), .loadSessions(.requests)]) {
+            $0.status = StatusLine("Old spam is a request again.")
+        }
+        h.send(.keyPressed(.char("k"))) { $0.sessions.selection = 0 }
+        // A request cannot be archived or written into before it is accepted.
+        h.send(.keyPressed(.char("a"))) { $0.status = StatusLine("accept the request first (y).", .error) }
+        h.send(.keyPressed(.enter), [.loadFeed(sessionID: "r1", limit: 50), .markSessionRead("r1")]) {
+            var feed = SessionFeed(sessionID: "r1")
+            feed.summary = requests[0]
+            $0.sessions.open = feed
+            $0.status = nil
+        }
+        h.send(.keyPressed(.char("c"))) {
+            $0.status = StatusLine("this is a session request: accept it first (R lists requests, y accepts).", .error)
+        }
+        h.send(.keyPressed(.char("x")), [.decideRequest(sessionID: "r1", .declined), .loadSessions(.requests), .loadFeed(sessionID: "r1", limit: 50)]) {
+            $0.status = StatusLine("declined Free coins. x again to undo, y to accept.")
+        }
+        // Esc leaves the feed, then the requests list.
+        h.send(.keyPressed(.escape), [.loadSessions(.requests)]) { $0.sessions.open = nil }
+        h.send(.keyPressed(.escape), [.loadSessions(.active)]) {
+            $0.sessions.list = .active
+            $0.sessions.rows = []
+            $0.sessions.loading = true
+        }
+        // The command line reaches the same list.
+        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
+        h.state.overlay = .commandLine(TextField("/requests"))
+        h.send(.keyPressed(.enter), [.loadSessions(.requests)]) {
+            $0.overlay = nil
+            $0.sessions.list = .requests
         }
     }
 
@@ -96,7 +156,7 @@ final class SessionsReducerTests: XCTestCase {
         h.send(.keyPressed(.down)) { $0.sessions.open?.selection = 1 }
         h.send(.keyPressed(.char("G"))) { $0.sessions.open?.selection = 2 }
         h.send(.keyPressed(.char("o")), [.openURL("https://example.com/a")])
-        h.send(.keyPressed(.escape), [.loadSessions(archived: false)]) { $0.sessions.open = nil }
+        h.send(.keyPressed(.escape), [.loadSessions(.active)]) { $0.sessions.open = nil }
     }
 
     func testScrollingNearTheEndLoadsTheNextPage() {
@@ -110,10 +170,10 @@ final class SessionsReducerTests: XCTestCase {
 
     func testArrivingMessagesReloadTheListTheOpenFeedAndNotify() {
         var h = ReducerHarness(F.feed(rows[0], posts: [], contacts: [Contact(pubkey: F.bob, alias: "Bob")]))
-        h.send(.messagesArrived(touchedSessions: ["s2"], notifications: []), [.loadSessions(archived: false)])
+        h.send(.messagesArrived(touchedSessions: ["s2"], notifications: []), [.loadSessions(.active)])
         h.send(.messagesArrived(touchedSessions: ["s1"], notifications: [.post(postID: "p", sessionID: "s1", author: F.bob),
                                                                          .reaction(reactionID: "r", postID: "p", sessionID: "s1", author: F.carol, emoji: "🔥")]),
-               [.loadSessions(archived: false), .loadFeed(sessionID: "s1", limit: 50),
+               [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50),
                 .notify(title: "Bob shared a post", body: ""), .notify(title: "\(AccountState.shortNpub(F.carol)) reacted 🔥", body: "")])
     }
 
@@ -153,7 +213,7 @@ final class SessionsReducerTests: XCTestCase {
             var f = NewSessionForm(); f.name = TextField("Trip"); f.focus = 1; f.cursor = 1; f.selected = [F.carol]; f.busy = true
             $0.overlay = .newSession(f)
         }
-        h.send(.sessionCreated(sessionID: "new"), [.loadSessions(archived: false), .loadFeed(sessionID: "new", limit: 50)]) {
+        h.send(.sessionCreated(sessionID: "new"), [.loadSessions(.active), .loadFeed(sessionID: "new", limit: 50)]) {
             $0.overlay = nil
             $0.sessions.open = SessionFeed(sessionID: "new")
             $0.status = StatusLine("session created.", .success)
@@ -186,7 +246,7 @@ final class SessionsReducerTests: XCTestCase {
         h.send(.keyPressed(.enter), [.saveMembers(sessionID: "s1", members: [F.carol])]) {
             var f = MembersForm(sessionID: "s1", selected: [F.me, F.carol], editable: true); f.cursor = 2; f.busy = true; $0.overlay = .members(f)
         }
-        h.send(.membersSaved(sessionID: "s1"), [.loadSessions(archived: false), .loadFeed(sessionID: "s1", limit: 50)]) {
+        h.send(.membersSaved(sessionID: "s1"), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)]) {
             $0.overlay = nil
             $0.status = StatusLine("members updated.", .success)
         }

@@ -17,6 +17,7 @@ final class AccountActionsTests: XCTestCase {
         let friend = SecretKey.generate().publicKey.hex
         _ = try store.ingest([MessageFactory.create("S", by: friend, members: [friend, key.publicKey.hex], at: 10)], now: 10)
         _ = try store.ingest([MessageFactory.root("S", by: friend, at: 11, id: "p1")], now: 11)
+        try store.setRequestDecision("S", .accepted)  // a stranger's session: accepted, so sending may go ahead
         return (AccountActions(store: store, me: key.publicKey.hex, engine: { throw EngineUsed() }), store, friend)
     }
 
@@ -81,5 +82,128 @@ final class IdentityActionsTests: XCTestCase {
         try identities.forget(created.publicKey.hex, store: store, clearData: true)
         XCTAssertFalse(try identities.vault.list().contains { $0.pubkey == created.publicKey.hex })
         XCTAssertEqual(try store.sessionSummaries().count, 0)
+    }
+}
+
+/// Sessions from strangers wait as requests (issue 18), against a real store: ingest stores their
+/// traffic, the lists keep them apart, accept and decline are local, and requests never notify.
+final class SessionRequestTests: XCTestCase {
+    struct EngineUsed: Error {}
+    let me = SecretKey.generate()
+    let stranger = SecretKey.generate().publicKey.hex
+    let friend = SecretKey.generate().publicKey.hex
+
+    func account(holdsStrangers: Bool = true) throws -> (AccountActions, AccountStore) {
+        let store = try LocalStore().account(me, now: 1)
+        try store.replaceContacts([friend], stamp: LWWStamp(createdAt: 2, eventID: "c1"))
+        let actions = AccountActions(store: store, me: me.publicKey.hex, requests: SessionRequestPolicy(holdsStrangers: holdsStrangers),
+                                     engine: { throw EngineUsed() })
+        return (actions, store)
+    }
+
+    /// A stranger's session, a friend's session and our own, each with a post.
+    func seed(_ store: AccountStore) throws -> [IngestReport] {
+        let mine = me.publicKey.hex
+        _ = try store.ingest([MessageFactory.create("mine", by: mine, members: [mine, friend], at: 10, name: "Ours")], now: 10)
+        _ = try store.ingest([MessageFactory.create("friends", by: friend, members: [friend, mine], at: 11, name: "Friend's")], now: 11)
+        _ = try store.ingest([MessageFactory.create("spam", by: stranger, members: [stranger, mine], at: 12, name: "Free coins")], now: 12)
+        return try store.ingest([MessageFactory.root("spam", by: stranger, at: 13, id: "sp1", source: .live),
+                                 MessageFactory.root("friends", by: friend, at: 14, id: "fp1", source: .live)], now: 14)
+    }
+
+    func testAStrangersSessionWaitsAsARequestWithItsPostsKept() throws {
+        let (actions, store) = try account()
+        let reports = try seed(store)
+        XCTAssertEqual(try actions.sessionListing(.active).rows.map(\.id), ["friends", "mine"])
+        let requests = try actions.sessionListing(.requests)
+        XCTAssertEqual(requests.rows.map(\.id), ["spam"])
+        XCTAssertEqual(requests.requestCount, 1)
+        XCTAssertEqual(requests.rows[0].standing, .request)
+        // The request's post arrived unread, but a request shows no dot.
+        XCTAssertTrue(requests.rows[0].unread)
+        XCTAssertFalse(requests.rows[0].showsUnread)
+        XCTAssertEqual(try store.postCount(in: "spam"), 1)
+        // Live notifications: the friend's post rings, the stranger's does not.
+        let notifications = reports.flatMap(\.notifications)
+        XCTAssertEqual(Set(notifications.map(\.sessionID)), ["spam", "friends"])
+        XCTAssertEqual(try actions.notifiable(notifications).map(\.sessionID), ["friends"])
+        XCTAssertEqual(try actions.allowsPreviews(inSession: "spam"), false)
+        XCTAssertEqual(try actions.allowsPreviews(inSession: "friends"), true)
+    }
+
+    func testAcceptListsTheSessionWithEverythingItReceived() throws {
+        let (actions, store) = try account()
+        _ = try seed(store)
+        try actions.acceptRequest("spam")
+        let active = try actions.sessionListing(.active)
+        XCTAssertEqual(active.rows.map(\.id), ["friends", "spam", "mine"])
+        XCTAssertEqual(active.requestCount, 0)
+        XCTAssertTrue(active.rows[1].showsUnread)
+        XCTAssertEqual(try store.postPage(in: "spam").map(\.id), ["sp1"])
+        // Later traffic notifies like any listed session's.
+        let later = try store.ingest([MessageFactory.root("spam", by: stranger, at: 20, id: "sp2", source: .live)], now: 20)
+        XCTAssertEqual(try actions.notifiable(later.flatMap(\.notifications)).map(\.sessionID), ["spam"])
+        XCTAssertThrowsError(try actions.declineRequest("spam")) { XCTAssertEqual($0 as? AccountActions.RequestError, .notARequest) }
+    }
+
+    func testDeclineHidesAndIsReversible() throws {
+        let (actions, store) = try account()
+        _ = try seed(store)
+        try actions.declineRequest("spam")
+        XCTAssertEqual(try actions.sessionListing(.active).rows.map(\.id), ["friends", "mine"])
+        let requests = try actions.sessionListing(.requests)
+        XCTAssertEqual(requests.requestCount, 0, "a declined session is not counted as waiting")
+        XCTAssertEqual(requests.rows.map(\.standing), [.declined])
+        // Later traffic is stored but stays quiet.
+        let later = try store.ingest([MessageFactory.root("spam", by: stranger, at: 20, id: "sp2", source: .live)], now: 20)
+        XCTAssertFalse(later.flatMap(\.notifications).isEmpty)
+        XCTAssertEqual(try actions.notifiable(later.flatMap(\.notifications)), [])
+        XCTAssertEqual(try store.postCount(in: "spam"), 2)
+        // Back to a request, then accepted after all.
+        try actions.decideRequest("spam", .undecided)
+        XCTAssertEqual(try actions.sessionListing(.requests).requestCount, 1)
+        try actions.acceptRequest("spam")
+        XCTAssertEqual(try actions.sessionListing(.active).rows.first?.id, "spam")
+        XCTAssertThrowsError(try actions.acceptRequest("nope")) { XCTAssertEqual($0 as? AccountActions.RequestError, .noSuchSession) }
+    }
+
+    func testSendingIntoARequestWaitsForAcceptBeforeTheEngine() async throws {
+        let (actions, store) = try account()
+        _ = try seed(store)
+        do {
+            _ = try await actions.sendPost(session: "spam", url: "https://example.com", note: nil, now: 30)
+            XCTFail("sent into a request")
+        } catch let e as AccountActions.RequestError {
+            XCTAssertEqual(e, .acceptFirst(sessionID: "spam"))
+        }
+        do {
+            _ = try await actions.react(post: "sp1", emoji: "👍", now: 30)
+            XCTFail("reacted in a request")
+        } catch let e as AccountActions.RequestError {
+            XCTAssertEqual(e, .acceptFirst(sessionID: "spam"))
+        }
+        try actions.acceptRequest("spam")
+        do {
+            _ = try await actions.sendPost(session: "spam", url: "https://example.com", note: nil, now: 30)
+            XCTFail("sent without an engine")
+        } catch is EngineUsed {}
+    }
+
+    func testTurnedOffEveryoneIsListedAndAnExContactsSessionsStay() async throws {
+        let (open, store) = try account(holdsStrangers: false)
+        _ = try seed(store)
+        XCTAssertEqual(try open.sessionListing(.active).rows.map(\.id), ["friends", "spam", "mine"])
+        XCTAssertEqual(try open.sessionListing(.requests).rows, [])
+
+        // Removing a contact keeps their sessions listed (decided before the new list is published).
+        let (actions, store2) = try account()
+        _ = try seed(store2)
+        do {
+            try await actions.removeContact(friend)
+            XCTFail("published without an engine")
+        } catch is EngineUsed {}
+        try store2.replaceContacts([], stamp: LWWStamp(createdAt: 3, eventID: "c2"))
+        XCTAssertEqual(try actions.sessionListing(.active).rows.map(\.id), ["friends", "mine"])
+        XCTAssertEqual(try actions.sessionListing(.requests).rows.map(\.id), ["spam"])
     }
 }

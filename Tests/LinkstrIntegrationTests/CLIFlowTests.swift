@@ -17,6 +17,7 @@ final class CLIFlowTests: XCTestCase {
         let session = try a.ok(["session", "create", "Film club", "--member", bNpub]).trimmed
         XCTAssertEqual(session.count, 32)
         _ = try b.sync()
+        XCTAssertEqual(try b.acceptRequests(), [session], "A is not B's contact: the session waits as a request")
         let bSessions = try b.sessions()
         XCTAssertEqual(bSessions.map { $0["id"] as? String }, [session])
         XCTAssertEqual(bSessions.first?["name"] as? String, "Film club")
@@ -65,6 +66,7 @@ final class CLIFlowTests: XCTestCase {
         XCTAssertEqual(nonCreator.err, "linkstr: only the session creator can manage members.\n")
         try a.ok(["session", "members", session, "--set", cNpub])
         _ = try c.sync()
+        try c.acceptRequests()
         let cSessions = try c.sessions()
         XCTAssertEqual(cSessions.map { $0["id"] as? String }, [session], "an added member sees the session")
         XCTAssertEqual(Set(cSessions[0]["members"] as? [String] ?? []), [aHex, cHex])
@@ -183,6 +185,7 @@ final class CLIFlowTests: XCTestCase {
         // Without the test's permission the inbox relay is a loopback address someone else named: refused.
         let refused = try alice.ok(["session", "create", "Refused", "--member", bobNpub]).trimmed
         _ = try bob.sync()
+        try bob.acceptRequests()
         XCTAssertEqual(try bob.sessions().compactMap { $0["id"] as? String }, [delivered],
                        "Bob reads only his inbox relay: the first session reached it, the second was not sent to a private address")
         XCTAssertNotEqual(delivered, refused)
@@ -253,6 +256,7 @@ final class CLIFlowTests: XCTestCase {
         XCTAssertEqual(try a.run(["post", session, "https://example.com/e", "--note", "a", "--note-file", "-"]).status, 1)
 
         _ = try b.sync()
+        try b.acceptRequests()
         XCTAssertEqual(try b.sessions().first?["name"] as? String, name)
         let raw = try b.ok(["posts", session, "--json"]).out
         XCTAssertTrue(raw.contains(#"x\u009b31m\u009d8;;y\u007f\u202ez"#), "controls escaped in --json")
@@ -291,6 +295,7 @@ final class CLIFlowTests: XCTestCase {
         let post = try a.ok(["post", session, "https://example.com/private-link-xyz", "--note", "a private note 123"]).trimmed
         try a.ok(["contacts", "add", bNpub, "--alias", "Bobby Alias"])
         _ = try b.sync()
+        try b.acceptRequests()
         try b.ok(["react", post, "🔥"])
         try b.ok(["sync", "--log-level", "debug", "--timeout", "10"])
         _ = try a.sync()

@@ -64,6 +64,16 @@ struct Home {
         try ok(["session", "list", "--json"] + (archived ? ["--archived"] : [])).json() as! [[String: Any]]
     }
 
+    /// Accepts every waiting session request (sessions created by people who are not contacts), as a user
+    /// who knows the sender would; returns their ids.
+    @discardableResult
+    func acceptRequests() throws -> [String] {
+        let waiting = try ok(["session", "list", "--requests", "--json"]).json() as! [[String: Any]]
+        let ids = waiting.filter { $0["standing"] as? String == "request" }.compactMap { $0["id"] as? String }
+        for id in ids { try ok(["session", "accept", id]) }
+        return ids
+    }
+
     func posts(_ session: String) throws -> [[String: Any]] {
         try ok(["posts", session, "--json"]).json() as! [[String: Any]]
     }

@@ -152,6 +152,7 @@ final class FaultTests: XCTestCase {
         var posts = [String]()
         for i in 0..<3 { posts.append(try a.ok(["post", session, "https://example.com/\(i)"]).trimmed) }
         _ = try c.sync()
+        try c.acceptRequests()
         posts.append(try c.ok(["post", session, "https://example.com/from-c"]).trimmed)
         // C leaves the session after posting (a second later, as membership is decided by the second).
         sleep(1)
@@ -163,6 +164,7 @@ final class FaultTests: XCTestCase {
         let restored = try b.posts(session)
         XCTAssertEqual(Set(restored.map { $0["id"] as! String }), Set(posts), "C's post, sent while a member, is kept")
         XCTAssertEqual(restored.filter { $0["unread"] as? Bool == true }.count, 0, "a restore is history, not news")
+        XCTAssertEqual(try b.acceptRequests(), [session])
         XCTAssertEqual(try b.sessions().first?["unread"] as? Bool, false)
     }
 

@@ -103,6 +103,7 @@ final class InteropTests: XCTestCase {
         XCTAssertEqual(stranger.errors, ["timed out before EOSE"], "the relay refused the anonymous REQ")
         let synced = try b.ok(["sync", "--json", "--timeout", "20"], relays: [relay.url]).json() as! [String: Any]
         XCTAssertEqual(synced["applied"] as? Int, 1)
+        try b.acceptRequests()
         XCTAssertEqual(try b.sessions().map { $0["id"] as? String }, [session])
         let post = try b.ok(["post", session, "https://example.com/authed"], relays: [relay.url]).trimmed
         _ = try a.ok(["sync", "--json", "--timeout", "20"], relays: [relay.url])

@@ -5,11 +5,13 @@ import LinkstrTestSupport
 final class PreviewServer {
     let port: Int
     private let process: Process
+    /// Every path requested so far, in order.
+    private let log = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-preview-requests-\(UUID().uuidString)")
 
     init() throws {
         let p = Process()
         p.executableURL = try TestEnvironment.python()
-        p.arguments = [TestEnvironment.interopScript("preview_server.py").path]
+        p.arguments = [TestEnvironment.interopScript("preview_server.py").path, log.path]
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
@@ -32,8 +34,12 @@ final class PreviewServer {
 
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
+    /// The paths requested so far, oldest first.
+    var requests: [String] { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
+
     func stop() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
+        try? FileManager.default.removeItem(at: log)
     }
 }

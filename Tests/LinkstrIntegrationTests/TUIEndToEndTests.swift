@@ -78,10 +78,17 @@ final class TUIEndToEndTests: XCTestCase {
         try tmux.keys("a", "Enter")
         try tmux.waitFor("a", text: "session created.", timeout: 20)
 
-        // Bob's app starts (unlocked from the environment) and sees the session.
+        // Bob's app starts (unlocked from the environment) and sees the session as a request (Alice is
+        // not his contact), which he accepts.
         try tmux.start("b", [binary.path, "--home", bob.directory.path, "--relay", relay.url],
                        environment: ["LINKSTR_PASSPHRASE": "correct horse battery staple"])
-        try tmux.waitFor("b", text: "Movie night", timeout: 30)
+        try tmux.waitFor("b", text: "(R: 1 request)", timeout: 30)
+        try tmux.keys("b", "R")
+        try tmux.waitFor("b", text: "Movie night")
+        try tmux.keys("b", "y")
+        try tmux.waitFor("b", text: "accepted Movie night")
+        try tmux.keys("b", "Escape")
+        try tmux.waitFor("b", "Movie night in Bob's list") { $0.contains("Movie night") && $0.contains("Enter open · n new") }
 
         // Alice shares a link with a note, both pasted (bracketed) into the composer.
         try tmux.keys("a", "c")

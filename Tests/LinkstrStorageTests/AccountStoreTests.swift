@@ -277,3 +277,27 @@ final class AccountStoreTests: StorageTestCase {
         XCTAssertEqual(try store.postPage(in: "S", limit: 100).map(\.id), page)
     }
 }
+
+/// Migration 6 (session requests, issue 18) on a database the previous schema wrote.
+final class RequestDecisionMigrationTests: StorageTestCase {
+    func testSessionsAlreadyListedBeforeTheUpgradeStayAcceptedAndNewOnesStartUndecided() throws {
+        let me = SecretKey.generate()
+        let stranger = SecretKey.generate().publicKey.hex
+        do {
+            let local = try LocalStore(paths: paths)
+            let account = try local.account(me, now: 1)
+            _ = try account.ingest([MessageFactory.create("old", by: stranger, members: [stranger, me.publicKey.hex], at: 10)], now: 10)
+            // Back to the schema of version 5, as the previous release left it.
+            try local.db.execute("ALTER TABLE sessions DROP COLUMN request_decision; PRAGMA user_version = 5;")
+        }
+        let local = try LocalStore(paths: paths)
+        XCTAssertEqual(try local.db.scalar("PRAGMA user_version").int, 6)
+        let account = try local.account(me, now: 20)
+        _ = try account.ingest([MessageFactory.create("new", by: stranger, members: [stranger, me.publicKey.hex], at: 21)], now: 21)
+        let decisions = Dictionary(uniqueKeysWithValues: try account.sessionSummaries(archived: nil).map { ($0.id, $0.decision) })
+        XCTAssertEqual(decisions, ["old": .accepted, "new": .undecided])
+        try account.setRequestDecision("new", .declined)
+        XCTAssertEqual(try account.sessionSummary("new")?.decision, .declined)
+        XCTAssertThrowsError(try account.setRequestDecision("missing", .accepted))
+    }
+}

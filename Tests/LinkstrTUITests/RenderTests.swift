@@ -435,7 +435,8 @@ final class RenderTests: XCTestCase {
             XCTAssertLessThan(first ?? 99, panes ?? 0, "\(pane)'s keys come first")
             XCTAssertTrue(c.lines.contains { $0.contains("Keys · \(pane.title)") })
         }
-        XCTAssertTrue(OverlayViews.helpLines.contains { $0.contains(":q quit") && $0.contains(":wipe!") })
+        XCTAssertTrue(OverlayViews.helpLines.contains { $0.contains(":q quit") && $0.contains(":requests") })
+        XCTAssertTrue(OverlayViews.helpLines.contains { $0.contains(":wipe!") })
         XCTAssertTrue(OverlayViews.helpLines.contains { $0.contains("t test relay") })
     }
 

@@ -19,6 +19,12 @@ public struct SessionSummary: Equatable, Sendable {
     public let lastActivityAt: Int64
     /// Who shared the newest visible post, and its link (for the list row), when there is one.
     public var lastPost: LastPost?
+    /// The user's accept/decline decision (a request is a stranger's session; see `SessionRequests`).
+    public var decision: RequestDecision = .undecided
+    /// Set when the rows are sorted into lists (`SessionListing.make`).
+    public var standing: SessionStanding = .listed
+    /// The unread dot and bold name: only for sessions in the user's lists, never for requests.
+    public var showsUnread: Bool { unread && standing == .listed }
 
     public struct LastPost: Equatable, Sendable {
         public let author: Pubkey

@@ -45,6 +45,12 @@ public enum IngestOutcome: Equatable, Sendable {
 public enum InboundNotification: Equatable, Sendable {
     case post(postID: String, sessionID: String, author: Pubkey)
     case reaction(reactionID: String, postID: String, sessionID: String, author: Pubkey, emoji: String)
+
+    public var sessionID: String {
+        switch self {
+        case .post(_, let sessionID, _), .reaction(_, _, let sessionID, _, _): return sessionID
+        }
+    }
 }
 
 public struct IngestReport: Equatable, Sendable {

@@ -70,6 +70,15 @@ extension AccountStore {
         }
     }
 
+    /// Accepting or declining a session request is local and never on the wire.
+    public func setRequestDecision(_ sessionID: String, _ decision: RequestDecision) throws {
+        try writing {
+            try db.run("UPDATE sessions SET request_decision = ? WHERE owner = ? AND session_id = ? AND listed = 1",
+                       [.integer(Int64(decision.rawValue)), o, .text(sessionID)])
+            guard db.changes == 1 else { throw StorageError.corrupt("no such session") }
+        }
+    }
+
     /// Marks one inbound post read.
     public func markRead(postID: String, now: Int64) throws {
         try writing {

@@ -25,6 +25,7 @@ extension AccountStore {
                let url = try cipher.open(r["last_url_enc"], ctx("posts.url", postID)) {
                 summary.lastPost = SessionSummary.LastPost(author: author, url: url)
             }
+            summary.decision = RequestDecision(rawValue: Int(r["request_decision"].int ?? 0)) ?? .undecided
             return summary
         }
     }

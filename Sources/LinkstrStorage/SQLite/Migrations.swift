@@ -194,6 +194,12 @@ enum Migrations {
         UPDATE sessions SET last_post_id = (SELECT p.post_id FROM posts p WHERE p.owner = sessions.owner AND p.session_id = sessions.session_id
                                             ORDER BY p.created_at DESC, p.sent_seq DESC, p.post_id DESC LIMIT 1);
         """,
+        // 6: the user's decision on a session request (0 undecided, 1 accepted, 2 declined; issue 18).
+        // Sessions already here were in the user's list before requests existed: they stay there.
+        """
+        ALTER TABLE sessions ADD COLUMN request_decision INTEGER NOT NULL DEFAULT 0;
+        UPDATE sessions SET request_decision = 1;
+        """,
     ]
 
     static func migrate(_ db: Database) throws {

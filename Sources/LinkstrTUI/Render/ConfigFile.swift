@@ -1,6 +1,7 @@
 import Foundation
 
-/// `config.toml` in the config directory: `theme = "storm"`, `link_previews = false`, `tls_ca_file = "…"`. A missing file is
+/// `config.toml` in the config directory: `theme = "storm"`, `link_previews = false`, `session_requests = false`,
+/// `tls_ca_file = "…"`. A missing file is
 /// fine, a malformed one is an error that names the line.
 public enum ConfigFile {
     public static func theme(in configDirectory: URL) throws -> String? {
@@ -11,6 +12,12 @@ public enum ConfigFile {
     /// Whether the app fetches titles of shared pages (which tells those sites our address). Default: yes.
     public static func linkPreviews(in configDirectory: URL) throws -> Bool {
         guard case .bool(let on)? = try top(configDirectory)["link_previews"] else { return true }
+        return on
+    }
+
+    /// `session_requests`: whether sessions from people who are not contacts wait as requests. Default: yes.
+    public static func sessionRequests(in configDirectory: URL) throws -> Bool {
+        guard case .bool(let on)? = try top(configDirectory)["session_requests"] else { return true }
         return on
     }
 

@@ -17,14 +17,17 @@ public struct AppOptions: Sendable {
     public var noColor: Bool
     /// Fetch titles of shared pages (`link_previews` in config.toml); cached titles show either way.
     public var linkPreviews: Bool
+    /// Hold strangers' sessions as requests (`session_requests` in config.toml).
+    public var sessionRequests: Bool
     /// A link to show once the account is open (`linkstr open URL`).
     public var openLink: String?
     /// "linkstr 0.3.0 (commit …)", shown in Settings.
     public var version: String
     public init(home: String?, relays: [String], passphraseFile: String?, theme: String, noColor: Bool, linkPreviews: Bool = true,
-                openLink: String? = nil, version: String = "") {
+                sessionRequests: Bool = true, openLink: String? = nil, version: String = "") {
         self.home = home; self.relays = relays; self.passphraseFile = passphraseFile; self.theme = theme; self.noColor = noColor
         self.linkPreviews = linkPreviews
+        self.sessionRequests = sessionRequests
         self.openLink = openLink
         self.version = version
     }
@@ -143,23 +146,22 @@ public final class EffectRunner: @unchecked Sendable {
             }
         case .startSync: startSync()
 
-        case .loadSessions(let archived):
-            guard let store else { return }
-            let rows = try store.sessionSummaries(archived: archived)
-            let hasArchived = archived ? true : !(try store.sessionSummaries(archived: true).isEmpty)
-            dispatch(.sessionsLoaded(rows, archived: archived, hasArchived: hasArchived))
+        case .loadSessions(let list):
+            guard let actions else { return }
+            dispatch(.sessionsLoaded(try actions.sessionListing(list)))
         case .loadFeed(let sid, let limit):
-            guard let store else { return }
+            guard let store, let actions else { return }
             let page = try store.postPage(in: sid, limit: limit + 1)
-            dispatch(.feedLoaded(sessionID: sid, summary: try store.sessionSummary(sid), posts: Array(page.prefix(limit)),
+            let summary = try actions.summary(of: sid)
+            dispatch(.feedLoaded(sessionID: sid, summary: summary, posts: Array(page.prefix(limit)),
                                  changes: try store.membershipChanges(in: sid), hasMore: page.count > limit))
-            loadLinkTitles(page.map(\.post.url))
+            loadLinkTitles(page.map(\.post.url), fetching: summary?.standing == .listed)
         case .loadPost(let id):
-            guard let store else { return }
+            guard let store, let actions else { return }
             let view = try store.postView(id)
-            let name = try view.flatMap { try store.sessionSummary($0.post.sessionID)?.name } ?? ""
-            dispatch(.postLoaded(postID: id, view: view, sessionName: name))
-            if let view { loadLinkTitles([view.post.url]) }
+            let summary = try view.flatMap { try actions.summary(of: $0.post.sessionID) }
+            dispatch(.postLoaded(postID: id, view: view, sessionName: summary?.name ?? ""))
+            if let view { loadLinkTitles([view.post.url], fetching: summary?.standing == .listed) }
         case .loadContacts:
             guard let store else { return }
             dispatch(.contactsLoaded(try store.contacts()))
@@ -201,6 +203,8 @@ public final class EffectRunner: @unchecked Sendable {
                 { [.membersSaved(sessionID: sid)] }, failed: { .membersSaveFailed($0) })
         case .setArchived(let sid, let archived):
             try store?.setArchived(sid, archived)
+        case .decideRequest(let sid, let decision):
+            do { try actions?.decideRequest(sid, decision) } catch let e as AccountActions.RequestError { dispatch(.actionFailed(e.description)) }
         case .addContact(let pk, let alias):
             guard let actions else { return }
             run({ try await actions.addContact(pk, alias: alias) }, { [.contactSaved(pk)] }, failed: { .contactSaveFailed($0) })
@@ -407,7 +411,7 @@ public final class EffectRunner: @unchecked Sendable {
     }
 
     private func startSync() {
-        guard let engine, let pool, let store else { return }
+        guard let engine, let pool, let store, let actions else { return }
         let dispatch = self.dispatch
         let list = relayList
         updatesTask?.cancel()
@@ -419,7 +423,9 @@ public final class EffectRunner: @unchecked Sendable {
             for await update in updates {
                 switch update {
                 case .ingested(let touched, let notifications):
-                    dispatch(.messagesArrived(touchedSessions: touched, notifications: notifications))
+                    // Requests and declined sessions never notify; when the check cannot be made, nothing rings.
+                    let shown = (try? actions.notifiable(notifications)) ?? []
+                    dispatch(.messagesArrived(touchedSessions: touched, notifications: shown))
                 case .contactsChanged:
                     if let contacts = try? store.contacts() { dispatch(.contactsLoaded(contacts)) }
                 case .profilesChanged:
@@ -472,7 +478,8 @@ public final class EffectRunner: @unchecked Sendable {
     /// The open account's use cases (nil before an account is open).
     private var actions: AccountActions? {
         guard let store, let identity, let engine else { return nil }
-        return AccountActions(store: store, me: identity.publicKey.hex, engine: { engine })
+        return AccountActions(store: store, me: identity.publicKey.hex,
+                              requests: SessionRequestPolicy(holdsStrangers: options.sessionRequests), engine: { engine })
     }
 
     /// Runs a use case off the effect queue and dispatches what it answered, or its error in words.
@@ -492,13 +499,13 @@ public final class EffectRunner: @unchecked Sendable {
         dispatch(.messagesArrived(touchedSessions: [sid], notifications: []))
     }
 
-    /// Cached titles at once; missing ones fetched in the background (unless previews are off) and sent
-    /// as they are found.
-    private func loadLinkTitles(_ urls: [String]) {
+    /// Cached titles at once; missing ones fetched in the background (unless previews are off, or the
+    /// links are a stranger's session request: fetching tells the site our address) and sent as they are found.
+    private func loadLinkTitles(_ urls: [String], fetching: Bool) {
         guard let store, let previews, !urls.isEmpty else { return }
         let cached = (try? store.linkTitles(for: urls)) ?? [:]
         if !cached.isEmpty { dispatch(.linkTitlesLoaded(cached)) }
-        guard options.linkPreviews else { return }
+        guard options.linkPreviews, fetching else { return }
         let dispatch = self.dispatch
         Task {
             let fetched = await previews.refresh(urls)

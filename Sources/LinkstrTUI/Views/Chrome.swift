@@ -36,7 +36,7 @@ public enum AppView {
             let active = pane == state.pane
             x = c.put(" \(label) ", x: x, y: 0, active ? Style(.tabActive, bold: true, reverse: true) : Style(.tabInactive))
         }
-        if state.sessions.rows.contains(where: \.unread), state.pane != .sessions { c.put("●", x: 2 + "1 Sessions".count, y: 0, Style(.unread, bold: true)) }
+        if state.sessions.rows.contains(where: \.showsUnread), state.pane != .sessions { c.put("●", x: 2 + "1 Sessions".count, y: 0, Style(.unread, bold: true)) }
         // Relay health at a glance: a dot per relay, then connected_or_readonly / total.
         let relays = state.settings.relays
         let summary = " \(state.settings.header) "
@@ -80,7 +80,8 @@ public enum AppView {
         case .sessions:
             if state.sessions.open != nil { return "Enter open · c share a link · m members · o browser · Esc back · ? help" }
             if state.sessions.search != nil { return "type to search · Enter open · Esc cancel" }
-            return "Enter open · n new · / search · a archive · A archived · 1-4 panes · ? help · q quit"
+            if state.sessions.list == .requests { return "y accept · x decline/undo · Enter look · R Esc back · ? help" }
+            return "Enter open · n new · / search · a archive · A archived · R requests · ? help · q quit"
         case .post:
             switch state.post.mode {
             case .composer: return "Enter next/send · Tab field · ^V paste · ^L clear link · Esc cancel"

@@ -91,6 +91,7 @@ enum OverlayViews {
     /// The keys, by section; a section's pane (if any) puts it first when that pane is shown.
     static let helpSections: [(pane: AppState.Pane?, lines: [String])] = [
         (.sessions, ["Sessions  n new · / search · a archive · A archived list",
+                     "Requests  R strangers' sessions · y accept · x decline (again: undo)",
                      "Session   c share a link · m members · o open link · Enter details"]),
         (.post, ["Composer  Enter link→note→send · Tab field · ^V Paste · ^L Clear",
                  "Post      + 👍 - 👎 * 👀 · e emoji · ←→ Space toggle · 1-4 panes",
@@ -105,7 +106,8 @@ enum OverlayViews {
                "App       q quit (Ctrl-C anywhere) · Ctrl-Z suspend · ? Esc close help",
                "Fields    ^A ^E start/end · ^W word · ^U clear · terminal paste works",
                "Command   :  /post URL note · /react 👍 · /who · /open · /copy · /help",
-               "          :q quit · :wipe! erase everything on this device (asks once)"]),
+               "          :requests · :accept · :decline · :q quit",
+               "          :wipe! erase everything on this device (asks once)"]),
     ]
 
     /// Every line, the shown pane's keys first, then the general ones, then the other panes'.

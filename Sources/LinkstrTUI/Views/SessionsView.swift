@@ -6,9 +6,18 @@ enum SessionsView {
     static func render(_ c: inout Canvas, _ state: AppState, _ area: Rect) {
         if let feed = state.sessions.open { return FeedView.render(&c, state, feed, area) }
         let s = state.sessions
-        let title = s.archivedMode ? "Archived sessions" : "Sessions"
+        let title: String
+        switch s.list {
+        case .active: title = "Sessions"
+        case .archived: title = "Archived sessions"
+        case .requests: title = "Session requests"
+        }
         var x = c.put(" \(title)", x: 0, y: area.y, Style(.title, bold: true))
-        if s.hasArchived && !s.archivedMode { x = c.put("  (A: archived)", x: x, y: area.y, Style(.dim)) }
+        if s.hasArchived && s.list == .active { x = c.put("  (A: archived)", x: x, y: area.y, Style(.dim)) }
+        // Requests wait quietly: a count here, never a dot or a bell.
+        if s.requestCount > 0 && s.list != .requests {
+            x = c.put("  (R: \(s.requestCount) request\(s.requestCount == 1 ? "" : "s"))", x: x, y: area.y, Style(.accent))
+        }
         if let search = s.search {
             let label = c.put("   / ", x: x, y: area.y, Style(.accent))
             AppView.drawField(&c, search, x: label, y: area.y, width: min(30, c.width - label - 1), focused: true, placeholder: "search")
@@ -18,7 +27,9 @@ enum SessionsView {
         let capacity = Layout.sessionCapacity(screenRows: c.height)  // the reducer scrolls with the same figure
         if rows.isEmpty {
             let message = s.loading ? "loading…" : s.search != nil ? "no session matches."
-                : s.archivedMode ? "no archived sessions." : "no sessions yet. press n to start one."
+                : s.list == .archived ? "no archived sessions."
+                : s.list == .requests ? "no session requests. sessions from people who are not your contacts wait here."
+                : "no sessions yet. press n to start one."
             c.put("  " + message, x: 0, y: top + 1, Style(.dim))
             return
         }
@@ -27,7 +38,7 @@ enum SessionsView {
             let y = top + (i - scroll) * Layout.sessionRowHeight
             let selected = i == s.selection
             if selected { c.fill(y: y, Style(.selection, reverse: true)); c.fill(y: y + 1, Style(.selection, reverse: true)) }
-            let base = Style(.text, bold: row.unread, reverse: selected)
+            let base = Style(row.standing == .declined ? .dim : .text, bold: row.showsUnread, reverse: selected)
             AppView.avatar(&c, seed: row.id, name: row.name, x: 1, y: y)
             let time = AppView.relative(row.lastActivityAt, now: state.now)
             let right = c.width - 2 - DisplayWidth.of(time)
@@ -35,7 +46,11 @@ enum SessionsView {
             c.put(time, x: right, y: y, Style(.dim, reverse: selected))
             // What happened last: who shared what (the page's title, else the link's host), like a chat list.
             var detail: String
-            if let last = row.lastPost {
+            if row.standing != .listed {
+                // A request says who asked, and nothing fetched from its links.
+                detail = "from " + AppView.name(row.creator, state) + " · \(row.members.count) member\(row.members.count == 1 ? "" : "s")"
+                if row.standing == .declined { detail += " · declined" }
+            } else if let last = row.lastPost {
                 let what = state.linkTitles[last.url].map(DisplayText.singleLine) ?? WebURL.host(of: last.url) ?? DisplayText.singleLine(last.url)
                 detail = AppView.name(last.author, state) + ": " + what
             } else {
@@ -45,7 +60,7 @@ enum SessionsView {
             if row.archived { detail += " · archived" }
             c.put(DisplayWidth.truncate(detail, to: c.width - 10), x: 5, y: y + 1, Style(.dim, reverse: selected))
             // The unread dot: a dot only, never a count.
-            if row.unread { c.put("●", x: c.width - 3, y: y + 1, Style(.unread, bold: true, reverse: selected)) }
+            if row.showsUnread { c.put("●", x: c.width - 3, y: y + 1, Style(.unread, bold: true, reverse: selected)) }
         }
         if rows.count > capacity {
             c.put("\(s.selection + 1)/\(rows.count)", x: c.width - 2 - "\(s.selection + 1)/\(rows.count)".count, y: area.y, Style(.dim))
@@ -142,8 +157,13 @@ enum FeedView {
         x = c.put(DisplayWidth.truncate(name, to: c.width / 2), x: x, y: area.y, Style(.title, bold: true))
         if let s = feed.summary {
             x = c.put("  \(s.members.count) member\(s.members.count == 1 ? "" : "s")", x: x, y: area.y, Style(.dim))
-            if !s.isMember { c.put("  · you were removed: read-only", x: x, y: area.y, Style(.warning)) }
+            if !s.isMember { x = c.put("  · you were removed: read-only", x: x, y: area.y, Style(.warning)) }
+            if s.standing != .listed {
+                c.put(DisplayWidth.truncate("  · \(s.standing == .declined ? "declined" : "request"): y accept · x decline", to: max(0, c.width - x - 1)),
+                      x: x, y: area.y, Style(.accent))
+            }
         }
+        let dots = feed.summary?.standing ?? .listed == .listed
         let top = area.y + 1
         let height = area.bottom - top
         let all = LinesCache.lines(state, feed, width: c.width)
@@ -162,8 +182,8 @@ enum FeedView {
             let selected = line.post == feed.selection && line.post != nil
             if selected { c.put("▎", x: 1, y: y, Style(.accent, bold: true)) }
             c.put(DisplayWidth.truncate(line.text, to: c.width - line.x - 3), x: line.x, y: y,
-                  Style(line.style.role, bold: line.style.bold || (selected && line.dot), reverse: false))
-            if line.dot { c.put("●", x: c.width - 2, y: y, Style(.unread, bold: true)) }
+                  Style(line.style.role, bold: line.style.bold || (selected && line.dot && dots), reverse: false))
+            if line.dot && dots { c.put("●", x: c.width - 2, y: y, Style(.unread, bold: true)) }
         }
     }
 }

@@ -94,7 +94,8 @@ extension CLIContext {
     /// a use case needs it, and is stopped afterwards, also on errors.
     func withActions<T>(_ key: SecretKey, _ store: AccountStore, _ body: (AccountActions) async throws -> T) async throws -> T {
         let engines = EngineOnDemand { try await self.engine(key, store) }
-        let actions = AccountActions(store: store, me: key.publicKey.hex, engine: engines.get)
+        let policy = SessionRequestPolicy(holdsStrangers: try ConfigFile.sessionRequests(in: paths.config))
+        let actions = AccountActions(store: store, me: key.publicKey.hex, requests: policy, engine: engines.get)
         do {
             let result = try await body(actions)
             await engines.stop()

@@ -10,8 +10,10 @@ enum Output {
     static func session(_ s: SessionSummary) -> JSONValue {
         .object(JSONObject([
             ("id", .string(s.id)), ("name", .string(s.name)), ("creator", .string(s.creator)),
-            ("members", .array(s.members.map { .string($0) })), ("unread", .bool(s.unread)), ("archived", .bool(s.archived)),
+            ("members", .array(s.members.map { .string($0) })), ("unread", .bool(s.showsUnread)), ("archived", .bool(s.archived)),
             ("is_member", .bool(s.isMember)), ("updated_at", .integer(s.lastActivityAt)),
+            // "listed", "request" (a stranger's session waiting for accept/decline) or "declined".
+            ("standing", .string(s.standing.rawValue)),
         ]))
     }
 
@@ -29,7 +31,7 @@ enum Output {
     }
 
     static func sessionLine(_ s: SessionSummary) -> String {
-        "\(s.unread ? "●" : " ") \(s.id)  \(DisplayText.singleLine(s.name))  (\(s.members.count) members\(s.archived ? ", archived" : "")\(s.isMember ? "" : ", read-only"))"
+        "\(s.showsUnread ? "●" : " ") \(s.id)  \(DisplayText.singleLine(s.name))  (\(s.members.count) members\(s.archived ? ", archived" : "")\(s.isMember ? "" : ", read-only")\(s.standing == .listed ? "" : ", \(s.standing.rawValue)"))"
     }
 
     static func postLines(_ p: PostView, names: (Pubkey) -> String) -> String {

@@ -8,7 +8,7 @@ import NostrProtocol
 
 struct SessionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "session", abstract: "Create and manage sessions.",
-                                                    subcommands: [Create.self, Members.self, List.self, Archive.self, Unarchive.self])
+                                                    subcommands: [Create.self, Members.self, List.self, Archive.self, Unarchive.self, Accept.self, Decline.self])
 
     struct Create: LinkstrCommand {
         static let configuration = CommandConfiguration(abstract: "Create a session; prints its id once relays accepted it.")
@@ -45,9 +45,18 @@ struct SessionCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Sessions, newest activity first (● unread).")
         @OptionGroup var global: GlobalOptions
         @Flag(help: "List archived sessions instead.") var archived = false
+        @Flag(help: "List session requests instead: sessions from people who are not your contacts, waiting for `session accept` or `session decline` (declined ones last).")
+        var requests = false
+
+        func validate() throws {
+            if archived && requests { throw ValidationError("choose one of --archived and --requests.") }
+        }
+
         func execute() async throws {
-            let (_, store) = try CLIContext(global).account()
-            let sessions = try store.sessionSummaries(archived: archived)
+            let ctx = try CLIContext(global)
+            let (me, store) = try ctx.account()
+            let list: SessionList = requests ? .requests : archived ? .archived : .active
+            let sessions = try await ctx.withActions(me, store) { try $0.sessionListing(list).rows }
             if global.json { printLine(Output.json(.array(sessions.map(Output.session)))) } else { sessions.forEach { printLine(Output.sessionLine($0)) } }
         }
     }
@@ -68,6 +77,33 @@ struct SessionCommand: AsyncParsableCommand {
             let (_, store) = try CLIContext(global).account()
             do { try store.setArchived(id, false) } catch { throw CLIError("that session is not available.") }
         }
+    }
+
+    struct Accept: LinkstrCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Accept a session request: it joins your sessions with everything it received (nothing is sent).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Session id (see `session list --requests`).", completion: Completion.sessionIDs) var id: String
+        func execute() async throws { try await decide(global, id, .accepted) }
+    }
+
+    struct Decline: LinkstrCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Decline a session request: hidden, no notifications or previews; `session accept` undoes it (nothing is sent).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Session id (see `session list --requests`).", completion: Completion.sessionIDs) var id: String
+        func execute() async throws { try await decide(global, id, .declined) }
+    }
+
+    /// Records the decision; with --json prints the session as it now stands.
+    static func decide(_ global: GlobalOptions, _ id: String, _ decision: RequestDecision) async throws {
+        let ctx = try CLIContext(global)
+        let (me, store) = try ctx.account()
+        let row = try await ctx.withActions(me, store) { actions in
+            do { try actions.decideRequest(id, decision) } catch let e as AccountActions.RequestError { throw CLIError(e.description) }
+            return try actions.summary(of: id)
+        }
+        if global.json, let row { printLine(Output.json(Output.session(row))) }
     }
 }
 
@@ -160,9 +196,17 @@ struct PreviewCommand: LinkstrCommand {
 
     func execute() async throws {
         let ctx = try CLIContext(global)
-        let (_, store) = try ctx.account()
-        let url = try store.postView(target)?.post.url ?? WebURL.normalized(target)
+        let (me, store) = try ctx.account()
+        let post = try store.postView(target)
+        let url = post?.post.url ?? WebURL.normalized(target)
         guard let url else { throw CLIError("that is not a web address or a post id.") }
+        if let post {
+            // A stranger's request does not get our address through its links until it is accepted.
+            let standing = try await ctx.withActions(me, store) { try $0.standing(of: post.post.sessionID) }
+            if let standing, standing != .listed {
+                throw CLIError("that post is in a session request: accept the session first (`linkstr session accept \(post.post.sessionID)`).")
+            }
+        }
         let cache = LinkPreviewCache(store: store, fetcher: .configured(), clock: { Int64(Date().timeIntervalSince1970) })
         let preview: LinkPreview
         do { preview = try await cache.preview(url) } catch { throw CLIError("no preview: \(error)") }
