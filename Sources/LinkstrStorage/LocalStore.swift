@@ -49,7 +49,7 @@ public struct DataPaths: Sendable, Equatable {
 }
 
 /// Opens the database (migrated) and the accounts inside it.
-public final class LocalStore: @unchecked Sendable {
+public final class LocalStore: Sendable {
     public let db: Database
     public let paths: DataPaths?
 

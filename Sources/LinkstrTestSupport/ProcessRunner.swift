@@ -2,6 +2,7 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+import Synchronization
 #endif
 
 /// Runs a child process to completion with stdin data and a timeout.
@@ -114,14 +115,15 @@ public enum ProcessRunner {
     }
 
     /// Bytes read from one pipe by one reader thread; read by the caller only after that thread is done.
-    private final class Collected: @unchecked Sendable {
-        var data = Data()
+    private final class Collected: Sendable {
+        private let bytes = Mutex(Data())
+        var data: Data { bytes.withLock { $0 } }
 
         func drain(_ fd: Int32) {
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
                 let n = read(fd, &buffer, buffer.count)
-                if n > 0 { data.append(buffer, count: n) } else if n < 0 && errno == EINTR { continue } else { return }
+                if n > 0 { bytes.withLock { $0.append(buffer, count: n) } } else if n < 0 && errno == EINTR { continue } else { return }
             }
         }
     }

@@ -5,11 +5,11 @@ import Glibc
 #endif
 
 /// A real relay (`nostr-relay` from the test virtualenv) on 127.0.0.1 for one test, stopped afterwards.
-public final class TestRelay: @unchecked Sendable {
+public final class TestRelay: Sendable {
     public let port: Int
     public let directory: URL
     public var url: String { "ws://127.0.0.1:\(port)" }
-    private var process: Process?
+    private let process = Mutex<Process?>(nil)
     private let auth: Bool
     private let readers: [String]
     private let maxLimit: Int
@@ -34,7 +34,7 @@ public final class TestRelay: @unchecked Sendable {
 
     /// Starts the relay (the initialiser already did; this restarts it after `stop()`, same port and data).
     public func start() throws {
-        if let p = process, p.isRunning { return }
+        if let p = process.withLock({ $0 }), p.isRunning { return }
         var yaml = """
         storage:
           sqlalchemy.url: sqlite+aiosqlite:///\(directory.path)/nostr.sqlite3
@@ -65,7 +65,7 @@ public final class TestRelay: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         p.standardError = try FileHandle(forWritingTo: logFile)
         try p.run()
-        process = p
+        process.withLock { $0 = p }
         try TestRelay.waitUntilListening(port: port, timeout: 30)
         // Roles live in the relay's database, which `serve` has created by now.
         for reader in readers {
@@ -78,10 +78,9 @@ public final class TestRelay: @unchecked Sendable {
 
     /// SIGKILL: children of the test process may inherit a blocked SIGTERM and would never exit.
     public func stop() {
-        guard let p = process else { return }
+        guard let p = process.withLock({ p in defer { p = nil }; return p }) else { return }
         if p.isRunning { kill(p.processIdentifier, SIGKILL) }
         p.waitUntilExit()
-        process = nil
     }
 
     public var log: String { (try? String(contentsOf: directory.appendingPathComponent("relay.log"), encoding: .utf8)) ?? "" }

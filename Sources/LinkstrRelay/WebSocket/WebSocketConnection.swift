@@ -4,6 +4,7 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import NIOWebSocket
+import Synchronization
 
 /// One WebSocket to one relay (ws or wss). Text messages in and out; pings answered; a ping of our own
 /// measures latency. Inbound messages larger than `maxMessageBytes` close the connection.
@@ -190,15 +191,15 @@ public final class WebSocketConnection: Sendable {
 }
 
 /// When the last ping left, for the latency figure.
-private final class PingClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sentAt: UInt64?
-    func mark() { lock.lock(); sentAt = DispatchTime.now().uptimeNanoseconds; lock.unlock() }
+private final class PingClock: Sendable {
+    private let sentAt = Mutex<UInt64?>(nil)
+    func mark() { sentAt.withLock { $0 = DispatchTime.now().uptimeNanoseconds } }
     func elapsedMilliseconds() -> Double? {
-        lock.lock(); defer { lock.unlock() }
-        guard let s = sentAt else { return nil }
-        sentAt = nil
-        return Double(DispatchTime.now().uptimeNanoseconds - s) / 1e6
+        sentAt.withLock { sentAt in
+            guard let s = sentAt else { return nil }
+            sentAt = nil
+            return Double(DispatchTime.now().uptimeNanoseconds - s) / 1e6
+        }
     }
 }
 

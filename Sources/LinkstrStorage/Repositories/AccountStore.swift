@@ -1,9 +1,10 @@
 import LinkstrDomain
 import NostrProtocol
+import Synchronization
 
 /// One account's rows in the shared database. Every statement is scoped by `owner`, so accounts never
 /// see each other's data; sensitive columns are sealed by the account's `FieldCipher`.
-public final class AccountStore: @unchecked Sendable {
+public final class AccountStore: Sendable {
     public let owner: Pubkey
     let db: Database
     let cipher: FieldCipher
@@ -158,12 +159,11 @@ public final class AccountStore: @unchecked Sendable {
 }
 
 /// The account's sessions in memory, loaded on first use and dropped when a transaction rolls back.
-final class SessionCache: @unchecked Sendable {
-    private let lock = Lock()
-    private var sessions: [String: SessionRecord]?
+final class SessionCache: Sendable {
+    private let sessions = Mutex<[String: SessionRecord]?>(nil)
 
     func get(_ load: () throws -> [String: SessionRecord]) throws -> [String: SessionRecord] {
-        try lock.withLock {
+        try sessions.withLock { sessions in
             if let sessions { return sessions }
             let loaded = try load()
             sessions = loaded
@@ -171,8 +171,8 @@ final class SessionCache: @unchecked Sendable {
         }
     }
 
-    func set(_ s: SessionRecord) { lock.withLock { sessions?[s.id] = s } }
-    func invalidate() { lock.withLock { sessions = nil } }
+    func set(_ s: SessionRecord) { sessions.withLock { $0?[s.id] = s } }
+    func invalidate() { sessions.withLock { $0 = nil } }
 }
 
 /// The account's sealed settings, by name (the key strings are stored: never rename a case's value).

@@ -3,12 +3,12 @@ import Foundation
 import Glibc
 #endif
 import LinkstrApp
+import Synchronization
 
 /// Actions answered by effects on background threads, waiting for the UI thread. Posting also writes a
 /// byte to a pipe so the UI thread, asleep in `poll`, wakes at once instead of on its next timeout.
-public final class ActionInbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var actions: [AppAction] = []
+public final class ActionInbox: Sendable {
+    private let actions = Mutex<[AppAction]>([])
     /// [read end, write end]; both non-blocking.
     public let wakeDescriptors: (read: Int32, write: Int32)
 
@@ -26,9 +26,7 @@ public final class ActionInbox: @unchecked Sendable {
     }
 
     public func post(_ action: AppAction) {
-        lock.lock()
-        actions.append(action)
-        lock.unlock()
+        actions.withLock { $0.append(action) }
         wake()
     }
 
@@ -41,8 +39,6 @@ public final class ActionInbox: @unchecked Sendable {
     public func drain() -> [AppAction] {
         var sink = [UInt8](repeating: 0, count: 256)
         while read(wakeDescriptors.read, &sink, sink.count) > 0 {}
-        lock.lock()
-        defer { actions = []; lock.unlock() }
-        return actions
+        return actions.withLock { actions in defer { actions = [] }; return actions }
     }
 }

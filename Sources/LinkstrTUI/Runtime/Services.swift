@@ -1,13 +1,13 @@
 import Foundation
 import LinkstrDomain
+import Synchronization
 
 /// Escape sequences for the terminal, queued by any thread and written by the UI thread between frames.
-public final class TerminalOutbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [String] = []
+public final class TerminalOutbox: Sendable {
+    private let items = Mutex<[String]>([])
     public init() {}
-    public func post(_ s: String) { lock.lock(); items.append(s); lock.unlock() }
-    public func drain() -> [String] { lock.lock(); defer { items = []; lock.unlock() }; return items }
+    public func post(_ s: String) { items.withLock { $0.append(s) } }
+    public func drain() -> [String] { items.withLock { items in defer { items = [] }; return items } }
 }
 
 /// The system around the app, as structs of closures: a live value for the terminal, fakes for tests.

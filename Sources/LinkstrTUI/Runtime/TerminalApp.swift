@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import LinkstrApp
+import Synchronization
 
 /// The UI thread's loop: wait for input or an answered effect, reduce, render what changed. It never
 /// does I/O besides the terminal: effects go to the `EffectRunner`'s background queue.
@@ -181,12 +182,11 @@ public final class TerminalApp {
 nonisolated(unsafe) private var resizeWakeDescriptor: Int32 = -1
 
 /// Flags set by signal sources (any thread), taken by the UI thread.
-final class SignalFlags: @unchecked Sendable {
+final class SignalFlags: Sendable {
     enum Flag: Hashable { case terminate, resumed }
-    private let lock = NSLock()
-    private var raised: Set<Flag> = []
-    func raise(_ flag: Flag) { lock.lock(); raised.insert(flag); lock.unlock() }
-    func take(_ flag: Flag) -> Bool { lock.lock(); defer { lock.unlock() }; return raised.remove(flag) != nil }
+    private let raised = Mutex<Set<Flag>>([])
+    func raise(_ flag: Flag) { raised.withLock { _ = $0.insert(flag) } }
+    func take(_ flag: Flag) -> Bool { raised.withLock { $0.remove(flag) != nil } }
 }
 
 enum Monotonic {

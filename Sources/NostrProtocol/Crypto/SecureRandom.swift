@@ -1,4 +1,5 @@
 import COpenSSL
+import Synchronization
 
 /// Where randomness comes from. Injected so that protocol code stays deterministic under test.
 public protocol RandomSource: Sendable {
@@ -48,13 +49,12 @@ public struct SystemRandom: RandomSource {
 }
 
 /// A deterministic generator (SplitMix64) for reproducible tests and benchmarks. Never for keys users keep.
-public final class SeededRandom: RandomSource, @unchecked Sendable {
-    private var state: UInt64
-    private let lock = Lock()
-    public init(seed: UInt64) { state = seed }
+public final class SeededRandom: RandomSource, Sendable {
+    private let seed: Mutex<UInt64>
+    public init(seed: UInt64) { self.seed = Mutex(seed) }
 
     public func fill(_ buffer: UnsafeMutableRawBufferPointer) {
-        lock.withLock {
+        seed.withLock { state in
             var i = 0
             while i < buffer.count {
                 state &+= 0x9E37_79B9_7F4A_7C15

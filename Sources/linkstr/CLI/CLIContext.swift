@@ -9,11 +9,11 @@ import Synchronization
 import LinkstrClient
 
 /// Everything a command needs, opened on demand: data directory, vault, store, identity, relays.
-final class CLIContext: @unchecked Sendable {
+final class CLIContext: Sendable {
     let options: GlobalOptions
     let paths: DataPaths
     let vault: IdentityVault
-    private var openedStore: LocalStore?
+    private let openedStore = Mutex<LocalStore?>(nil)
 
     init(_ options: GlobalOptions) throws {
         self.options = options
@@ -27,10 +27,12 @@ final class CLIContext: @unchecked Sendable {
     var now: Int64 { Int64(Date().timeIntervalSince1970) }
 
     func store() throws -> LocalStore {
-        if let openedStore { return openedStore }
-        let s = try LocalStore(paths: paths)
-        openedStore = s
-        return s
+        try openedStore.withLock { opened in
+            if let opened { return opened }
+            let s = try LocalStore(paths: paths)
+            opened = s
+            return s
+        }
     }
 
     var passphraseSource: PassphraseSource? {
