@@ -53,7 +53,7 @@ let package = Package(
                                                     .product(name: "Logging", package: "swift-log")]),
 
         // Use cases shared by both front ends (the TUI's effect runner and the CLI's commands).
-        .target(name: "LinkstrClient", dependencies: ["NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrSync"]),
+        .target(name: "LinkstrClient", dependencies: ["NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrSync"]),
 
         // The terminal app's state, actions, effects and reducers. Pure.
         .target(name: "LinkstrApp", dependencies: ["NostrProtocol", "LinkstrDomain"]),

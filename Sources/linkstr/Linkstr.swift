@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LinkstrClient
 import LinkstrRelay
 import LinkstrStorage
 import LinkstrTUI
@@ -40,6 +41,8 @@ struct Linkstr: AsyncParsableCommand {
     /// The terminal app, optionally showing `openLink` once the account is open.
     static func runApp(_ global: GlobalOptions, theme: String?, openLink: String?) throws {
         let paths = DataPaths.resolve(home: global.home)
+        // A mistyped --relay is an error here as in every command, before the screen is taken.
+        do { _ = try RelayList.validated(global.relays) } catch { throw CLIError(error.description) }
         // One app per data directory: a second one says who holds it and leaves the terminal alone.
         let lock: DataLock
         do { lock = try DataLock.acquire(paths) } catch { throw CLIError(error.description) }

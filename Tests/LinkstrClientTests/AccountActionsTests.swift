@@ -207,3 +207,55 @@ final class SessionRequestTests: XCTestCase {
         XCTAssertEqual(try actions.sessionListing(.requests).rows.map(\.id), ["spam"])
     }
 }
+
+/// The relay list once for both front ends (issue 12), on a real store: the stored list and its edits,
+/// `--relay` values validated (an invalid one is an error, never dropped) and never written to the store.
+final class RelayListTests: XCTestCase {
+    func testStoredListEditsWithTheSameWordsEverywhere() throws {
+        let store = try LocalStore().account(SecretKey.generate(), now: 1)
+        var list = try RelayList(store: store, overrides: [], now: 1)
+        XCTAssertFalse(list.overridden)
+        XCTAssertEqual(list.entries.map(\.url), RelayURL.defaults.sorted(), "the defaults on first use")
+        XCTAssertEqual(try list.add(" WSS://Relay.Example.com ", now: 2), "wss://relay.example.com")
+        XCTAssertThrowsError(try list.add("wss://relay.example.com/", now: 2)) { XCTAssertEqual($0 as? RelayList.Failure, .duplicate) }
+        XCTAssertThrowsError(try list.add("https://relay.example.com", now: 2)) {
+            XCTAssertEqual(String(describing: $0), "enter a valid relay url (ws:// or wss://).")
+        }
+        try list.setEnabled("wss://relay.example.com", false)
+        XCTAssertThrowsError(try list.remove("wss://nowhere.example")) { XCTAssertEqual(String(describing: $0), "that relay is not in your list.") }
+        XCTAssertThrowsError(try list.setEnabled("wss://nowhere.example", true)) { XCTAssertEqual($0 as? RelayList.Failure, .notInList) }
+        // What was edited is what is stored.
+        let reread = try RelayList(store: store, overrides: [], now: 3)
+        XCTAssertEqual(reread.entries, list.entries)
+        XCTAssertEqual(reread.entries.first { $0.url == "wss://relay.example.com" }?.enabled, false)
+        XCTAssertFalse(reread.enabledURLs.contains("wss://relay.example.com"))
+        try list.remove(RelayURL.defaults[0])
+        try list.reset(now: 4)
+        XCTAssertEqual(try RelayList(store: store, overrides: [], now: 5).entries, list.entries)
+        XCTAssertEqual(Set(list.entries.map(\.url)), Set(RelayURL.defaults))
+    }
+
+    func testOverridesAreValidatedAndLeaveTheStoredListAlone() throws {
+        let store = try LocalStore().account(SecretKey.generate(), now: 1)
+        XCTAssertThrowsError(try RelayList(store: store, overrides: ["ws://127.0.0.1:7000", "https://x.y"], now: 1)) {
+            XCTAssertEqual(String(describing: $0), "enter a valid relay url (ws:// or wss://). (https://x.y)")
+        }
+        XCTAssertEqual(try RelayList.validated(["ws://127.0.0.1:7000", "WS://127.0.0.1:7000/"]), ["ws://127.0.0.1:7000"])
+        var list = try RelayList(store: store, overrides: ["ws://127.0.0.1:7000"], now: 1)
+        XCTAssertTrue(list.overridden)
+        try list.add("ws://127.0.0.1:7001", now: 2)
+        try list.setEnabled("ws://127.0.0.1:7000", false)
+        XCTAssertEqual(list.poolEntries.map(\.url), ["ws://127.0.0.1:7000", "ws://127.0.0.1:7001"])
+        XCTAssertEqual(list.enabledURLs, ["ws://127.0.0.1:7001"])
+        XCTAssertEqual(Set(try store.relays(now: 3).map(\.url)), Set(RelayURL.defaults), "the stored list is untouched")
+    }
+
+    func testARelayThatIsNotThereIsReportedNotThrown() async throws {
+        let port = try TestRelay.freePort()
+        let probes = try await RelayList(store: nil, overrides: [], now: 1).test("ws://127.0.0.1:\(port)")
+        XCTAssertEqual(probes.count, 1)
+        XCTAssertFalse(probes[0].ok)
+        XCTAssertNil(probes[0].answerMilliseconds)
+        XCTAssertFalse(probes[0].summary.isEmpty)
+    }
+}

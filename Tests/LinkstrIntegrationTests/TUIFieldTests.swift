@@ -5,6 +5,19 @@ import XCTest
 
 /// The terminal app where users meet it first: sizes other than 80×24, long pastes, wide graphemes.
 final class TUIFieldTests: XCTestCase {
+    /// A mistyped `--relay` stops the app with the words every command uses (before: dropped silently, the
+    /// app ran with no relay at all).
+    func testAnInvalidRelayOptionIsAnErrorBeforeTheScreenIsTaken() throws {
+        let home = try Home.forApp("tui-bad-relay", relay: "ws://127.0.0.1:1")
+        defer { home.remove() }
+        let tmux = try Tmux()
+        let command = "'\(home.binary.path)' --home '\(home.directory.path)' --relay https://relay.example.com; echo exit=$?; sleep 60"
+        try tmux.start("v", ["sh", "-c", command], environment: ["LINKSTR_PASSPHRASE": Home.passphrase])
+        let screen = try tmux.waitFor("v", text: "exit=1")
+        XCTAssertTrue(screen.contains("linkstr: enter a valid relay url (ws:// or wss://). (https://relay.example.com)"), screen)
+        XCTAssertFalse(screen.contains("1 Sessions"))
+    }
+
     /// Field readiness 5: logging out at 120×40 with the secret key revealed clears the whole screen and
     /// keeps the terminal's size (the unlock screen is laid out for 120×40 at once, not after a resize).
     func testLogoutAtALargeSizeLeavesNothingOfTheOldScreen() throws {

@@ -50,7 +50,7 @@ public final class EffectRunner: @unchecked Sendable {
     private var engine: SyncEngine?
     private var previews: LinkPreviewCache?
     private var pool: RelayPool?
-    private var relayList: [(url: String, enabled: Bool)] = []
+    private var relays = RelayList.empty
     private var relaySnapshots: [String: RelaySnapshot] = [:]
     private var updatesTask: Task<Void, Never>?
     private var pendingUnlock: Pubkey?
@@ -221,25 +221,17 @@ public final class EffectRunner: @unchecked Sendable {
                 { [.contactsLoaded($0), .actionSucceeded("contact removed.")] }, failed: { .actionFailed($0) })
 
         case .addRelay(let text):
-            guard let url = RelayURL.normalized(text) else { dispatch(.actionFailed(RelayURL.invalidMessage)); return }
-            guard !relayList.contains(where: { $0.url == url }) else { dispatch(.actionFailed(RelayURL.duplicateMessage)); return }
-            if options.relays.isEmpty, let store {
-                if case .failure(let e) = try store.addRelay(url, now: now) { dispatch(.actionFailed(e.description)); return }
-            }
-            relayList.append((url, true))
+            do { try relays.add(text, now: now) } catch let e as RelayList.Failure { dispatch(.actionFailed(e.description)); return }
             applyRelays()
         case .removeRelay(let url):
-            if options.relays.isEmpty { try store?.removeRelay(url) }
-            relayList.removeAll { $0.url == url }
+            do { try relays.remove(url) } catch let e as RelayList.Failure { dispatch(.actionFailed(e.description)); return }
             relaySnapshots[url] = nil
             applyRelays()
         case .setRelayEnabled(let url, let enabled):
-            if options.relays.isEmpty { try store?.setRelayEnabled(url, enabled) }
-            if let i = relayList.firstIndex(where: { $0.url == url }) { relayList[i].enabled = enabled }
+            do { try relays.setEnabled(url, enabled) } catch let e as RelayList.Failure { dispatch(.actionFailed(e.description)); return }
             applyRelays()
         case .resetRelays:
-            if options.relays.isEmpty { try store?.resetRelays(now: now) }
-            relayList = RelayURL.defaults.map { ($0, true) }
+            try relays.reset(now: now)
             relaySnapshots = [:]
             applyRelays()
 
@@ -270,7 +262,7 @@ public final class EffectRunner: @unchecked Sendable {
             Task { [self] in
                 let snapshots = await pool.snapshots()
                 queue.async { [self] in
-                    for s in snapshots where relayList.contains(where: { $0.url == s.url }) { relaySnapshots[s.url] = s }
+                    for s in snapshots where relays.entries.contains(where: { $0.url == s.url }) { relaySnapshots[s.url] = s }
                     dispatch(.relaysChanged(relayRows()))
                 }
             }
@@ -304,7 +296,7 @@ public final class EffectRunner: @unchecked Sendable {
             dispatch(.loggedOut)
         case .deleteAccount:
             guard let actions else { return }
-            let dispatch = self.dispatch, now = self.now, relays = relayList.filter(\.enabled).map(\.url)
+            let dispatch = self.dispatch, now = self.now, relays = self.relays.enabledURLs
             Task { [self] in
                 do {
                     try await actions.announceDeletion(relays: relays, now: now)
@@ -328,12 +320,8 @@ public final class EffectRunner: @unchecked Sendable {
         case .testRelay(let url):
             let dispatch = self.dispatch
             Task {
-                do {
-                    let result = try await RelayProbe.run(url)
-                    dispatch(.relayTested(url: url, summary: result.summary, ok: result.closedWith == nil))
-                } catch {
-                    dispatch(.relayTested(url: url, summary: String(describing: error), ok: false))
-                }
+                let probe = await RelayList.probe(url)
+                dispatch(.relayTested(url: url, summary: probe.summary, ok: probe.ok))
             }
         case .clearCache:
             try store?.clearLinkMetadata()
@@ -389,8 +377,7 @@ public final class EffectRunner: @unchecked Sendable {
         let store = try local.account(key, now: now)
         self.store = store
         dispatch(.bootStepReached(.connectingRelays))
-        relayList = options.relays.isEmpty ? try store.relays(now: now).map { ($0.url, $0.enabled) }
-            : options.relays.compactMap { RelayURL.normalized($0).map { ($0, true) } }
+        relays = try RelayList(store: store, overrides: options.relays, now: now)
         let pool = RelayPool(authSigner: SyncEngine.authSigner(for: key))
         self.pool = pool
         engine = SyncEngine(identity: key, store: store, pool: pool, clock: services.clock)
@@ -413,7 +400,7 @@ public final class EffectRunner: @unchecked Sendable {
     private func startSync() {
         guard let engine, let pool, let store, let actions else { return }
         let dispatch = self.dispatch
-        let list = relayList
+        let list = relays.poolEntries
         updatesTask?.cancel()
         updatesTask = Task { [self] in
             let updates = engine.updates
@@ -434,7 +421,7 @@ public final class EffectRunner: @unchecked Sendable {
                     if (try? store.setting(.profileNamePending)) == nil { dispatch(.ownProfileNameLoaded(try? store.setting(.profileName))) }
                 case .relay(let snapshot):
                     queue.async { [self] in
-                        guard relayList.contains(where: { $0.url == snapshot.url }) else { return }
+                        guard relays.entries.contains(where: { $0.url == snapshot.url }) else { return }
                         relaySnapshots[snapshot.url] = snapshot
                         dispatch(.relaysChanged(relayRows()))
                     }
@@ -448,13 +435,13 @@ public final class EffectRunner: @unchecked Sendable {
     }
 
     private func applyRelays() {
-        let list = relayList
+        let list = relays.poolEntries
         if let pool { Task { await pool.setRelays(list) } }
         dispatch(.relaysChanged(relayRows()))
     }
 
     private func relayRows() -> [RelayRow] {
-        relayList.map { entry in
+        relays.entries.map { entry in
             guard entry.enabled else { return RelayRow(url: entry.url, health: .disabled) }
             guard let s = relaySnapshots[entry.url] else { return RelayRow(url: entry.url, health: .connecting) }
             var row = RelayRow(url: entry.url, health: {

@@ -69,21 +69,20 @@ final class CLIContext: Sendable {
         return (key, try store().account(key, now: now))
     }
 
-    /// `--relay` values (validated), else the stored enabled relays.
-    func relayList(_ store: AccountStore) throws -> [(url: String, enabled: Bool)] {
-        if !options.relays.isEmpty {
-            return try options.relays.map {
-                guard let url = RelayURL.normalized($0) else { throw CLIError(RelayURL.invalidMessage + " (\($0))") }
-                return (url, true)
-            }
-        }
-        return try store.relays(now: now).map { ($0.url, $0.enabled) }
+    /// `--relay` values (validated), else the stored relays.
+    func relayList(_ store: AccountStore) throws -> RelayList {
+        try RelayList(store: store, overrides: options.relays, now: now)
+    }
+
+    /// The stored list, which the `relays` commands edit (`--relay` only chooses where to connect).
+    func storedRelays(_ store: AccountStore) throws -> RelayList {
+        try RelayList(store: store, overrides: [], now: now)
     }
 
     /// A sync engine connected to the relays (subscriptions are installed by `start()` only).
     func engine(_ key: SecretKey, _ store: AccountStore) async throws -> SyncEngine {
         let pool = RelayPool(authSigner: SyncEngine.authSigner(for: key))
-        await pool.setRelays(try relayList(store))
+        await pool.setRelays(try relayList(store).poolEntries)
         return SyncEngine(identity: key, store: store, pool: pool)
     }
 }

@@ -123,7 +123,7 @@ struct AccountCommand: AsyncParsableCommand {
             guard yes else { throw CLIError("this deletes your account from relays and this device; add --yes if you mean it.") }
             let ctx = try CLIContext(global)
             let (key, store) = try ctx.account()
-            let relays = try ctx.relayList(store).filter(\.enabled).map(\.url)
+            let relays = try ctx.relayList(store).enabledURLs
             try await ctx.withActions(key, store) { try await $0.announceDeletion(relays: relays, now: ctx.now) }
             try ctx.identities().forget(key.publicKey.hex, store: store, clearData: true)
             printLine("account deleted.")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LinkstrClient
 import LinkstrDomain
 import LinkstrRelay
 import NostrProtocol
@@ -12,8 +13,7 @@ struct RelaysCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         func execute() async throws {
             let ctx = try CLIContext(global)
-            let (_, store) = try ctx.account()
-            let relays = try store.relays(now: ctx.now)
+            let relays = try ctx.storedRelays(try ctx.account().1).entries
             if global.json {
                 printLine(Output.json(.array(relays.map { .object(JSONObject([("url", .string($0.url)), ("enabled", .bool($0.enabled))])) })))
             } else {
@@ -27,11 +27,8 @@ struct RelaysCommand: AsyncParsableCommand {
         @Argument var url: String
         func execute() async throws {
             let ctx = try CLIContext(global)
-            let (_, store) = try ctx.account()
-            switch try store.addRelay(url, now: ctx.now) {
-            case .success(let stored): printLine(stored)
-            case .failure(let e): throw CLIError(e.description)
-            }
+            var list = try ctx.storedRelays(try ctx.account().1)
+            printLine(try list.add(url, now: ctx.now))
         }
     }
 
@@ -39,8 +36,9 @@ struct RelaysCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument var url: String
         func execute() async throws {
-            let (_, store) = try CLIContext(global).account()
-            guard try store.removeRelay(url) else { throw CLIError("that relay is not in your list.") }
+            let ctx = try CLIContext(global)
+            var list = try ctx.storedRelays(try ctx.account().1)
+            try list.remove(url)
         }
     }
 
@@ -48,8 +46,9 @@ struct RelaysCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument var url: String
         func execute() async throws {
-            let (_, store) = try CLIContext(global).account()
-            guard try store.setRelayEnabled(url, true) else { throw CLIError("that relay is not in your list.") }
+            let ctx = try CLIContext(global)
+            var list = try ctx.storedRelays(try ctx.account().1)
+            try list.setEnabled(url, true)
         }
     }
 
@@ -57,8 +56,9 @@ struct RelaysCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument var url: String
         func execute() async throws {
-            let (_, store) = try CLIContext(global).account()
-            guard try store.setRelayEnabled(url, false) else { throw CLIError("that relay is not in your list.") }
+            let ctx = try CLIContext(global)
+            var list = try ctx.storedRelays(try ctx.account().1)
+            try list.setEnabled(url, false)
         }
     }
 
@@ -69,33 +69,20 @@ struct RelaysCommand: AsyncParsableCommand {
         @Argument(help: "A relay URL; default: the enabled relays (or --relay).") var url: String?
         func execute() async throws {
             let ctx = try CLIContext(global)
-            let urls: [String]
-            if let url {
-                guard let normalized = RelayURL.normalized(url) else { throw CLIError(RelayURL.invalidMessage) }
-                urls = [normalized]
-            } else {
-                let (_, store) = try ctx.account()
-                urls = try ctx.relayList(store).filter(\.enabled).map(\.url)
-            }
-            var failed = 0
+            // A relay given here is tested without opening the account.
+            let probes = try await (url != nil ? RelayList(store: nil, overrides: [], now: ctx.now) : ctx.relayList(try ctx.account().1)).test(url)
             var results = [JSONValue]()
-            for url in urls {
-                do {
-                    let result = try await RelayProbe.run(url)
-                    if result.closedWith != nil { failed += 1 }
-                    results.append(.object(JSONObject([("url", .string(url)), ("ok", .bool(result.closedWith == nil)),
-                                                       ("connect_ms", .integer(Int64(result.connectMilliseconds.rounded()))),
-                                                       ("answer_ms", .integer(Int64(result.answerMilliseconds.rounded()))),
-                                                       ("summary", .string(result.summary))])))
-                    if !global.json { printLine("\(url): \(result.summary)") }
-                } catch {
-                    failed += 1
-                    results.append(.object(JSONObject([("url", .string(url)), ("ok", .bool(false)), ("summary", .string("\(error)"))])))
-                    if !global.json { printLine("\(url): \(error)") }
-                }
+            for p in probes {
+                var fields: [(String, JSONValue)] = [("url", .string(p.url)), ("ok", .bool(p.ok))]
+                if let ms = p.connectMilliseconds { fields.append(("connect_ms", .integer(Int64(ms.rounded())))) }
+                if let ms = p.answerMilliseconds { fields.append(("answer_ms", .integer(Int64(ms.rounded())))) }
+                fields.append(("summary", .string(p.summary)))
+                results.append(.object(JSONObject(fields)))
+                if !global.json { printLine("\(p.url): \(p.summary)") }
             }
             if global.json { printLine(Output.json(.array(results))) }
-            if failed > 0 { throw CLIError("\(failed) of \(urls.count) relays did not answer.") }
+            let failed = probes.filter { !$0.ok }.count
+            if failed > 0 { throw CLIError("\(failed) of \(probes.count) relays did not answer.") }
         }
     }
 
@@ -104,8 +91,8 @@ struct RelaysCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         func execute() async throws {
             let ctx = try CLIContext(global)
-            let (_, store) = try ctx.account()
-            try store.resetRelays(now: ctx.now)
+            var list = try ctx.storedRelays(try ctx.account().1)
+            try list.reset(now: ctx.now)
         }
     }
 }
