@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
     ],
     targets: [
         // C system libraries (Debian -dev packages); shims hold what Swift cannot import.
@@ -60,7 +61,8 @@ let package = Package(
 
         // The ncurses front end: views into a canvas, the terminal backend, input, themes, and the effect runtime.
         .target(name: "LinkstrTUI", dependencies: ["CNcursesw", "CQRencode", "NostrProtocol", "LinkstrDomain", "LinkstrStorage",
-                                                   "LinkstrRelay", "LinkstrSync", "LinkstrClient", "LinkstrApp"]),
+                                                   "LinkstrRelay", "LinkstrSync", "LinkstrClient", "LinkstrApp",
+                                                   .product(name: "TOMLKit", package: "TOMLKit")]),
 
         .executableTarget(
             name: "linkstr",

@@ -48,14 +48,16 @@ struct Linkstr: AsyncParsableCommand {
         do { lock = try DataLock.acquire(paths) } catch { throw CLIError(error.description) }
         defer { lock.release() }
         global.startLogging(paths)
-        let variant = try theme ?? ConfigFile.theme(in: paths.config) ?? "night"
+        let config: ConfigFile
+        do { config = try ConfigFile.load(in: paths.config) } catch { throw CLIError("\(error)") }
+        let variant = theme ?? config.theme ?? "night"
         let chosen: Theme
         do { chosen = try Theme.load(variant, configDirectory: paths.config) } catch { throw CLIError("\(error)") }
-        try TLSTrust.use(caFile: try ConfigFile.tlsCAFile(in: paths.config))
+        try TLSTrust.use(caFile: config.tlsCAFile)
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         let options = AppOptions(home: global.home, relays: global.relays, passphraseFile: global.passphraseFile,
-                                 theme: variant, noColor: noColor, linkPreviews: try ConfigFile.linkPreviews(in: paths.config),
-                                 sessionRequests: try ConfigFile.sessionRequests(in: paths.config),
+                                 theme: variant, noColor: noColor, linkPreviews: config.linkPreviews,
+                                 sessionRequests: config.sessionRequests,
                                  openLink: openLink, version: "linkstr " + Version.full)
         TerminalApp(options: options, theme: chosen).run()
     }

@@ -81,8 +81,9 @@ final class ThemeAndWidthTests: XCTestCase {
 
     func testBrokenThemeFilesSayWhatIsWrong() {
         XCTAssertThrowsError(try Theme.parse("name = \"x\"\n[roles]\ntext = \"#zzzzzz\"", source: "t.toml")) { XCTAssertTrue("\($0)".contains("t.toml")) }
-        XCTAssertThrowsError(try MiniTOML.parse("[palette\n", source: "t.toml")) { XCTAssertTrue("\($0)".contains("t.toml:1")) }
-        XCTAssertThrowsError(try MiniTOML.parse("a = unquoted", source: "t.toml"))
+        XCTAssertThrowsError(try TOMLFile.parse("[palette\n", source: "t.toml")) { XCTAssertTrue("\($0)".hasPrefix("t.toml:1:"), "\($0)") }
+        XCTAssertThrowsError(try TOMLFile.parse("a = unquoted", source: "t.toml")) { XCTAssertTrue("\($0)".hasPrefix("t.toml:1:"), "\($0)") }
+        XCTAssertThrowsError(try Theme.parse("name = 3", source: "t.toml")) { XCTAssertEqual("\($0)", "t.toml: name must be a \"quoted string\"") }
     }
 
     func testConfigFileChoosesTheTheme() throws {
@@ -99,6 +100,15 @@ final class ThemeAndWidthTests: XCTestCase {
         XCTAssertEqual(try ConfigFile.theme(in: dir), "day")
         try "link_previews = maybe\n".write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try ConfigFile.linkPreviews(in: dir)) { XCTAssertTrue("\($0)".contains("config.toml:1")) }
+        // A key of the wrong type is named, never read as the default.
+        try "link_previews = \"no\"\n".write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try ConfigFile.load(in: dir)) { XCTAssertTrue("\($0)".hasSuffix("config.toml: link_previews must be true or false"), "\($0)") }
+        // The whole TOML grammar: tables, literal strings, inline comments.
+        try "theme = 'moon' # literal\nsession_requests = false\n[later]\nx = 1\n".write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        let config = try ConfigFile.load(in: dir)
+        XCTAssertEqual(config.theme, "moon")
+        XCTAssertFalse(config.sessionRequests)
+        XCTAssertTrue(config.linkPreviews)
     }
 
     func testNearestColoursFor256And16ColourTerminals() {

@@ -1,37 +1,41 @@
 import Foundation
 
 /// `config.toml` in the config directory: `theme = "storm"`, `link_previews = false`, `session_requests = false`,
-/// `tls_ca_file = "…"`. A missing file is
-/// fine, a malformed one is an error that names the line.
-public enum ConfigFile {
-    public static func theme(in configDirectory: URL) throws -> String? {
-        guard case .string(let name)? = try top(configDirectory)["theme"] else { return nil }
-        return name
-    }
-
+/// `tls_ca_file = "…"`. A missing file is fine; a malformed one, or a key with the wrong type, is an error
+/// that names the file and the line or key.
+public struct ConfigFile: Equatable, Sendable {
+    public var theme: String?
     /// Whether the app fetches titles of shared pages (which tells those sites our address). Default: yes.
-    public static func linkPreviews(in configDirectory: URL) throws -> Bool {
-        guard case .bool(let on)? = try top(configDirectory)["link_previews"] else { return true }
-        return on
-    }
+    public var linkPreviews = true
+    /// Whether sessions from people who are not contacts wait as requests. Default: yes.
+    public var sessionRequests = true
+    /// A PEM file of CA certificates trusted besides the system's (self-hosted relays with their own CA).
+    public var tlsCAFile: String?
 
-    /// `session_requests`: whether sessions from people who are not contacts wait as requests. Default: yes.
-    public static func sessionRequests(in configDirectory: URL) throws -> Bool {
-        guard case .bool(let on)? = try top(configDirectory)["session_requests"] else { return true }
-        return on
-    }
+    public init() {}
 
-    /// `tls_ca_file`: a PEM file of CA certificates trusted besides the system's (self-hosted relays with
-    /// their own CA). `~` is the home directory; a relative path is relative to the config directory.
-    public static func tlsCAFile(in configDirectory: URL) throws -> String? {
-        guard case .string(let path)? = try top(configDirectory)["tls_ca_file"], !path.isEmpty else { return nil }
-        let expanded = (path as NSString).expandingTildeInPath
-        return expanded.hasPrefix("/") ? expanded : configDirectory.appendingPathComponent(expanded).path
-    }
-
-    private static func top(_ configDirectory: URL) throws -> [String: MiniTOML.Value] {
+    /// Reads the file once; `~` is the home directory, a relative `tls_ca_file` is relative to the config directory.
+    public static func load(in configDirectory: URL) throws -> ConfigFile {
         let url = configDirectory.appendingPathComponent("config.toml")
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [:] }
-        return try MiniTOML.parse(text, source: url.path)[""] ?? [:]
+        var config = ConfigFile()
+        let text: String
+        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
+            if !FileManager.default.fileExists(atPath: url.path) { return config }
+            throw TOMLFile.Failure("\(url.path): cannot be read (\((error as NSError).localizedDescription))")
+        }
+        let toml = try TOMLFile.parse(text, source: url.path)
+        config.theme = try toml.string("theme")
+        config.linkPreviews = try toml.bool("link_previews") ?? true
+        config.sessionRequests = try toml.bool("session_requests") ?? true
+        if let path = try toml.string("tls_ca_file"), !path.isEmpty {
+            let expanded = (path as NSString).expandingTildeInPath
+            config.tlsCAFile = expanded.hasPrefix("/") ? expanded : configDirectory.appendingPathComponent(expanded).path
+        }
+        return config
     }
+
+    public static func theme(in configDirectory: URL) throws -> String? { try load(in: configDirectory).theme }
+    public static func linkPreviews(in configDirectory: URL) throws -> Bool { try load(in: configDirectory).linkPreviews }
+    public static func sessionRequests(in configDirectory: URL) throws -> Bool { try load(in: configDirectory).sessionRequests }
+    public static func tlsCAFile(in configDirectory: URL) throws -> String? { try load(in: configDirectory).tlsCAFile }
 }

@@ -44,28 +44,33 @@ public struct Theme: Equatable, Sendable {
     }
 
     public static func parse(_ text: String, source: String) throws -> Theme {
-        let toml = try MiniTOML.parse(text, source: source)
-        let palette = toml["palette"] ?? [:]
-        func color(_ value: MiniTOML.Value?, _ what: String) throws -> RGB {
-            guard case .string(let s)? = value else { throw ThemeError("\(source): \(what) is missing") }
+        let toml: TOMLFile, palette: TOMLFile, roles: TOMLFile, bg: TOMLFile
+        do {
+            toml = try TOMLFile.parse(text, source: source)
+            (palette, roles, bg) = (try toml.table("palette"), try toml.table("roles"), try toml.table("background"))
+        } catch { throw ThemeError("\(error)") }
+        func color(_ value: String?, _ what: String) throws -> RGB {
+            guard let s = value else { throw ThemeError("\(source): \(what) is missing") }
             if let rgb = RGB(hex: s) { return rgb }
-            guard case .string(let hex)? = palette[s], let rgb = RGB(hex: hex) else { throw ThemeError("\(source): \(what) names unknown colour \(s)") }
+            guard let hex = try? palette.string(s), let rgb = RGB(hex: hex) else { throw ThemeError("\(source): \(what) names unknown colour \(s)") }
             return rgb
         }
-        let roles = toml["roles"] ?? [:]
+        func value(_ table: TOMLFile, _ key: String) throws -> String? {
+            do { return try table.string(key) } catch { throw ThemeError(error.description) }
+        }
         let keys: [(Role, String)] = [(.text, "text"), (.dim, "dim"), (.title, "title"), (.accent, "accent"), (.selection, "selection"),
             (.unread, "unread"), (.success, "success"), (.warning, "warning"), (.error, "error"), (.link, "link"), (.note, "note"),
             (.label, "label"), (.border, "border"), (.secret, "secret"), (.dotConnecting, "dot_connecting"), (.dotConnected, "dot_connected"),
             (.dotReadOnly, "dot_read_only"), (.dotFailed, "dot_failed"), (.dotDisabled, "dot_disabled")]
         var fg = [Role: RGB]()
-        for (role, key) in keys { fg[role] = try color(roles[key], "roles.\(key)") }
+        for (role, key) in keys { fg[role] = try color(try value(roles, key), "roles.\(key)") }
         fg[.tabActive] = fg[.title]; fg[.tabInactive] = fg[.dim]; fg[.statusBar] = fg[.text]; fg[.qr] = fg[.text]
-        guard case .array(let avatars)? = roles["avatars"], avatars.count == 8 else { throw ThemeError("\(source): roles.avatars needs 8 colours") }
-        for (i, a) in avatars.enumerated() { fg[Role.avatar(i)] = try color(.string(a), "roles.avatars[\(i)]") }
-        let bg = toml["background"] ?? [:]
-        guard case .string(let name)? = toml[""]?["name"] else { throw ThemeError("\(source): name is missing") }
-        return Theme(name: name, foreground: fg, background: try color(bg["base"], "background.base"),
-                     selectionBackground: try color(bg["selection"], "background.selection"), barBackground: try color(bg["bar"], "background.bar"))
+        guard let avatars = try? roles.strings("avatars"), avatars.count == 8 else { throw ThemeError("\(source): roles.avatars needs 8 colours") }
+        for (i, a) in avatars.enumerated() { fg[Role.avatar(i)] = try color(a, "roles.avatars[\(i)]") }
+        guard let name = try value(toml, "name") else { throw ThemeError("\(source): name is missing") }
+        return Theme(name: name, foreground: fg, background: try color(try value(bg, "base"), "background.base"),
+                     selectionBackground: try color(try value(bg, "selection"), "background.selection"),
+                     barBackground: try color(try value(bg, "bar"), "background.bar"))
     }
 
     /// Used when no theme file can be found (an installed binary without its share directory).
@@ -104,59 +109,4 @@ public struct Theme: Equatable, Sendable {
 public struct ThemeError: Error, CustomStringConvertible {
     public let description: String
     init(_ d: String) { description = d }
-}
-
-/// The part of TOML theme files use: `[table]` headers, `key = "string"` or `key = ["a", "b"]`, comments.
-/// Anything else is an error with its line number, never a guess.
-public enum MiniTOML {
-    public enum Value: Equatable, Sendable { case string(String), array([String]), bool(Bool) }
-
-    public static func parse(_ text: String, source: String) throws -> [String: [String: Value]] {
-        var tables: [String: [String: Value]] = ["": [:]]
-        var current = ""
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = stripComment(String(raw)).trimmingCharacters(in: .whitespaces)
-            if line.isEmpty { continue }
-            if line.hasPrefix("[") {
-                guard line.hasSuffix("]") else { throw ThemeError("\(source):\(n + 1): unclosed table header") }
-                current = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
-                tables[current, default: [:]] = tables[current] ?? [:]
-                continue
-            }
-            guard let eq = line.firstIndex(of: "=") else { throw ThemeError("\(source):\(n + 1): expected key = value") }
-            let key = line[..<eq].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
-            guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
-                throw ThemeError("\(source):\(n + 1): bad key")
-            }
-            if value.hasPrefix("[") {
-                guard value.hasSuffix("]") else { throw ThemeError("\(source):\(n + 1): unclosed array") }
-                let items = try value.dropFirst().dropLast().split(separator: ",").map { item -> String in
-                    try string(item.trimmingCharacters(in: .whitespaces), source, n + 1)
-                }
-                tables[current]![key] = .array(items)
-            } else if value == "true" || value == "false" {
-                tables[current]![key] = .bool(value == "true")
-            } else {
-                tables[current]![key] = .string(try string(value, source, n + 1))
-            }
-        }
-        return tables
-    }
-
-    private static func string(_ v: String, _ source: String, _ line: Int) throws -> String {
-        guard v.count >= 2, v.hasPrefix("\""), v.hasSuffix("\""), !v.dropFirst().dropLast().contains("\"") else {
-            throw ThemeError("\(source):\(line): expected a \"quoted string\"")
-        }
-        return String(v.dropFirst().dropLast())
-    }
-
-    private static func stripComment(_ line: String) -> String {
-        var inString = false
-        for (i, c) in line.enumerated() {
-            if c == "\"" { inString.toggle() }
-            if c == "#" && !inString { return String(line.prefix(i)) }
-        }
-        return line
-    }
 }

@@ -13,6 +13,7 @@ final class CLIContext: Sendable {
     let options: GlobalOptions
     let paths: DataPaths
     let vault: IdentityVault
+    let config: ConfigFile
     private let openedStore = Mutex<LocalStore?>(nil)
 
     init(_ options: GlobalOptions) throws {
@@ -20,7 +21,8 @@ final class CLIContext: Sendable {
         umask(0o077)
         paths = DataPaths.resolve(home: options.home)
         try paths.prepare()
-        try TLSTrust.use(caFile: try ConfigFile.tlsCAFile(in: paths.config))
+        config = try ConfigFile.load(in: paths.config)
+        try TLSTrust.use(caFile: config.tlsCAFile)
         vault = IdentityVault(paths: paths)
     }
 
@@ -95,7 +97,7 @@ extension CLIContext {
     /// a use case needs it, and is stopped afterwards, also on errors.
     func withActions<T>(_ key: SecretKey, _ store: AccountStore, _ body: (AccountActions) async throws -> T) async throws -> T {
         let engines = EngineOnDemand { try await self.engine(key, store) }
-        let policy = SessionRequestPolicy(holdsStrangers: try ConfigFile.sessionRequests(in: paths.config))
+        let policy = SessionRequestPolicy(holdsStrangers: config.sessionRequests)
         let actions = AccountActions(store: store, me: key.publicKey.hex, requests: policy, engine: engines.get)
         do {
             let result = try await body(actions)
