@@ -83,7 +83,10 @@ final class ThemeAndWidthTests: XCTestCase {
         XCTAssertThrowsError(try Theme.parse("name = \"x\"\n[roles]\ntext = \"#zzzzzz\"", source: "t.toml")) { XCTAssertTrue("\($0)".contains("t.toml")) }
         XCTAssertThrowsError(try TOMLFile.parse("[palette\n", source: "t.toml")) { XCTAssertTrue("\($0)".hasPrefix("t.toml:1:"), "\($0)") }
         XCTAssertThrowsError(try TOMLFile.parse("a = unquoted", source: "t.toml")) { XCTAssertTrue("\($0)".hasPrefix("t.toml:1:"), "\($0)") }
-        XCTAssertThrowsError(try Theme.parse("name = 3", source: "t.toml")) { XCTAssertEqual("\($0)", "t.toml: name must be a \"quoted string\"") }
+        XCTAssertThrowsError(try TOMLFile.parse("name = 3", source: "t.toml").string("name")) { XCTAssertEqual("\($0)", "t.toml: name must be a \"quoted string\"") }
+        XCTAssertThrowsError(try TOMLFile.parse("[roles]\navatars = [1, 2]", source: "t.toml").table("roles").strings("avatars")) {
+            XCTAssertEqual("\($0)", "t.toml: roles.avatars must be an array of strings")
+        }
     }
 
     func testConfigFileChoosesTheTheme() throws {

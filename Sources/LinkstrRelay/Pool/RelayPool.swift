@@ -20,9 +20,9 @@ public enum PoolEvent: Sendable {
 /// Signs the NIP-42 AUTH event (kind 22242) for a relay and challenge with the user's key.
 public typealias AuthSigner = @Sendable (_ relay: String, _ challenge: String) -> NostrEvent?
 
-/// The relays of one account: sockets kept healthy with jittered backoff (one timer per relay),
-/// subscriptions re-installed on every (re)connect, NIP-11 limits, NIP-42 AUTH, OK/CLOSED prefixes,
-/// and publishing with acknowledgements.
+/// The relays of one account, run as `RelayMachine`s (pure: lifecycle, backoff, NIP-42, read-only
+/// marking, limits) by this actor, which owns only what is not pure: sockets, timers, the AUTH signer,
+/// subscriptions and pending publishes. Time and jitter are injected (`clock`, `random`).
 public actor RelayPool {
     public struct Configuration: Sendable {
         public var maxMessageBytes = 4 << 20
@@ -31,32 +31,28 @@ public actor RelayPool {
         public var backoff = Backoff()
         public var pingInterval: Duration = .seconds(30)
         public var gatePoll: Duration = .milliseconds(350)
+        /// Monotonic seconds (NIP-42 bounds and AUTH-loop backoff).
+        public var clock: @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
+        /// A number in 0..<1 for the backoff's jitter.
+        public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
         public init() {}
     }
 
-    private struct Relay {
-        let url: String
-        var enabled: Bool
-        var status: RelayStatus
-        var lastError: String?
-        var stats = RelayStats()
+    /// What a relay has besides its machine: the socket of the current generation and its tasks.
+    private struct Link {
         var connection: WebSocketConnection?
-        /// Incremented per attempt: events of an older socket are ignored.
-        var generation = 0
-        var information: RelayInformation?
-        var attempt = 0
+        var tasks: [Task<Void, Never>] = []
         /// The one pending reconnect timer.
         var reconnect: Task<Void, Never>?
-        var tasks: [Task<Void, Never>] = []
-        var markedReadOnly = false
-        /// NIP-42 on the current connection (reset on every connect).
-        var auth = AuthState()
-        /// When this relay last looped on AUTH: until a connection outlives `AuthState.window`, reconnects
-        /// keep backing off instead of starting again at the first step.
-        var authLoopAt: Double?
-        /// Messages refused with `auth-required:`, sent again once after AUTH succeeds.
-        var awaitingAuth: [String] = []
-        var retriedAfterAuth: Set<String> = []
+
+        mutating func close() {
+            reconnect?.cancel()
+            reconnect = nil
+            tasks.forEach { $0.cancel() }
+            tasks = []
+            connection?.close()
+            connection = nil
+        }
     }
 
     private struct Subscription {
@@ -78,7 +74,8 @@ public actor RelayPool {
     private let configuration: Configuration
     private let group: EventLoopGroup
     private let authSigner: AuthSigner?
-    private var relays: [String: Relay] = [:]
+    private var machines: [String: RelayMachine] = [:]
+    private var links: [String: Link] = [:]
     private var subscriptions: [String: Subscription] = [:]
     private var publishes: [UUID: PendingPublish] = [:]
     private var stopped = false
@@ -96,30 +93,31 @@ public actor RelayPool {
     /// Makes the pool match `list`: new enabled relays connect, disabled and removed ones disconnect.
     public func setRelays(_ list: [(url: String, enabled: Bool)]) {
         let wanted = Dictionary(list.map { ($0.url, $0.enabled) }, uniquingKeysWith: { a, _ in a })
-        for url in relays.keys where wanted[url] == nil {
-            disconnect(url)
-            relays.removeValue(forKey: url)
+        for url in machines.keys where wanted[url] == nil {
+            step(url) { $0.disconnect() }
+            machines.removeValue(forKey: url)
+            links.removeValue(forKey: url)
         }
         for (url, enabled) in wanted.sorted(by: { $0.key < $1.key }) {
-            if relays[url] == nil {
-                relays[url] = Relay(url: url, enabled: enabled, status: enabled ? .connecting : .disabled)
-                if enabled { connect(url) } else { publishStatus(url) }
-            } else if relays[url]!.enabled != enabled {
-                relays[url]!.enabled = enabled
-                if enabled { relays[url]!.attempt = 0; connect(url) } else { disconnect(url); relays[url]!.status = .disabled; publishStatus(url) }
+            if machines[url] == nil {
+                machines[url] = RelayMachine(url: url, enabled: enabled, backoff: configuration.backoff)
+                links[url] = Link()
+                if enabled { step(url) { $0.connect() } } else { publishStatus(url) }
+            } else {
+                step(url) { $0.setEnabled(enabled) }
             }
         }
     }
 
-    public func snapshots() -> [RelaySnapshot] { relays.keys.sorted().map(snapshot) }
+    public func snapshots() -> [RelaySnapshot] { machines.keys.sorted().compactMap { machines[$0]?.snapshot } }
 
     /// Pending reconnect timers (there is at most one per relay).
-    public func pendingReconnectTimers() -> Int { relays.values.filter { $0.reconnect != nil }.count }
+    public func pendingReconnectTimers() -> Int { links.values.filter { $0.reconnect != nil }.count }
 
     /// Closes every socket and cancels every timer; the pool can be discarded afterwards.
     public func stop() {
         stopped = true
-        for url in relays.keys { disconnect(url) }
+        for url in machines.keys { step(url) { $0.disconnect() } }
         for p in publishes.values { p.continuation?.resume(returning: .failure(.offline)); p.continuation = nil }
         publishes.removeAll()
         sink.finish()
@@ -128,26 +126,58 @@ public actor RelayPool {
     /// Connections, failures, AUTH and publish outcomes: relay URLs and counts, never event content.
     private let log = LinkstrLogging.logger("relay")
 
-    /// Seconds on a monotonic clock (NIP-42 bounds and loop backoff).
-    private var uptime: Double { ProcessInfo.processInfo.systemUptime }
+    // MARK: running the machines
+
+    /// Feeds one input to a relay's machine and carries out what it answers.
+    private func step(_ url: String, _ input: (inout RelayMachine) -> [RelayMachine.Action]) {
+        guard var machine = machines[url] else { return }
+        let actions = input(&machine)
+        machines[url] = machine
+        perform(actions, url)
+    }
+
+    private func perform(_ actions: [RelayMachine.Action], _ url: String) {
+        for action in actions {
+            switch action {
+            case .open(let generation, let fetchInformation): open(url, generation, fetchInformation: fetchInformation)
+            case .close: links[url]?.close()
+            case .startReconnectTimer(let generation, let seconds):
+                guard !stopped else { break }
+                links[url]?.reconnect?.cancel()
+                links[url]?.reconnect = Task { [weak self] in
+                    try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                    if Task.isCancelled { return }
+                    await self?.reconnectFired(url, generation)
+                }
+            case .sendSubscriptions:
+                for (id, sub) in subscriptions where sub.relays?.contains(url) ?? true { sendREQ(id, sub.filters, to: url) }
+            case .send(let text): links[url]?.connection?.send(text)
+            case .authenticate(let challenge): authenticate(url, challenge)
+            case .startAuthTimer(let generation, let id, let seconds):
+                Task { [weak self] in
+                    try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                    await self?.step(url) { $0.authTimerFired(generation: generation, eventID: id) }
+                }
+            case .dropPublishes:
+                for p in publishes.values { p.tracker.relayDropped(url) }
+                settlePublishes()
+            case .status: publishStatus(url)
+            case .ready: sink.yield(.ready(relay: url))
+            case .authLoop:
+                log.warning("AUTH loop", metadata: ["relay": "\(url)", "auths": "\(machines[url]?.stats.authsSent ?? 0)"])
+            }
+        }
+    }
+
+    private var now: Double { configuration.clock() }
+    private var unit: Double { configuration.random() }
 
     // MARK: connecting
 
-    private func connect(_ url: String) {
-        guard !stopped, var relay = relays[url], relay.enabled else { return }
-        relay.reconnect?.cancel()
-        relay.reconnect = nil
-        relay.connection?.close()
-        relay.tasks.forEach { $0.cancel() }
-        relay.tasks = []
-        relay.generation += 1
-        relay.status = .connecting
-        relay.auth = AuthState()
-        relays[url] = relay
-        publishStatus(url)
-        let generation = relay.generation
+    private func open(_ url: String, _ generation: Int, fetchInformation: Bool) {
+        guard !stopped else { return }
+        links[url]?.close()
         let configuration = configuration, group = group
-        let fetchInformation = relay.information == nil
         let task = Task { [weak self] in
             guard let endpoint = URL(string: url) else {
                 await self?.failed(url, generation, ConnectionError.invalidURL(url).description)
@@ -165,107 +195,59 @@ public actor RelayPool {
                 await self?.failed(url, generation, (error as? ConnectionError)?.description ?? "\(error)")
             }
         }
-        relays[url]?.tasks.append(task)
+        links[url, default: Link()].tasks.append(task)
     }
 
     private func connected(_ url: String, _ generation: Int, _ connection: WebSocketConnection, _ information: RelayInformation?) {
-        guard !stopped, var relay = relays[url], relay.generation == generation, relay.enabled else {
+        guard !stopped, machines[url]?.generation == generation, machines[url]?.enabled == true else {
             connection.close()
             return
         }
-        if let information { relay.information = information }
-        relay.connection = connection
-        relay.status = relay.markedReadOnly ? .readOnly : .connected
-        relay.lastError = nil
-        if relay.authLoopAt.map({ uptime - $0 > AuthState.window * 2 }) ?? true {
-            relay.attempt = 0
-            relay.authLoopAt = nil
-        }
-        relay.stats.connects += 1
-        relay.stats.lastConnectedAt = Date()
-        log.info("connected", metadata: ["relay": "\(url)", "connects": "\(relay.stats.connects)"])
+        // The socket first, so that what the machine answers (subscriptions) goes out on it.
         let reader = Task { [weak self] in
             for await event in connection.events { await self?.handle(url, generation, event) }
         }
-        let pinger = Task { [weak self, interval = configuration.pingInterval] in
+        let pinger = Task { [interval = configuration.pingInterval] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 if Task.isCancelled { break }
                 connection.ping()
-                _ = self
             }
         }
-        relay.tasks = [reader, pinger]
-        relays[url] = relay
-        for (id, sub) in subscriptions where sub.relays?.contains(url) ?? true { sendREQ(id, sub.filters, to: url) }
-        publishStatus(url)
-        sink.yield(.ready(relay: url))
+        links[url]?.connection = connection
+        links[url]?.tasks = [reader, pinger]
+        machines[url]?.stats.lastConnectedAt = Date()
+        step(url) { $0.opened(generation: generation, information: information, now: now) }
+        log.info("connected", metadata: ["relay": "\(url)", "connects": "\(machines[url]?.stats.connects ?? 0)"])
     }
 
     private func failed(_ url: String, _ generation: Int, _ reason: String) {
-        guard var relay = relays[url], relay.generation == generation else { return }
-        relay.connection?.close()
-        relay.connection = nil
-        relay.tasks.forEach { $0.cancel() }
-        relay.tasks = []
-        relay.status = relay.enabled ? .failed : .disabled
-        relay.lastError = reason
-        log.notice("connection failed", metadata: ["relay": "\(url)", "reason": "\(reason.prefix(160))", "attempt": "\(relay.attempt)"])
-        relay.auth = AuthState()
-        relays[url] = relay
-        for p in publishes.values { p.tracker.relayDropped(url) }
-        settlePublishes()
-        publishStatus(url)
-        scheduleReconnect(url)
+        guard machines[url]?.generation == generation else { return }
+        log.notice("connection failed", metadata: ["relay": "\(url)", "reason": "\(reason.prefix(160))", "attempt": "\(machines[url]?.attempt ?? 0)"])
+        let unit = unit
+        step(url) { $0.failed(generation: generation, reason: reason, unit: unit) }
     }
 
-    /// Exactly one pending timer per relay: scheduling replaces any earlier one.
-    private func scheduleReconnect(_ url: String) {
-        guard !stopped, var relay = relays[url], relay.enabled else { return }
-        relay.reconnect?.cancel()
-        let delay = configuration.backoff.delay(attempt: relay.attempt, unit: Double.random(in: 0..<1))
-        relay.attempt += 1
-        relay.reconnect = Task { [weak self] in
-            try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
-            if Task.isCancelled { return }
-            await self?.reconnectFired(url)
-        }
-        relays[url] = relay
-    }
-
-    private func reconnectFired(_ url: String) {
-        relays[url]?.reconnect = nil
-        connect(url)
-    }
-
-    private func disconnect(_ url: String) {
-        guard var relay = relays[url] else { return }
-        relay.reconnect?.cancel()
-        relay.reconnect = nil
-        relay.tasks.forEach { $0.cancel() }
-        relay.tasks = []
-        relay.connection?.close()
-        relay.connection = nil
-        relay.generation += 1
-        relays[url] = relay
-        for p in publishes.values { p.tracker.relayDropped(url) }
-        settlePublishes()
+    private func reconnectFired(_ url: String, _ generation: Int) {
+        links[url]?.reconnect = nil
+        guard !stopped else { return }
+        step(url) { $0.reconnectDue(generation: generation) }
     }
 
     // MARK: inbound
 
     private func handle(_ url: String, _ generation: Int, _ event: WebSocketConnection.Event) {
-        guard relays[url]?.generation == generation else { return }
+        guard machines[url]?.generation == generation else { return }
         switch event {
         case .closed(let reason):
             failed(url, generation, reason ?? "connection closed")
         case .pong(let ms):
-            relays[url]?.stats.latencyMilliseconds = ms
+            machines[url]?.stats.latencyMilliseconds = ms
         case .text(let text):
-            relays[url]?.stats.eventsReceived += 1
+            machines[url]?.stats.eventsReceived += 1
             let message: RelayMessage
             do { message = try RelayMessage.decode(text, limits: .init(maxBytes: configuration.maxMessageBytes)) } catch {
-                relays[url]?.stats.invalidMessages += 1
+                machines[url]?.stats.invalidMessages += 1
                 return
             }
             handle(url, message)
@@ -273,18 +255,24 @@ public actor RelayPool {
     }
 
     private func handle(_ url: String, _ message: RelayMessage) {
+        let (now, unit, canSign) = (now, unit, authSigner != nil)
         switch message {
         case .event(let sub, let event):
             // Only what we asked for: a relay cannot push unrelated events into a subscription.
             guard let s = subscriptions[sub], s.filters.contains(where: { $0.matches(event) }) else {
-                relays[url]?.stats.invalidMessages += 1
+                machines[url]?.stats.invalidMessages += 1
                 return
             }
             sink.yield(.event(relay: url, subscription: sub, event))
         case .eose(let sub):
             sink.yield(.eose(relay: url, subscription: sub))
         case .closed(let sub, let m):
-            if m.prefix == .authRequired, retryAfterAuth(url, key: "REQ " + sub, message: reqText(sub, url)) { return }
+            if m.prefix == .authRequired, let text = reqText(sub, url), var machine = machines[url],
+               let actions = machine.refusedForAuth(key: "REQ " + sub, resend: text, canSign: canSign, now: now, unit: unit) {
+                machines[url] = machine
+                perform(actions, url)
+                return
+            }
             if m.prefix == .rateLimited, let s = subscriptions[sub] {
                 // Ask again later, once.
                 Task { [weak self] in
@@ -294,34 +282,26 @@ public actor RelayPool {
             }
             sink.yield(.closed(relay: url, subscription: sub, m))
         case .ok(let id, let accepted, let m):
-            if relays[url]?.auth.pendingEventID == id {
-                authResult(url, id, accepted: accepted, message: m)
+            if machines[url]?.auth.pendingEventID == id {
+                step(url) { $0.authAnswered(id, accepted: accepted, message: m) }
                 return
             }
-            if !accepted, m.prefix == .authRequired, let text = eventText(id),
-               retryAfterAuth(url, key: "EVENT " + id.hex, message: text) { return }
-            if !accepted, m.prefix == .restricted || m.prefix == .authRequired {
-                relays[url]?.markedReadOnly = true
-                relays[url]?.status = .readOnly
-                relays[url]?.lastError = m.text.isEmpty ? m.raw : m.text
-                publishStatus(url)
+            if !accepted, m.prefix == .authRequired, let text = eventText(id), var machine = machines[url],
+               let actions = machine.refusedForAuth(key: "EVENT " + id.hex, resend: text, canSign: canSign, now: now, unit: unit) {
+                machines[url] = machine
+                perform(actions, url)
+                return
             }
+            if !accepted, m.prefix == .restricted || m.prefix == .authRequired { step(url) { $0.writeRefused(m) } }
             for p in publishes.values { p.tracker.ok(relay: url, eventID: id, accepted: accepted, message: m) }
             settlePublishes()
         case .auth(let challenge):
             // Our subscriptions already name our key in `#p`, so answering a challenge reveals nothing new.
-            guard var relay = relays[url] else { return }
-            let decision = relay.auth.challenged(challenge, now: uptime)
-            relays[url] = relay
-            perform(decision, url)
+            step(url) { $0.challenged(challenge, now: now, unit: unit) }
         case .notice(let text):
             // Some relays refuse a REQ with a NOTICE instead of CLOSED; authenticate if we can.
             let m = RelayStatusMessage(text)
-            if m.prefix == .authRequired || m.prefix == .restricted, var relay = relays[url] {
-                let decision = relay.auth.needed(now: uptime)
-                relays[url] = relay
-                perform(decision, url)
-            }
+            if m.prefix == .authRequired || m.prefix == .restricted { step(url) { $0.noticeAsksForAuth(now: now, unit: unit) } }
             sink.yield(.notice(relay: url, text))
         case .count:
             break
@@ -330,75 +310,12 @@ public actor RelayPool {
 
     // MARK: NIP-42
 
-    /// Queues `message` to be sent again after AUTH; false when it was retried once already or we cannot authenticate.
-    private func retryAfterAuth(_ url: String, key: String, message: String?) -> Bool {
-        guard let message, authSigner != nil, var relay = relays[url], !relay.retriedAfterAuth.contains(key) else { return false }
-        relay.retriedAfterAuth.insert(key)
-        relay.awaitingAuth.append(message)
-        let decision = relay.auth.needed(now: uptime)
-        relays[url] = relay
-        if relay.auth.authenticated && relay.auth.pendingEventID == nil && decision == .none {
-            flushAwaitingAuth(url)
-        } else {
-            perform(decision, url)
-        }
-        return true
-    }
-
-    /// Does what the NIP-42 state machine decided: sign and send, or give up on an AUTH loop.
-    private func perform(_ decision: AuthState.OnChallenge, _ url: String) {
-        switch decision {
-        case .none: return
-        case .sign(let challenge): authenticate(url, challenge)
-        case .loop:
-            relays[url]?.authLoopAt = uptime
-            relays[url]?.stats.authLoops += 1
-            log.warning("AUTH loop", metadata: ["relay": "\(url)", "auths": "\(relays[url]?.stats.authsSent ?? 0)"])
-            let generation = relays[url]?.generation ?? 0
-            failed(url, generation, "AUTH loop: the relay keeps asking to authenticate again; retrying later.")
-        }
-    }
-
     private func authenticate(_ url: String, _ challenge: String) {
-        guard var relay = relays[url], let signer = authSigner, let event = signer(url, challenge) else { return }
-        relay.auth.sent(event.id, for: challenge, now: uptime)
-        relay.stats.authsSent += 1
-        log.debug("AUTH sent", metadata: ["relay": "\(url)", "auths": "\(relay.stats.authsSent)"])
-        relays[url] = relay
-        relay.connection?.send(ClientMessage.auth(event).encoded())
-        // NIP-42 relays answer with OK; some never do. Silence for a moment counts as acceptance.
-        let generation = relay.generation
-        Task { [weak self] in
-            try? await Task.sleep(for: .milliseconds(1500))
-            await self?.authTimedOut(url, generation, event.id)
-        }
-    }
-
-    private func authTimedOut(_ url: String, _ generation: Int, _ id: EventID) {
-        guard relays[url]?.generation == generation, relays[url]?.auth.pendingEventID == id else { return }
-        authResult(url, id, accepted: true, message: RelayStatusMessage(""))
-    }
-
-    private func authResult(_ url: String, _ id: EventID, accepted: Bool, message: RelayStatusMessage) {
-        guard var relay = relays[url], let result = relay.auth.answered(id, accepted: accepted) else { return }
-        relays[url] = relay
-        switch result {
-        case .authenticated(let resubscribeAll):
-            // Subscriptions sent before the first AUTH may have been refused: install them again (same ids
-            // replace). Later AUTHs re-send only what was refused for want of one.
-            if resubscribeAll { for (id, sub) in subscriptions where sub.relays?.contains(url) ?? true { sendREQ(id, sub.filters, to: url) } }
-            flushAwaitingAuth(url)
-        case .refused:
-            relays[url]?.lastError = "authentication refused: " + (message.text.isEmpty ? message.raw : message.text)
-            relays[url]?.awaitingAuth = []
-        }
-        publishStatus(url)
-    }
-
-    private func flushAwaitingAuth(_ url: String) {
-        guard let relay = relays[url] else { return }
-        for text in relay.awaitingAuth { relay.connection?.send(text) }
-        relays[url]?.awaitingAuth = []
+        guard let signer = authSigner, let event = signer(url, challenge) else { return }
+        let now = now
+        step(url) { $0.authSent(event.id, challenge: challenge, now: now) }
+        log.debug("AUTH sent", metadata: ["relay": "\(url)", "auths": "\(machines[url]?.stats.authsSent ?? 0)"])
+        links[url]?.connection?.send(ClientMessage.auth(event).encoded())
     }
 
     // MARK: subscriptions
@@ -406,7 +323,7 @@ public actor RelayPool {
     /// Installs (or replaces) a subscription on the given relays (all when nil), now and on every reconnect.
     public func subscribe(_ id: String, filters: [Filter], relays only: Set<String>? = nil) {
         subscriptions[id] = Subscription(filters: filters, relays: only)
-        for url in relays.keys where only?.contains(url) ?? true && relays[url]?.connection != nil { sendREQ(id, filters, to: url) }
+        for url in machines.keys where only?.contains(url) ?? true && links[url]?.connection != nil { sendREQ(id, filters, to: url) }
     }
 
     public func unsubscribe(_ id: String, relays only: Set<String>? = nil) {
@@ -417,8 +334,8 @@ public actor RelayPool {
         } else {
             subscriptions[id] = nil
         }
-        for url in relays.keys where only?.contains(url) ?? true {
-            relays[url]?.connection?.send(ClientMessage.close(subscriptionID: id).encoded())
+        for url in machines.keys where only?.contains(url) ?? true {
+            links[url]?.connection?.send(ClientMessage.close(subscriptionID: id).encoded())
         }
     }
 
@@ -428,64 +345,52 @@ public actor RelayPool {
     }
 
     private func reqText(_ id: String, _ url: String) -> String? {
-        guard let sub = subscriptions[id] else { return nil }
-        return ClientMessage.req(subscriptionID: id, filters: clamped(sub.filters, url)).encoded()
+        guard let sub = subscriptions[id], let machine = machines[url] else { return nil }
+        return ClientMessage.req(subscriptionID: id, filters: machine.clamped(sub.filters)).encoded()
     }
 
     private func sendREQ(_ id: String, _ filters: [Filter], to url: String) {
-        relays[url]?.connection?.send(ClientMessage.req(subscriptionID: id, filters: clamped(filters, url)).encoded())
-    }
-
-    /// Limits clamped to the relay's `max_limit`.
-    private func clamped(_ filters: [Filter], _ url: String) -> [Filter] {
-        guard let info = relays[url]?.information else { return filters }
-        return filters.map { f in
-            var f = f
-            if let limit = f.limit { f.limit = info.clampedLimit(limit) }
-            return f
-        }
+        guard let machine = machines[url] else { return }
+        links[url]?.connection?.send(ClientMessage.req(subscriptionID: id, filters: machine.clamped(filters)).encoded())
     }
 
     /// The `limit` a relay will honour for `wanted` (its NIP-11 `max_limit`).
-    public func effectiveLimit(_ wanted: Int, relay url: String) -> Int { relays[url]?.information?.clampedLimit(wanted) ?? wanted }
+    public func effectiveLimit(_ wanted: Int, relay url: String) -> Int { machines[url]?.information?.clampedLimit(wanted) ?? wanted }
 
     // MARK: publishing
 
-    /// Send gating (wire document §8.5): fails at once with no enabled or only read-only relays,
-    /// otherwise waits up to `timeout` for a connected writable relay.
+    /// Send gating (wire document §8.5, decided by `SendGate`): fails at once with no enabled or only
+    /// read-only relays, otherwise waits up to `timeout` for a connected writable relay.
     public func waitForWritableRelay(timeout: Duration = .seconds(12)) async -> PublishError? {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let enabled = relays.values.filter(\.enabled)
-            if enabled.isEmpty { return .noRelaysEnabled }
-            if enabled.allSatisfy(\.markedReadOnly) { return .onlyReadOnly }
-            if enabled.contains(where: { $0.connection != nil && !$0.markedReadOnly }) { return nil }
+            switch SendGate.decide(Array(machines.values)) {
+            case .ready: return nil
+            case .fail(let error): return error
+            case .wait: break
+            }
             if ContinuousClock.now >= deadline { return .reconnectTimeout }
             try? await Task.sleep(for: configuration.gatePoll)
             if stopped { return .offline }
         }
     }
 
-    /// Sends `events` to every connected writable relay and waits for acknowledgements.
     /// Sends `events` to every writable relay. Succeeds once each event was accepted by one relay, fails as
     /// soon as one was refused everywhere. With `everyRelay` (a best-effort step) it waits for every relay
     /// instead and always succeeds with what each one said (`refusedBy`), unless no relay could be asked.
     public func publish(_ events: [NostrEvent], timeout: Duration = .seconds(8), everyRelay: Bool = false) async -> Result<PublishReceipt, PublishError> {
-        let targets = relays.values.filter { $0.enabled && $0.connection != nil && !$0.markedReadOnly }
+        let targets = machines.values.filter(\.writable)
         guard !targets.isEmpty else { return .failure(.offline) }
         let texts = events.map { ClientMessage.event($0).encoded() }
-        let sendable = targets.filter { r in
-            guard let max = r.information?.maxMessageLength else { return true }
-            return texts.allSatisfy { $0.utf8.count <= max }
-        }
+        let sendable = targets.filter { r in texts.allSatisfy { r.accepts(messageBytes: $0.utf8.count) } }
         guard !sendable.isEmpty else { return .failure(.tooLarge) }
         let key = UUID()
         let pending = PendingPublish(tracker: PublishTracker(eventIDs: events.map(\.id), relays: Set(sendable.map(\.url))), events: events,
                                      everyRelay: everyRelay)
         publishes[key] = pending
         for relay in sendable {
-            for text in texts { relay.connection?.send(text) }
-            relays[relay.url]?.stats.eventsSent += texts.count
+            for text in texts { links[relay.url]?.connection?.send(text) }
+            machines[relay.url]?.stats.eventsSent += texts.count
         }
         let timer = Task { [weak self] in
             try? await Task.sleep(for: timeout)
@@ -527,14 +432,8 @@ public actor RelayPool {
 
     // MARK: status
 
-    private func snapshot(_ url: String) -> RelaySnapshot {
-        let r = relays[url]!
-        return RelaySnapshot(url: url, enabled: r.enabled, status: r.status, lastError: r.lastError, stats: r.stats,
-                             information: r.information, authenticated: r.auth.authenticated)
-    }
-
     private func publishStatus(_ url: String) {
-        guard relays[url] != nil else { return }
-        sink.yield(.status(snapshot(url)))
+        guard let machine = machines[url] else { return }
+        sink.yield(.status(machine.snapshot))
     }
 }
