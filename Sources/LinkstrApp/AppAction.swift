@@ -10,7 +10,7 @@ public enum AppAction: Equatable, Sendable {
     /// LINKSTR_PASSPHRASE (or --passphrase-file) gives the passphrase: onboarding does not ask for one.
     case passphraseInEnvironment
     /// A link was handed to the app (already validated: an http(s) URL).
-    case linkReceived(String)
+    case linkReceived(DeepLink.Link)
     case passphraseNeeded(pubkey: Pubkey, npub: String)
     case unlockFailed(String)
     case identityReady(IdentityInfo, inMemory: Bool)

@@ -16,21 +16,23 @@ extension AppReducer {
                 if state.overlay == nil, state.phase == .main { state.overlay = .help }
                 return effects
             }
-        case .sharedLink(let url):
+        case .sharedLink(let link):
             switch key {
             case .escape, .char("q"): state.overlay = nil
-            case .char("o"): return [.openURL(url)]
-            case .char("y"): return [.copy(url, label: "link")]
+            case .char("o"): return [.openURL(link.url)]
+            case .char("y"): return [.copy(link.url, label: "link")]
             case .enter, .char("c"):
                 // Share it into the selected (or open) session: the composer with the link filled in.
                 state.overlay = nil
                 let effects = compose(&state)
                 if case .composer(var c) = state.post.mode {
-                    c.link = TextField(url)
+                    c.link = TextField(link.url)
+                    // A `share` link brings its note (the user can still edit it).
+                    if let note = link.note { c.note = TextField(note) }
                     c.focus = .note
                     state.post.mode = .composer(c)
                 } else {
-                    state.overlay = .sharedLink(url)
+                    state.overlay = .sharedLink(link)
                 }
                 return effects
             default: break

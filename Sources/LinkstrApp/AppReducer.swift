@@ -46,8 +46,8 @@ public enum AppReducer {
         case .passphraseInEnvironment:
             state.passphraseInEnvironment = true
             return []
-        case .linkReceived(let url):
-            if state.phase == .main { state.overlay = .sharedLink(url) } else { state.pendingLink = url }
+        case .linkReceived(let link):
+            if state.phase == .main { state.overlay = .sharedLink(link) } else { state.pendingLink = link }
             return []
         case .passphraseNeeded(let pubkey, let npub):
             state.phase = .unlock(UnlockState(pubkey: pubkey, npub: npub))

@@ -48,7 +48,7 @@ public struct AppState: Equatable, Sendable {
     /// The passphrase comes from the environment: onboarding skips choosing one.
     public var passphraseInEnvironment = false
     /// A link handed in at launch, shown once the account is open.
-    public var pendingLink: String?
+    public var pendingLink: DeepLink.Link?
     /// "linkstr 0.3.0 (commit …)", for Settings.
     public var version = ""
 
@@ -104,7 +104,7 @@ public enum Overlay: Equatable, Sendable {
     case members(MembersForm)
     case contact(ContactForm)
     /// A link handed to the app (`linkstr open URL`, a `linkstr://open?url=` deep link).
-    case sharedLink(String)
+    case sharedLink(DeepLink.Link)
 }
 
 public struct Confirmation: Equatable, Sendable {

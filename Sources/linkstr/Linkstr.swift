@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LinkstrClient
+import LinkstrDomain
 import LinkstrRelay
 import LinkstrStorage
 import LinkstrTUI
@@ -39,7 +40,7 @@ struct Linkstr: AsyncParsableCommand {
     }
 
     /// The terminal app, optionally showing `openLink` once the account is open.
-    static func runApp(_ global: GlobalOptions, theme: String?, openLink: String?) throws {
+    static func runApp(_ global: GlobalOptions, theme: String?, openLink: DeepLink.Link?) throws {
         let paths = DataPaths.resolve(home: global.home)
         // A mistyped --relay is an error here as in every command, before the screen is taken.
         do { _ = try RelayList.validated(global.relays) } catch { throw CLIError(error.description) }

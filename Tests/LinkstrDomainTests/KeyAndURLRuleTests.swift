@@ -39,6 +39,26 @@ final class KeyAndURLRuleTests: XCTestCase {
         XCTAssertNil(WebURL.normalizedUserInput("mailto:x@y.z"))
         XCTAssertNil(WebURL.normalizedUserInput("javascript:alert(1)"))
         XCTAssertNil(WebURL.normalizedUserInput("   "))
+        // wire-2026 §5: hosts are localhost, an IP literal, or two or more labels; `//host` gets https:.
+        XCTAssertEqual(WebURL.normalizedUserInput("//example.com/x"), "https://example.com/x")
+        XCTAssertEqual(WebURL.normalized("http://127.0.0.1:8080/a"), "http://127.0.0.1:8080/a")
+        XCTAssertEqual(WebURL.normalized("http://[::1]:8080/a"), "http://[::1]:8080/a")
+        XCTAssertEqual(WebURL.normalized("https://localhost/a"), "https://localhost/a")
+        XCTAssertEqual(WebURL.normalized("https://bücher.example/a"), "https://bücher.example/a")
+        XCTAssertEqual(WebURL.normalized("https://a-b.c-d.example"), "https://a-b.c-d.example")
+        for bad in ["https://foo", "https://foo/bar", "https://my_host.example", "https://-a.example", "https://a-.example", "https://a..b",
+                    "https://example.com./x", "https://.example.com"] {
+            XCTAssertNil(WebURL.normalized(bad), bad)
+            XCTAssertNil(WebURL.normalizedUserInput(bad), bad)
+        }
+        XCTAssertNil(WebURL.normalizedUserInput("ftp://example.com/file"))
+        // A pasted linkstr://open link is unwrapped; anything else linkstr is refused.
+        XCTAssertEqual(WebURL.normalizedUserInput("  linkstr://open?url=https%3A%2F%2Fa.b%2Fc  "), "https://a.b/c")
+        for bad in ["linkstr://open", "linkstr://share?url=https%3A%2F%2Fa.b", "linkstr://open/x?url=https%3A%2F%2Fa.b",
+                    "linkstr://open?url=https%3A%2F%2Fa.b and more", "linkstr://open?url=javascript%3Aalert(1)",
+                    "linkstr://open?url=" + "https://a.b/?next=linkstr://open?url=https://c.d".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!] {
+            XCTAssertNil(WebURL.normalizedUserInput(bad), bad)
+        }
     }
 
     func testRelayURLRules() throws {
@@ -98,14 +118,27 @@ final class KeyAndURLRuleTests: XCTestCase {
         XCTAssertTrue(link.hasPrefix("linkstr://open?url="))
         XCTAssertEqual(DeepLink.decode(link), url)
         XCTAssertEqual(DeepLink.decode("LINKSTR://OPEN/?url=https%3A%2F%2Fa.b"), "https://a.b")
-        let token = DeepLink.encodeToken(url: "https://a.b/c", timestamp: 1, messageGUID: "g")
-        XCTAssertEqual(DeepLink.decode(token), "https://a.b/c")
         XCTAssertNil(DeepLink.decode("linkstr://open?url=javascript%3Aalert(1)"))
         XCTAssertNil(DeepLink.decode("linkstr://close?url=https%3A%2F%2Fa.b"))
         XCTAssertNil(DeepLink.decode("linkstr://open/extra?url=https%3A%2F%2Fa.b"))
         XCTAssertNil(DeepLink.decode("https://open?url=https%3A%2F%2Fa.b"))
         XCTAssertNil(DeepLink.decode("linkstr://open?p=!!!"))
-        XCTAssertNil(DeepLink.decode("linkstr://open?p=" + Base64.encode(Array(#"{"url":"https://a.b"}"#.utf8))), "all three keys are required")
+        // The base64 `p=` form is gone (wire-2026 §5), even when well formed.
+        let token = Base64.encode(Array(#"{"url":"https://a.b/c","timestamp":1,"messageGUID":"g"}"#.utf8))
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        XCTAssertNil(DeepLink.decode("linkstr://open?p=" + token))
+        XCTAssertNil(DeepLink.decode("linkstr://open"), "no url")
+        // share and save; the note is trimmed, blank is none, cut at 4 000 characters, only for share.
+        XCTAssertEqual(DeepLink.parse("linkstr://share?url=https%3A%2F%2Fa.b&note=%20hi%20there%20"),
+                       DeepLink.Link(action: .share, url: "https://a.b", note: "hi there"))
+        XCTAssertEqual(DeepLink.parse("LINKSTR://Save?url=https%3A%2F%2Fa.b&note=x"), DeepLink.Link(action: .save, url: "https://a.b"))
+        XCTAssertEqual(DeepLink.parse("linkstr://share?url=https%3A%2F%2Fa.b&note=%20%20")?.note, nil)
+        let long = String(repeating: "é", count: 5_000)
+        XCTAssertEqual(DeepLink.parse("linkstr://share?url=https%3A%2F%2Fa.b&note=" + long.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)?.note?.count, 4_000)
+        XCTAssertEqual(DeepLink.parse("linkstr://share?url=https%3A%2F%2Fa.b&url=https%3A%2F%2Fc.d")?.url, "https://a.b", "the first url")
+        XCTAssertNil(DeepLink.parse("linkstr://share?url=https%3A%2F%2Ffoo"), "the web-URL rule applies")
+        let share = DeepLink.Link(action: .share, url: "https://a.b/c?d=e&f", note: "a note & more")
+        XCTAssertEqual(DeepLink.parse(DeepLink.encode(share)), share)
     }
 
     func testDisplayTextStripsEscapeSequences() throws {

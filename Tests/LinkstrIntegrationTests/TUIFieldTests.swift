@@ -201,13 +201,22 @@ final class TUIFieldTests: XCTestCase {
         defer { home.remove() }
         try home.ok(["session", "create", "Inbox"])
         let tmux = try Tmux()
-        try home.startApp(tmux, "o", relay: relay.url, arguments: ["open", "linkstr://open?url=https%3A%2F%2Fwww.youtube.com%2Fwatch%3Fv%3DdQw4w9WgXcQ"])
+        // A `share` link (wire-2026 §5) brings a note; scripts read both with --json.
+        let share = "linkstr://share?url=https%3A%2F%2Fwww.youtube.com%2Fwatch%3Fv%3DdQw4w9WgXcQ&note=%20friday%20pick%3F%20"
+        let printed = try home.ok(["open", share, "--json"]).json() as? [String: Any] ?? [:]
+        XCTAssertEqual(printed["action"] as? String, "share")
+        XCTAssertEqual(printed["note"] as? String, "friday pick?")
+        XCTAssertEqual(try home.run(["open", "linkstr://open?p=eyJ1cmwiOiJodHRwczovL2EuYiJ9"]).err, "linkstr: that is not a linkstr link or a web address.\n",
+                       "the old base64 form is refused")
+        try home.startApp(tmux, "o", relay: relay.url, arguments: ["open", share])
         var screen = try tmux.waitFor("o", text: "Shared link", timeout: 30)
         XCTAssertTrue(screen.contains("https://www.youtube.com/watch?v=dQw4w9WgXcQ"), screen)
+        XCTAssertTrue(screen.contains("“friday pick?”"), screen)
         try tmux.waitFor("o", text: "Inbox")
         try tmux.keys("o", "Enter")
         screen = try tmux.waitFor("o", text: "Share a link")
         XCTAssertTrue(screen.contains("youtube.com/watch?v=dQw4w9WgXcQ"), "the link is filled in:\n\(screen)")
+        XCTAssertTrue(screen.contains("friday pick?"), "and the note:\n\(screen)")
         try tmux.keys("o", "Escape")
         try tmux.keys("o", "4")
         try tmux.waitFor("o", text: "linkstr 0.3.0 (commit")

@@ -1,39 +1,58 @@
 import Foundation
 import NostrProtocol
 
-/// `linkstr://open?url=…` deep links (readme v2) and the older `?p=<token>` form (wire document §10).
+/// `linkstr://open?url=…`, `linkstr://share?url=…&note=…` and `linkstr://save?url=…` deep links, as the
+/// iOS app reads them since 2026 (wire-2026 §5). The older base64 `?p=` form is no longer accepted.
 public enum DeepLink {
-    public static func encode(url: String) -> String {
-        var c = URLComponents()
-        c.scheme = "linkstr"
-        c.host = "open"
-        c.percentEncodedQueryItems = [URLQueryItem(name: "url", value: url.addingPercentEncoding(withAllowedCharacters: .urlUnreservedStrict))]
-        return c.string!
+    public enum Action: String, Equatable, Sendable, CaseIterable {
+        /// Show the link (ready to open it or share it into a session).
+        case open
+        /// Share it into a session, with the note filled in.
+        case share
+        /// Keep it for later: here, shown like `open` (there is no saved-links list in the terminal).
+        case save
     }
 
-    /// The normalized web URL a deep link carries, or nil (nothing opens).
-    public static func decode(_ link: String) -> String? {
-        guard let c = URLComponents(string: link.trimmingWhitespace()),
-              c.scheme?.lowercased() == "linkstr", c.host?.lowercased() == "open",
-              c.path.isEmpty || c.path == "/" else { return nil }
-        let items = c.queryItems ?? []
-        if let url = items.first(where: { $0.name == "url" })?.value {
-            return WebURL.normalized(url)
-        }
-        guard let token = items.first(where: { $0.name == "p" })?.value else { return nil }
-        var b64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while b64.utf8.count % 4 != 0 { b64 += "=" }
-        guard let bytes = Base64.decode(b64), let value = try? JSONParser.parse(bytes),
-              case .object(let o) = value, case .string(let url)? = o["url"],
-              case .integer? = o["timestamp"], case .string? = o["messageGUID"] else { return nil }
-        return WebURL.normalized(url)
+    /// What a deep link carries.
+    public struct Link: Equatable, Sendable {
+        public let action: Action
+        public let url: String
+        public let note: String?
+        public init(action: Action = .open, url: String, note: String? = nil) { self.action = action; self.url = url; self.note = note }
     }
 
-    /// Builds the iOS `?p=` token form (for tests and interop).
-    public static func encodeToken(url: String, timestamp: Int64, messageGUID: String) -> String {
-        let json = JSONWriter.encode(.object(JSONObject([("url", .string(url)), ("timestamp", .integer(timestamp)), ("messageGUID", .string(messageGUID))])))
-        let token = Base64.encode(Array(json.utf8)).replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-        return "linkstr://open?p=\(token)"
+    /// A note longer than this is cut (characters).
+    public static let noteLimit = 4_000
+
+    /// `linkstr://open?url=<u>`: what a post's "copy linkstr link" gives, the URL and nothing else.
+    public static func encode(url: String) -> String { encode(Link(url: url)) }
+
+    public static func encode(_ link: Link) -> String {
+        var items = [("url", link.url)]
+        if link.action == .share, let note = link.note { items.append(("note", note)) }
+        let query = items.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .urlUnreservedStrict) ?? "")" }
+        return "linkstr://\(link.action.rawValue)?" + query.joined(separator: "&")
+    }
+
+    /// The link's action, URL and note, or nil (nothing opens): scheme `linkstr`, host open, share or
+    /// save (any case), no path, the first `url` passing the web-URL rule; a blank note is none.
+    public static func parse(_ text: String) -> Link? {
+        guard let c = URLComponents(string: text.trimmingWhitespace()), c.scheme?.lowercased() == "linkstr",
+              let action = c.host.flatMap({ Action(rawValue: $0.lowercased()) }), c.path.isEmpty || c.path == "/",
+              let raw = c.queryItems?.first(where: { $0.name == "url" })?.value, let url = WebURL.normalized(raw) else { return nil }
+        var note = c.queryItems?.first(where: { $0.name == "note" })?.value?.trimmingWhitespace()
+        if note?.isEmpty == true { note = nil }
+        if let n = note, n.count > noteLimit { note = String(n.prefix(noteLimit)) }
+        return Link(action: action, url: url, note: action == .share ? note : nil)
+    }
+
+    /// The web URL a deep link carries (any of the three actions), or nil.
+    public static func decode(_ text: String) -> String? { parse(text)?.url }
+
+    /// Paste unwrapping: the URL of an input that is exactly a `linkstr://open` link. Nil for anything
+    /// else, including the other actions, a link inside other text and a linkstr link nested in one.
+    public static func unwrapOpenLink(_ input: String) -> String? {
+        guard let link = parse(input), link.action == .open, !link.url.lowercased().contains("linkstr:") else { return nil }
+        return link.url
     }
 }

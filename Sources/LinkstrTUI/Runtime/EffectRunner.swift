@@ -20,11 +20,11 @@ public struct AppOptions: Sendable {
     /// Hold strangers' sessions as requests (`session_requests` in config.toml).
     public var sessionRequests: Bool
     /// A link to show once the account is open (`linkstr open URL`).
-    public var openLink: String?
+    public var openLink: DeepLink.Link?
     /// "linkstr 0.3.0 (commit …)", shown in Settings.
     public var version: String
     public init(home: String?, relays: [String], passphraseFile: String?, theme: String, noColor: Bool, linkPreviews: Bool = true,
-                sessionRequests: Bool = true, openLink: String? = nil, version: String = "") {
+                sessionRequests: Bool = true, openLink: DeepLink.Link? = nil, version: String = "") {
         self.home = home; self.relays = relays; self.passphraseFile = passphraseFile; self.theme = theme; self.noColor = noColor
         self.linkPreviews = linkPreviews
         self.sessionRequests = sessionRequests

@@ -222,24 +222,29 @@ struct PreviewCommand: LinkstrCommand {
 struct OpenCommand: LinkstrCommand {
     static let readsOnly = true
     static let configuration = CommandConfiguration(
-        commandName: "open", abstract: "Open a linkstr://open?url=… deep link (or a web address) in the terminal app.",
-        discussion: "In a terminal this opens the app on the link, ready to share it into a session. With --print or --json, or when not in a terminal (scripts), it prints what the link carries instead.")
+        commandName: "open", abstract: "Open a linkstr://open, share or save deep link (or a web address) in the terminal app.",
+        discussion: "In a terminal this opens the app on the link, ready to share it into a session (a share link's note filled in). With --print or --json, or when not in a terminal (scripts), it prints what the link carries instead.")
     @OptionGroup var global: GlobalOptions
     @Argument var link: String
     @Flag(help: "Print what the link carries instead of opening the app.") var print = false
 
     func execute() async throws {
-        guard let url = DeepLink.decode(link) ?? WebURL.normalized(link) else { throw CLIError("that is not a linkstr link or a web address.") }
+        guard let carried = DeepLink.parse(link) ?? WebURL.normalized(link).map({ DeepLink.Link(url: $0) }) else {
+            throw CLIError("that is not a linkstr link or a web address.")
+        }
         if !print, !global.json, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
-            try Linkstr.runApp(global, theme: nil, openLink: url)
+            try Linkstr.runApp(global, theme: nil, openLink: carried)
             return
         }
+        let url = carried.url
         let c = URLClassifier.classify(url)
         if global.json {
             printLine(Output.json(.object(JSONObject([("url", .string(url)), ("type", .string(c.type.rawValue)), ("label", .string(c.label)),
-                                                      ("embed_url", c.embedURL.map { .string($0) } ?? .null)]))))
+                                                      ("embed_url", c.embedURL.map { .string($0) } ?? .null),
+                                                      ("action", .string(carried.action.rawValue)),
+                                                      ("note", carried.note.map { .string($0) } ?? .null)]))))
         } else {
-            printLine("\(url)\n\(c.label) (\(c.type.rawValue))\(c.embedURL.map { "\nembed: \($0)" } ?? "")")
+            printLine("\(url)\n\(c.label) (\(c.type.rawValue))\(c.embedURL.map { "\nembed: \($0)" } ?? "")" + (carried.note.map { "\nnote: \(DisplayText.singleLine($0))" } ?? ""))
         }
     }
 }
