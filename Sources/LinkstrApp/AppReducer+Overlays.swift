@@ -237,6 +237,12 @@ extension AppReducer {
         case "copy":
             guard let post = currentPost else { state.status = StatusLine("select a post first.", .error); return [] }
             return [.copy(post.post.url, label: "link")]
+        case "read":
+            guard let row = state.sessions.open?.summary ?? (state.pane == .sessions ? state.sessions.visibleRows[safe: state.sessions.selection] : nil) else {
+                state.status = StatusLine("open a session first.", .error)
+                return []
+            }
+            return markAllRead(&state, row)
         case "requests":
             state.pane = .sessions
             state.sessions.open = nil

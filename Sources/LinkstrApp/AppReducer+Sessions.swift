@@ -36,6 +36,9 @@ extension AppReducer {
         case .char("x") where state.sessions.list == .requests:
             guard let row = rows[safe: state.sessions.selection] else { return [] }
             return decide(&state, row, row.standing == .declined ? .undecided : .declined)
+        case .char("r"):
+            guard let row = rows[safe: state.sessions.selection] else { return [] }
+            return markAllRead(&state, row)
         case .char("n"):
             state.overlay = .newSession(NewSessionForm())
             return [.loadContacts]
@@ -96,8 +99,16 @@ extension AppReducer {
         feed.summary = row
         state.sessions.open = feed
         state.status = nil
-        // Opening a session marks its visible inbound posts read (readme v2).
-        return [.loadFeed(sessionID: row.id, limit: feedPage), .markSessionRead(row.id)]
+        // Opening a session marks nothing, as in the iOS app (wire-2026 §4): opening a post marks it
+        // read, and `r` (or `:read`) marks the whole session read.
+        return [.loadFeed(sessionID: row.id, limit: feedPage)]
+    }
+
+    /// "Mark all as read": every unread inbound post of the session, with one timestamp (later arrivals
+    /// stay unread). Nothing goes on the wire.
+    static func markAllRead(_ state: inout AppState, _ row: SessionSummary) -> [AppEffect] {
+        state.status = StatusLine("marked \(DisplayText.singleLine(row.name)) read.")
+        return [.markSessionRead(row.id)]
     }
 
     static func feedKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
@@ -134,6 +145,10 @@ extension AppReducer {
         case .char("o"):
             guard let post = feed.posts[safe: feed.selection] else { return [] }
             return [.openURL(post.post.url)]
+        case .char("r"):
+            guard let summary = feed.summary else { return [] }
+            state.sessions.open = feed
+            return markAllRead(&state, summary)
         case .char("y"), .char("x"):
             guard let summary = feed.summary, summary.standing != .listed else { return [] }
             state.sessions.open = feed

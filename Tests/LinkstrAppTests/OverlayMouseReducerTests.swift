@@ -72,7 +72,7 @@ final class OverlayMouseReducerTests: XCTestCase {
         // Rows start under the pane title; each session row is two lines high.
         let thirdRow = Layout.contentTop + 1 + 2 * Layout.sessionRowHeight
         h.send(.mouseUsed(MouseEvent(.click, column: 10, row: thirdRow))) { $0.sessions.selection = 2 }
-        h.send(.mouseUsed(MouseEvent(.click, column: 10, row: thirdRow)), [.loadFeed(sessionID: "s3", limit: 50), .markSessionRead("s3")]) {
+        h.send(.mouseUsed(MouseEvent(.click, column: 10, row: thirdRow)), [.loadFeed(sessionID: "s3", limit: 50)]) {
             var feed = SessionFeed(sessionID: "s3"); feed.summary = rows[2]
             $0.sessions.open = feed
         }

@@ -39,7 +39,7 @@ final class SessionsReducerTests: XCTestCase {
         h.send(.keyPressed(.char("/"))) { $0.sessions.search = TextField() }
         h.type("mu") { $0.sessions.search = TextField("mu") }
         XCTAssertEqual(h.state.sessions.visibleRows.map(\.id), ["s2"])
-        h.send(.keyPressed(.enter), [.loadFeed(sessionID: "s2", limit: AppReducer.feedPage), .markSessionRead("s2")]) {
+        h.send(.keyPressed(.enter), [.loadFeed(sessionID: "s2", limit: AppReducer.feedPage)]) {
             $0.sessions.search = nil
             $0.sessions.selection = 1
             var feed = SessionFeed(sessionID: "s2"); feed.summary = self.rows[1]
@@ -112,7 +112,7 @@ final class SessionsReducerTests: XCTestCase {
         h.send(.keyPressed(.char("k"))) { $0.sessions.selection = 0 }
         // A request cannot be archived or written into before it is accepted.
         h.send(.keyPressed(.char("a"))) { $0.status = StatusLine("accept the request first (y).", .error) }
-        h.send(.keyPressed(.enter), [.loadFeed(sessionID: "r1", limit: 50), .markSessionRead("r1")]) {
+        h.send(.keyPressed(.enter), [.loadFeed(sessionID: "r1", limit: 50)]) {
             var feed = SessionFeed(sessionID: "r1")
             feed.summary = requests[0]
             $0.sessions.open = feed
@@ -140,9 +140,24 @@ final class SessionsReducerTests: XCTestCase {
         }
     }
 
-    func testOpeningASessionLoadsItsFeedAndMarksItRead() {
+    /// wire-2026 §4: opening a session marks nothing; `r` in the list or the feed, or `:read`, marks it all read.
+    func testMarkAllReadIsExplicit() {
         var h = ReducerHarness(F.main(sessions: rows))
-        h.send(.keyPressed(.enter), [.loadFeed(sessionID: "s1", limit: 50), .markSessionRead("s1")]) {
+        h.send(.keyPressed(.char("r")), [.markSessionRead("s1")]) { $0.status = StatusLine("marked Films read.") }
+        h.send(.keyPressed(.enter), [.loadFeed(sessionID: "s1", limit: 50)]) {
+            var feed = SessionFeed(sessionID: "s1")
+            feed.summary = self.rows[0]
+            $0.sessions.open = feed
+            $0.status = nil
+        }
+        h.send(.keyPressed(.char("r")), [.markSessionRead("s1")]) { $0.status = StatusLine("marked Films read.") }
+        h.state.overlay = .commandLine(TextField("/read"))
+        h.send(.keyPressed(.enter), [.markSessionRead("s1")]) { $0.overlay = nil }
+    }
+
+    func testOpeningASessionLoadsItsFeed() {
+        var h = ReducerHarness(F.main(sessions: rows))
+        h.send(.keyPressed(.enter), [.loadFeed(sessionID: "s1", limit: 50)]) {
             var feed = SessionFeed(sessionID: "s1"); feed.summary = self.rows[0]
             $0.sessions.open = feed
         }

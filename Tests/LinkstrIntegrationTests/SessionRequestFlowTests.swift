@@ -109,9 +109,11 @@ final class SessionRequestFlowTests: XCTestCase {
         try tmux.waitFor("b", "Carol's notification", timeout: 20) { _ in notifications().contains { $0.contains("Carol shared a post") } }
         XCTAssertEqual(notifications().count, 1, "only the contact's post notifies: \(notifications())")
 
-        // Reading Carol's session fetches its preview; then nothing is unread in the list.
+        // Opening Carol's session fetches its preview; marked read, nothing is unread in the list.
         try tmux.keys("b", "Enter")
         try tmux.waitFor("b", text: "Plain title", timeout: 20)
+        try tmux.keys("b", "r")
+        try tmux.waitFor("b", text: "marked Film night read.")
         try tmux.keys("b", "Escape")
         try tmux.waitFor("b", text: "Enter open · n new")
         try tmux.keys("b", "3")

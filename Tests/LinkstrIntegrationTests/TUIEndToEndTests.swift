@@ -102,7 +102,8 @@ final class TUIEndToEndTests: XCTestCase {
         try tmux.waitFor("a", text: "sent.", timeout: 20)
         try tmux.waitFor("a", text: "[Link] https://youtube.com/watch?v=dQw4w9WgXcQ")
 
-        // Bob: the post arrives, with an unread dot on the session row, which clears when he opens it.
+        // Bob: the post arrives, with an unread dot on the session row. Opening the session marks nothing
+        // (as in the iOS app); r marks it all read.
         screen = try tmux.waitFor("b", "the unread dot on Movie night", timeout: 30) { s in
             let lines = s.screenLines
             guard let row = lines.firstIndex(where: { $0.contains("Movie night") }), row + 1 < lines.count else { return false }
@@ -114,6 +115,13 @@ final class TUIEndToEndTests: XCTestCase {
         // Bob has no alias for Alice: her post carries the profile name she chose at onboarding (kind 0).
         try tmux.waitFor("b", text: "Alice  ", timeout: 20)
         try tmux.keys("b", "Escape")
+        screen = try tmux.waitFor("b", "the list, the dot still there") { s in
+            let lines = s.screenLines
+            guard let row = lines.firstIndex(where: { $0.contains("Movie night") }), row + 1 < lines.count else { return false }
+            return lines[row + 1].contains("●") && s.contains("Enter open · n new")
+        }
+        try tmux.keys("b", "r")
+        try tmux.waitFor("b", text: "marked Movie night read.")
         screen = try tmux.waitFor("b", "the list without the dot") { s in
             let lines = s.screenLines
             guard let row = lines.firstIndex(where: { $0.contains("Movie night") }), row + 1 < lines.count else { return false }

@@ -78,10 +78,10 @@ public enum AppView {
         if state.overlay != nil { return "Esc close" }
         switch state.pane {
         case .sessions:
-            if state.sessions.open != nil { return "Enter open · c share a link · m members · o browser · Esc back · ? help" }
+            if state.sessions.open != nil { return "Enter open · c share a link · r all read · m members · o browser · Esc back · ? help" }
             if state.sessions.search != nil { return "type to search · Enter open · Esc cancel" }
             if state.sessions.list == .requests { return "y accept · x decline/undo · Enter look · R Esc back · ? help" }
-            return "Enter open · n new · / search · a archive · A archived · R requests · ? help · q quit"
+            return "Enter open · n new · r read · / search · a archive · A archived · R requests · ? help · q quit"
         case .post:
             switch state.post.mode {
             case .composer: return "Enter next/send · Tab field · ^V paste · ^L clear link · Esc cancel"

@@ -93,9 +93,10 @@ enum OverlayViews {
     /// Every binding; each line fits the help box at 80 columns.
     /// The keys, by section; a section's pane (if any) puts it first when that pane is shown.
     static let helpSections: [(pane: AppState.Pane?, lines: [String])] = [
-        (.sessions, ["Sessions  n new · / search · a archive · A archived list",
+        (.sessions, ["Sessions  n new · / search · r mark all read · a archive · A archived",
                      "Requests  R strangers' sessions · y accept · x decline (again: undo)",
-                     "Session   c share a link · m members · o open link · Enter details"]),
+                     "Session   c share a link · m members · o open link · r mark all read",
+                     "          Enter details (opening a post marks it read)"]),
         (.post, ["Composer  Enter link→note→send · Tab field · ^V Paste · ^L Clear",
                  "Post      + 👍 - 👎 * 👀 · e emoji · ←→ Space toggle · 1-4 panes",
                  "          o open/play · y copy link · Y copy linkstr:// · d delete"]),
@@ -109,7 +110,7 @@ enum OverlayViews {
                "App       q quit (Ctrl-C anywhere) · Ctrl-Z suspend · ? Esc close help",
                "Fields    ^A ^E start/end · ^W word · ^U clear · terminal paste works",
                "Command   :  /post URL note · /react 👍 · /who · /open · /copy · /help",
-               "          :requests · :accept · :decline · :q quit",
+               "          :read · :requests · :accept · :decline · :q quit",
                "          :wipe! erase everything on this device (asks once)"]),
     ]
 
