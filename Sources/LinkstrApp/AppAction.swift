@@ -44,6 +44,7 @@ public enum AppAction: Equatable, Sendable {
     case sessionCreated(sessionID: String)
     case sessionCreateFailed(String)
     case membersSaved(sessionID: String)
+    case sessionRenamed(sessionID: String, name: String)
     case membersSaveFailed(String)
     case contactSaved(Pubkey)
     case contactSaveFailed(String)
@@ -85,6 +86,8 @@ public enum AppEffect: Equatable, Sendable {
     case deletePost(String)
     case createSession(name: String, members: [Pubkey])
     case saveMembers(sessionID: String, members: [Pubkey])
+    /// Creator only: a new name for the session (wire-2026 §2).
+    case renameSession(sessionID: String, name: String)
     case setArchived(sessionID: String, archived: Bool)
     /// Accept or decline a session request (local only).
     case decideRequest(sessionID: String, RequestDecision)

@@ -237,6 +237,16 @@ extension AppReducer {
         case "copy":
             guard let post = currentPost else { state.status = StatusLine("select a post first.", .error); return [] }
             return [.copy(post.post.url, label: "link")]
+        case "rename":
+            guard let row = state.sessions.open?.summary ?? (state.pane == .sessions ? state.sessions.visibleRows[safe: state.sessions.selection] : nil) else {
+                state.status = StatusLine("open a session first.", .error)
+                return []
+            }
+            let name = parts.dropFirst().joined(separator: " ").trimmingWhitespace()
+            guard !name.isEmpty else { state.status = StatusLine("usage: :rename NEW NAME", .error); return [] }
+            guard row.creator == state.identity?.pubkey else { state.status = StatusLine(SendRuleError.notCreator.description, .error); return [] }
+            state.status = StatusLine("renaming…")
+            return [.renameSession(sessionID: row.id, name: name)]
         case "read":
             guard let row = state.sessions.open?.summary ?? (state.pane == .sessions ? state.sessions.visibleRows[safe: state.sessions.selection] : nil) else {
                 state.status = StatusLine("open a session first.", .error)

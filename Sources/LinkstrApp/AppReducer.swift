@@ -230,6 +230,11 @@ public enum AppReducer {
             state.overlay = nil
             state.status = StatusLine("members updated.", .success)
             return [.loadSessions(state.sessions.list), .loadFeed(sessionID: sid, limit: feedPage)]
+        case .sessionRenamed(let sid, let name):
+            state.status = StatusLine("renamed to \(DisplayText.singleLine(name)).", .success)
+            var effects: [AppEffect] = [.loadSessions(state.sessions.list)]
+            if state.sessions.open?.sessionID == sid { effects.append(.loadFeed(sessionID: sid, limit: max(feedPage, state.sessions.open?.posts.count ?? 0))) }
+            return effects
         case .membersSaveFailed(let error):
             if case .members(var f) = state.overlay {
                 f.busy = false

@@ -78,6 +78,12 @@ public struct AccountActions: Sendable {
         _ = try await engine().send(rumors)
     }
 
+    /// Renames a session (creator only); the name others see once a relay accepted it.
+    public func renameSession(_ sessionID: String, to name: String, now: Int64, random: any RandomSource) async throws {
+        let rumor = try OutboundPlanner.renameSession(session: try store.session(sessionID), me: me, name: name, now: now, random: random).get()
+        _ = try await engine().send([rumor])
+    }
+
     // MARK: contacts
 
     /// Follows `pubkey` (the follow list is published first; the contact exists once a relay accepted it)

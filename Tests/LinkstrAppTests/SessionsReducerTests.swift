@@ -155,6 +155,24 @@ final class SessionsReducerTests: XCTestCase {
         h.send(.keyPressed(.enter), [.markSessionRead("s1")]) { $0.overlay = nil }
     }
 
+    func testRenameCommandIsTheCreatorsAndReloadsWhatShowsTheName() {
+        var h = ReducerHarness(F.main(sessions: rows))
+        h.state.overlay = .commandLine(TextField("/rename weekend  links"))
+        h.send(.keyPressed(.enter), [.renameSession(sessionID: "s1", name: "weekend  links")]) {
+            $0.overlay = nil
+            $0.status = StatusLine("renaming…")
+        }
+        h.send(.sessionRenamed(sessionID: "s1", name: "weekend  links"), [.loadSessions(.active)]) {
+            $0.status = StatusLine("renamed to weekend links.", .success)
+        }
+        h.state.overlay = .commandLine(TextField("/rename"))
+        h.send(.keyPressed(.enter)) { $0.overlay = nil; $0.status = StatusLine("usage: :rename NEW NAME", .error) }
+        h.state.sessions.rows = [F.session("s9", "Theirs", creator: F.bob)]
+        h.state.sessions.selection = 0
+        h.state.overlay = .commandLine(TextField("/rename x"))
+        h.send(.keyPressed(.enter)) { $0.overlay = nil; $0.status = StatusLine(SendRuleError.notCreator.description, .error) }
+    }
+
     func testOpeningASessionLoadsItsFeed() {
         var h = ReducerHarness(F.main(sessions: rows))
         h.send(.keyPressed(.enter), [.loadFeed(sessionID: "s1", limit: 50)]) {

@@ -1,4 +1,5 @@
 import LinkstrDomain
+import NostrProtocol
 import LinkstrTestSupport
 import XCTest
 
@@ -23,6 +24,43 @@ final class IngestScenarioTests: XCTestCase {
         XCTAssertEqual(try s.ingest(F.create(S, by: alice, members: [alice, me], at: 10)).outcome, .applied)
         XCTAssertEqual(s.sessionSummaries().map(\.name), ["Film club"])
         XCTAssertEqual(s.summary(of: S)?.creator, alice)
+    }
+
+    /// wire-2026 §2: the creator renames with `session_members`; the snapshot that wins the ordering
+    /// (newer second, then the greater rumor id) names the session, in any arrival order; a blank name
+    /// keeps the old one; an older `session_create` cannot rename backwards; members stay.
+    func testRenameFollowsTheWinningSnapshotInAnyOrder() throws {
+        let create = F.create(S, by: alice, members: [alice, me], at: 2000, name: "Current Name")
+        let winning = F.members(S, by: alice, members: [alice, me], at: 2010, name: "Winning Rename", id: "session-members-z")
+        let losing = F.members(S, by: alice, members: [alice, me], at: 2010, name: "Losing Rename", id: "session-members-a")
+        let blank = F.members(S, by: alice, members: [alice, me], at: 2020, name: "   ", id: "session-members-blank")
+        let oldCreate = F.create(S, by: alice, members: [alice, me], at: 1990, name: "Ancient Name", id: "create-old")
+        let stranger = F.members(S, by: bob, members: [bob, me], at: 2030, name: "Hijacked", id: "session-members-bob")
+        for order in [[create, winning, losing, blank, oldCreate, stranger], [stranger, blank, losing, oldCreate, winning, create],
+                      [losing, create, stranger, winning, oldCreate, blank]] {
+            let st = state(order)
+            XCTAssertEqual(st.summary(of: S)?.name, "Winning Rename", "\(order.map(\.rumorID))")
+            XCTAssertEqual(Set(st.summary(of: S)?.members ?? []), [alice, me])
+        }
+        // Our rename as the planner builds it: the unchanged member list, to the members.
+        var mine = state([F.create(S, by: me, members: [me, bob], at: 10)])
+        let record = try XCTUnwrap(mine.session(S))
+        let rumor = try OutboundPlanner.renameSession(session: record, me: me, name: "  weekend links ", now: 20, random: SeededRandom(seed: 1)).get()
+        XCTAssertEqual(rumor.payload.kind, .sessionMembers)
+        XCTAssertEqual(rumor.payload.sessionName, "weekend links")
+        XCTAssertEqual(rumor.payload.memberPubkeys, [me, bob])
+        XCTAssertEqual(Set(rumor.recipients), [me, bob])
+        // Renamed in the second the session was created: one second later, so it wins whatever its id.
+        let sameSecond = try OutboundPlanner.renameSession(session: record, me: me, name: "quick", now: 10, random: SeededRandom(seed: 2)).get()
+        XCTAssertEqual(sameSecond.createdAt, 11)
+        XCTAssertEqual(sameSecond.payload.timestamp, 11)
+        _ = try mine.ingest(F.message(rumor.payload, by: me, at: 20, id: "rename-1"))
+        XCTAssertEqual(mine.summary(of: S)?.name, "weekend links")
+        XCTAssertEqual(OutboundPlanner.renameSession(session: record, me: me, name: " ", now: 20, random: SeededRandom(seed: 1)).failureDescription,
+                       SendRuleError.enterSessionName.description)
+        let theirs = try XCTUnwrap(state([create]).session(S))
+        XCTAssertEqual(OutboundPlanner.renameSession(session: theirs, me: me, name: "x", now: 20, random: SeededRandom(seed: 1)).failureDescription,
+                       SendRuleError.notCreator.description)
     }
 
     func testNonCreatorSnapshotsAreIgnored() throws {
@@ -290,4 +328,8 @@ final class IngestScenarioTests: XCTestCase {
         XCTAssertEqual(try s.ingestFollowList(author: me, createdAt: 20, eventID: "e3", tags: [["p", carol]]), .applied, "equal time, greater id wins")
         XCTAssertEqual(s.contactList.map(\.pubkey), [carol])
     }
+}
+
+private extension Result where Failure == DomainError {
+    var failureDescription: String? { if case .failure(let e) = self { return e.description } else { return nil } }
 }

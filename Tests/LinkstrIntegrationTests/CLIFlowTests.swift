@@ -1,4 +1,5 @@
 import Foundation
+import LinkstrDomain
 import NostrProtocol
 import LinkstrTestSupport
 import XCTest
@@ -89,6 +90,31 @@ final class CLIFlowTests: XCTestCase {
             XCTAssertGreaterThan(again["already_processed"] as? Int ?? 0, 0)
         }
         print("CLI flow: 3 homes, session, post, react, un-react, delete, member change, warm re-sync with 0 decryptions")
+    }
+
+    /// wire-2026 §2 over a relay: the creator renames a session; the member sees the new name and keeps
+    /// the members; a member who is not the creator is refused before anything is sent.
+    func testTheCreatorRenamesASession() throws {
+        let relay = try TestRelay()
+        let a = try Home("rename-a", relays: [relay.url]), b = try Home("rename-b", relays: [relay.url])
+        defer { a.remove(); b.remove() }
+        let (_, aHex) = try a.createIdentity()
+        let (bNpub, bHex) = try b.createIdentity()
+        let session = try a.ok(["session", "create", "Film club", "--member", bNpub]).trimmed
+        let renamed = try a.ok(["session", "rename", session, "  Weekend links ", "--json"]).json() as? [String: Any] ?? [:]
+        XCTAssertEqual(renamed["name"] as? String, "Weekend links")
+        _ = try b.sync()
+        try b.acceptRequests()
+        let seen = try b.sessions().first
+        XCTAssertEqual(seen?["name"] as? String, "Weekend links")
+        XCTAssertEqual(Set(seen?["members"] as? [String] ?? []), [aHex, bHex], "a rename keeps the members")
+        let refused = try b.run(["session", "rename", session, "Mine now"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.err, "linkstr: \(SendRuleError.notCreator.description)\n")
+        // A later member change carries the current name.
+        try a.ok(["session", "members", session, "--set", bNpub])
+        _ = try b.sync()
+        XCTAssertEqual(try b.sessions().first?["name"] as? String, "Weekend links")
     }
 
     /// Profile names (kind 0) of contacts arrive by sync, harmless to print, and the newest edit wins.

@@ -32,16 +32,41 @@ public enum OutboundPlanner {
         let next = PubkeyNormalizer.dedupedList([me] + members)
         let previous = session.derived.currentMembers
         let name = session.derived.name ?? "untitled session"
+        let at = snapshotTime(session, now: now)
         let snapshot = LinkstrPayload(conversationID: session.id, rootID: LinkstrID.make(random), kind: .sessionMembers,
-                                      timestamp: now, sessionName: name, memberPubkeys: next)
-        var rumors = [OutboundRumor(payload: snapshot, tags: [], recipients: PubkeyNormalizer.dedupedList(previous + next), createdAt: now)]
+                                      timestamp: at, sessionName: name, memberPubkeys: next)
+        var rumors = [OutboundRumor(payload: snapshot, tags: [], recipients: PubkeyNormalizer.dedupedList(previous + next), createdAt: at)]
         let added = next.filter { !previous.contains($0) }
         if !added.isEmpty {
             let create = LinkstrPayload(conversationID: session.id, rootID: LinkstrID.make(random), kind: .sessionCreate,
-                                        timestamp: now, sessionName: name, memberPubkeys: next)
-            rumors.append(OutboundRumor(payload: create, tags: [], recipients: added, createdAt: now))
+                                        timestamp: at, sessionName: name, memberPubkeys: next)
+            rumors.append(OutboundRumor(payload: create, tags: [], recipients: added, createdAt: at))
         }
         return sized(rumors)
+    }
+
+    /// Creator only (wire-2026 §2): a `session_members` with the new name and the unchanged member
+    /// list, to the active members. Every later snapshot carries the current name.
+    public static func renameSession(session: SessionRecord?, me: Pubkey, name: String, now: Int64,
+                                     random: any RandomSource) -> Result<OutboundRumor, DomainError> {
+        guard let session, session.isListed else { return .failure(SendRuleError.unknownSession) }
+        guard session.derived.creator == me else { return .failure(SendRuleError.notCreator) }
+        let trimmed = name.trimmingWhitespace()
+        guard !trimmed.isEmpty else { return .failure(SendRuleError.enterSessionName) }
+        let members = PubkeyNormalizer.dedupedList([me] + session.derived.currentMembers)
+        let at = snapshotTime(session, now: now)
+        let snapshot = LinkstrPayload(conversationID: session.id, rootID: LinkstrID.make(random), kind: .sessionMembers,
+                                      timestamp: at, sessionName: trimmed, memberPubkeys: members)
+        let rumor = OutboundRumor(payload: snapshot, tags: [], recipients: members, createdAt: at)
+        if let tooLarge = MessageLimits.check(rumor) { return .failure(.message(tooLarge.description)) }
+        return .success(rumor)
+    }
+
+    /// A new snapshot's second: now, or one after the newest snapshot when that is this second already.
+    /// Snapshots of one second are ordered by their random rumor ids, so an edit made in the same second
+    /// as the previous one (a rename right after creating) would lose half the time on every device.
+    static func snapshotTime(_ session: SessionRecord, now: Int64) -> Int64 {
+        max(now, (session.derived.timeline.last?.createdAt ?? now - 1) + 1)
     }
 
     /// A link to the session's active members; we must be one of them now.

@@ -201,6 +201,10 @@ public final class EffectRunner: @unchecked Sendable {
             guard let actions else { return }
             run({ [now] in try await actions.setMembers(session: sid, members: members, now: now, random: SystemRandom()) },
                 { [.membersSaved(sessionID: sid)] }, failed: { .membersSaveFailed($0) })
+        case .renameSession(let sid, let name):
+            guard let actions else { return }
+            run({ [now] in try await actions.renameSession(sid, to: name, now: now, random: SystemRandom()) },
+                { [.sessionRenamed(sessionID: sid, name: name)] }, failed: { .actionFailed($0) })
         case .setArchived(let sid, let archived):
             try store?.setArchived(sid, archived)
         case .decideRequest(let sid, let decision):

@@ -8,7 +8,7 @@ import NostrProtocol
 
 struct SessionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "session", abstract: "Create and manage sessions.",
-                                                    subcommands: [Create.self, Members.self, List.self, Archive.self, Unarchive.self, Accept.self, Decline.self])
+                                                    subcommands: [Create.self, Members.self, Rename.self, List.self, Archive.self, Unarchive.self, Accept.self, Decline.self])
 
     struct Create: LinkstrCommand {
         static let configuration = CommandConfiguration(abstract: "Create a session; prints its id once relays accepted it.")
@@ -36,6 +36,20 @@ struct SessionCommand: AsyncParsableCommand {
             let (me, store) = try ctx.account()
             let members = try members.map(PubkeyNormalizer.cliKey)
             try await ctx.withActions(me, store) { try await $0.setMembers(session: id, members: members, now: ctx.now, random: SystemRandom()) }
+            if global.json, let s = try store.sessionSummary(id) { printLine(Output.json(Output.session(s))) }
+        }
+    }
+
+    struct Rename: LinkstrCommand {
+        static let configuration = CommandConfiguration(abstract: "Rename a session (creator only); the members see the new name.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Session id.", completion: Completion.sessionIDs) var id: String
+        @Argument(help: "The new name.") var name: String
+
+        func execute() async throws {
+            let ctx = try CLIContext(global)
+            let (me, store) = try ctx.account()
+            try await ctx.withActions(me, store) { try await $0.renameSession(id, to: name, now: ctx.now, random: SystemRandom()) }
             if global.json, let s = try store.sessionSummary(id) { printLine(Output.json(Output.session(s))) }
         }
     }
