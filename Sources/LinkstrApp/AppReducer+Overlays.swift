@@ -203,6 +203,8 @@ extension AppReducer {
             if let feed = state.sessions.open { return feed.posts[safe: feed.selection] }
             return nil
         }()
+        // The session a command is about: the open one, else the one selected in the list.
+        let commandSession = state.sessions.open?.summary ?? (state.pane == .sessions ? state.sessions.visibleRows[safe: state.sessions.selection] : nil)
         switch command {
         case "post":
             let sessionID: String? = {
@@ -221,7 +223,7 @@ extension AppReducer {
             guard parts.count >= 2 else { state.status = StatusLine("usage: /react 👍", .error); return [] }
             return [.react(postID: post.id, emoji: parts[1])]
         case "who":
-            guard let summary = state.sessions.open?.summary ?? (state.pane == .sessions ? state.sessions.visibleRows[safe: state.sessions.selection] : nil) else {
+            guard let summary = commandSession else {
                 state.status = StatusLine("open a session first.", .error)
                 return []
             }
@@ -238,7 +240,7 @@ extension AppReducer {
             guard let post = currentPost else { state.status = StatusLine("select a post first.", .error); return [] }
             return [.copy(post.post.url, label: "link")]
         case "rename":
-            guard let row = state.sessions.open?.summary ?? (state.pane == .sessions ? state.sessions.visibleRows[safe: state.sessions.selection] : nil) else {
+            guard let row = commandSession else {
                 state.status = StatusLine("open a session first.", .error)
                 return []
             }
@@ -248,7 +250,7 @@ extension AppReducer {
             state.status = StatusLine("renaming…")
             return [.renameSession(sessionID: row.id, name: name)]
         case "read":
-            guard let row = state.sessions.open?.summary ?? (state.pane == .sessions ? state.sessions.visibleRows[safe: state.sessions.selection] : nil) else {
+            guard let row = commandSession else {
                 state.status = StatusLine("open a session first.", .error)
                 return []
             }
@@ -258,7 +260,7 @@ extension AppReducer {
             state.sessions.open = nil
             return showList(&state, .requests)
         case "accept", "decline":
-            let row = state.sessions.open?.summary ?? (state.pane == .sessions ? state.sessions.visibleRows[safe: state.sessions.selection] : nil)
+            let row = commandSession
             guard let row, row.standing != .listed else {
                 state.status = StatusLine("select a session request first (:requests lists them).", .error)
                 return []

@@ -57,12 +57,19 @@ extension AccountActions {
     }
 
     /// Notifications only for sessions in the user's lists: never for requests or declined sessions.
+    /// One indexed lookup per notified session (a batch names one or a few).
     public func notifiable(_ notifications: [InboundNotification]) throws -> [InboundNotification] {
         guard !notifications.isEmpty else { return [] }
-        let listing = SessionListing.make(.requests, from: try store.sessionSummaries(archived: nil), me: me,
-                                          contacts: Set(try store.contacts().map(\.pubkey)), policy: requests)
-        let held = Set(listing.rows.map(\.id))
-        return notifications.filter { !held.contains($0.sessionID) }
+        let contacts = Set(try store.contacts().map(\.pubkey))
+        var held = [String: Bool]()
+        return try notifications.filter { n in
+            if let h = held[n.sessionID] { return !h }
+            let h = try store.sessionSummary(n.sessionID).map {
+                requests.standing(creator: $0.creator, me: me, contacts: contacts, decision: $0.decision) != .listed
+            } ?? false
+            held[n.sessionID] = h
+            return !h
+        }
     }
 
     /// Whether a session's links may be fetched for previews (fetching tells the site our address):

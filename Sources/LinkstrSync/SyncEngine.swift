@@ -167,6 +167,17 @@ public actor SyncEngine {
         }
     }
 
+    /// A read that decides a write: a failure is reported like a failed write and answers nil, so the
+    /// caller leaves the write alone instead of acting on a guess (a stored value that is absent is
+    /// `.some(nil)`).
+    private func read<T>(_ what: String, _ body: () throws -> T) -> T? {
+        do { return try body() } catch {
+            log.error("could not read", metadata: ["what": "\(what)", "error": "\(type(of: error))"])
+            updateSink.yield(.notice(relay: "", "could not read \(what): \(error)"))
+            return nil
+        }
+    }
+
     /// The run's counts as the store ended up: a message that waited in a batch and was released by a
     /// later one (a post before its session) counts as applied, not pending.
     public func settledStats() -> SyncStats {
@@ -493,7 +504,7 @@ public actor SyncEngine {
                                                               known: [me], current: current?.stamp, now: clock()) {
                 write("our profile") { try store.setOwnProfile(content: e.content, stamp: stamp) }
                 // Unless a name typed here is still waiting to be published, the relays' name is ours.
-                if (try? store.setting(.profileNamePending)) == nil {
+                if case .some(nil) = read("the pending profile name", { try store.setting(.profileNamePending) }) {
                     write("our profile name") { try store.setSetting(.profileName, NostrEventTemplates.profileName(fromContent: e.content)) }
                     scheduleProfilesChanged()
                 }
@@ -525,7 +536,7 @@ public actor SyncEngine {
 
     /// Publishes a name typed while offline or at account creation (`profile.name.pending`), if any.
     public func publishPendingProfileName() async {
-        guard let name = try? store.setting(.profileNamePending) else { return }
+        guard case .some(let name?) = read("the pending profile name", { try store.setting(.profileNamePending) }) else { return }
         _ = try? await publishProfileName(name)
     }
 
@@ -658,7 +669,7 @@ public actor SyncEngine {
         let relays = snapshots.filter(\.enabled).map(\.url).sorted()
         let published = relays.joined(separator: " ")
         guard !relays.isEmpty, snapshots.contains(where: { $0.status == .connected }),
-              (try? store.setting(.inboxPublished)) != published else { return false }
+              let current = read("the published inbox relays", { try store.setting(.inboxPublished) }), current != published else { return false }
         guard (try? await publish(NostrEventTemplates.inboxRelays(relays, now: clock()))) != nil else { return false }
         write("the published inbox relays") { try store.setSetting(.inboxPublished, published) }
         return true

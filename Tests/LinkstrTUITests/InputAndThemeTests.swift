@@ -93,16 +93,16 @@ final class ThemeAndWidthTests: XCTestCase {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-config-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        XCTAssertNil(try ConfigFile.theme(in: dir))
-        XCTAssertTrue(try ConfigFile.linkPreviews(in: dir), "previews are on without a config")
+        XCTAssertNil(try ConfigFile.load(in: dir).theme)
+        XCTAssertTrue(try ConfigFile.load(in: dir).linkPreviews, "previews are on without a config")
         try "# mine\ntheme = \"storm\"\n".write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
-        XCTAssertEqual(try ConfigFile.theme(in: dir), "storm")
-        XCTAssertTrue(try ConfigFile.linkPreviews(in: dir))
+        XCTAssertEqual(try ConfigFile.load(in: dir).theme, "storm")
+        XCTAssertTrue(try ConfigFile.load(in: dir).linkPreviews)
         try "theme = \"day\"\nlink_previews = false # they tell sites my address\n".write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
-        XCTAssertFalse(try ConfigFile.linkPreviews(in: dir))
-        XCTAssertEqual(try ConfigFile.theme(in: dir), "day")
+        XCTAssertFalse(try ConfigFile.load(in: dir).linkPreviews)
+        XCTAssertEqual(try ConfigFile.load(in: dir).theme, "day")
         try "link_previews = maybe\n".write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
-        XCTAssertThrowsError(try ConfigFile.linkPreviews(in: dir)) { XCTAssertTrue("\($0)".contains("config.toml:1")) }
+        XCTAssertThrowsError(try ConfigFile.load(in: dir).linkPreviews) { XCTAssertTrue("\($0)".contains("config.toml:1")) }
         // A key of the wrong type is named, never read as the default.
         try "link_previews = \"no\"\n".write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try ConfigFile.load(in: dir)) { XCTAssertTrue("\($0)".hasSuffix("config.toml: link_previews must be true or false"), "\($0)") }

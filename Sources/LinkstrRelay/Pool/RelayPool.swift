@@ -255,7 +255,6 @@ public actor RelayPool {
     }
 
     private func handle(_ url: String, _ message: RelayMessage) {
-        let (now, unit, canSign) = (now, unit, authSigner != nil)
         switch message {
         case .event(let sub, let event):
             // Only what we asked for: a relay cannot push unrelated events into a subscription.
@@ -268,7 +267,7 @@ public actor RelayPool {
             sink.yield(.eose(relay: url, subscription: sub))
         case .closed(let sub, let m):
             if m.prefix == .authRequired, let text = reqText(sub, url), var machine = machines[url],
-               let actions = machine.refusedForAuth(key: "REQ " + sub, resend: text, canSign: canSign, now: now, unit: unit) {
+               let actions = machine.refusedForAuth(key: "REQ " + sub, resend: text, canSign: authSigner != nil, now: now, unit: unit) {
                 machines[url] = machine
                 perform(actions, url)
                 return
@@ -287,7 +286,7 @@ public actor RelayPool {
                 return
             }
             if !accepted, m.prefix == .authRequired, let text = eventText(id), var machine = machines[url],
-               let actions = machine.refusedForAuth(key: "EVENT " + id.hex, resend: text, canSign: canSign, now: now, unit: unit) {
+               let actions = machine.refusedForAuth(key: "EVENT " + id.hex, resend: text, canSign: authSigner != nil, now: now, unit: unit) {
                 machines[url] = machine
                 perform(actions, url)
                 return
@@ -297,11 +296,15 @@ public actor RelayPool {
             settlePublishes()
         case .auth(let challenge):
             // Our subscriptions already name our key in `#p`, so answering a challenge reveals nothing new.
+            let (now, unit) = (now, unit)
             step(url) { $0.challenged(challenge, now: now, unit: unit) }
         case .notice(let text):
             // Some relays refuse a REQ with a NOTICE instead of CLOSED; authenticate if we can.
             let m = RelayStatusMessage(text)
-            if m.prefix == .authRequired || m.prefix == .restricted { step(url) { $0.noticeAsksForAuth(now: now, unit: unit) } }
+            if m.prefix == .authRequired || m.prefix == .restricted {
+                let (now, unit) = (now, unit)
+                step(url) { $0.noticeAsksForAuth(now: now, unit: unit) }
+            }
             sink.yield(.notice(relay: url, text))
         case .count:
             break

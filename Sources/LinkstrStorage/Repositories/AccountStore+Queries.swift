@@ -3,7 +3,12 @@ import LinkstrDomain
 /// What the front ends read: list rows from the materialized `sessions` table, posts a page at a time.
 extension AccountStore {
     /// Listed sessions, newest activity first.
-    public func sessionSummaries(archived: Bool? = false) throws -> [SessionSummary] {
+    public func sessionSummaries(archived: Bool? = false) throws -> [SessionSummary] { try summaries(archived: archived, id: nil) }
+
+    /// One listed session's row (one indexed lookup: a feed opens without reading every session).
+    public func sessionSummary(_ id: String) throws -> SessionSummary? { try summaries(archived: nil, id: id).first }
+
+    private func summaries(archived: Bool?, id: String?) throws -> [SessionSummary] {
         var sql = """
             SELECT s.*, p.author_enc AS last_author_enc, p.url_enc AS last_url_enc FROM sessions s
             LEFT JOIN posts p ON p.owner = s.owner AND p.post_id = s.last_post_id
@@ -11,6 +16,7 @@ extension AccountStore {
             """
         var params: [SQLValue] = [o]
         if let archived { sql += " AND s.archived = ?"; params.append(.integer(archived ? 1 : 0)) }
+        if let id { sql += " AND s.session_id = ?"; params.append(.text(id)) }
         sql += " ORDER BY s.last_activity_at DESC, s.session_id DESC"
         return try db.query(sql, params).map { r in
             let id = r["session_id"].text ?? ""
@@ -28,10 +34,6 @@ extension AccountStore {
             summary.decision = RequestDecision(rawValue: Int(r["request_decision"].int ?? 0)) ?? .undecided
             return summary
         }
-    }
-
-    public func sessionSummary(_ id: String) throws -> SessionSummary? {
-        try sessionSummaries(archived: nil).first { $0.id == id }
     }
 
     /// The full session record (snapshots and derivation), for the members view and send rules.

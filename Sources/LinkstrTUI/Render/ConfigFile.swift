@@ -33,9 +33,4 @@ public struct ConfigFile: Equatable, Sendable {
         }
         return config
     }
-
-    public static func theme(in configDirectory: URL) throws -> String? { try load(in: configDirectory).theme }
-    public static func linkPreviews(in configDirectory: URL) throws -> Bool { try load(in: configDirectory).linkPreviews }
-    public static func sessionRequests(in configDirectory: URL) throws -> Bool { try load(in: configDirectory).sessionRequests }
-    public static func tlsCAFile(in configDirectory: URL) throws -> String? { try load(in: configDirectory).tlsCAFile }
 }

@@ -422,7 +422,11 @@ public final class EffectRunner: @unchecked Sendable {
                 case .profilesChanged:
                     if let names = try? store.profileNames() { dispatch(.profileNamesLoaded(names)) }
                     // Our own name may have come from another device or client.
-                    if (try? store.setting(.profileNamePending)) == nil { dispatch(.ownProfileNameLoaded(try? store.setting(.profileName))) }
+                    do {
+                        if try store.setting(.profileNamePending) == nil { dispatch(.ownProfileNameLoaded(try store.setting(.profileName))) }
+                    } catch {
+                        dispatch(.actionFailed("could not read your profile name: \(error)"))
+                    }
                 case .relay(let snapshot):
                     queue.async { [self] in
                         guard relays.entries.contains(where: { $0.url == snapshot.url }) else { return }
