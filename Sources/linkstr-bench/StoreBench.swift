@@ -37,6 +37,12 @@ enum StoreBench {
         let list = try Timing.distribution(runs: 50) { _ in _ = try reader.sessionSummaries() }
         Timing.report("session list, warm", String(format: "median %.1f ms, p99 %.1f ms", list.median, list.p99))
         let ids = try reader.sessionSummaries().map(\.id)
+        // What opening a feed and checking a notification read: one session's row.
+        let row = try Timing.distribution(runs: 200) { i in
+            let found = try reader.sessionSummary(ids[(i * 37) % ids.count])
+            precondition(found != nil)
+        }
+        Timing.report("one session's row", String(format: "median %.3f ms, p99 %.3f ms", row.median, row.p99))
         let page = try Timing.distribution(runs: 200) { i in
             let p = try reader.postPage(in: ids[(i * 37) % ids.count], limit: 50)
             precondition(p.count == min(50, perSession))
