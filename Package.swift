@@ -16,12 +16,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // C system libraries (Debian -dev packages); shims hold what Swift cannot import.
         .systemLibrary(name: "CSecp256k1", pkgConfig: "libsecp256k1", providers: [.apt(["libsecp256k1-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
@@ -34,8 +34,9 @@ let package = Package(
         // swift-log to a private, rotated file; what is logged never holds secrets or content.
         .target(name: "LinkstrLogging", dependencies: [.product(name: "Logging", package: "swift-log")]),
 
-        // Encrypted SQLite repositories and the identity vault.
-        .target(name: "LinkstrStorage", dependencies: ["CSQLite", "NostrProtocol", "LinkstrDomain"]),
+        // Encrypted SQLite repositories (GRDB on the system libsqlite3) and the identity vault.
+        .target(name: "LinkstrStorage", dependencies: ["NostrProtocol", "LinkstrDomain", .product(name: "GRDB", package: "GRDB.swift"),
+                                                      .product(name: "Logging", package: "swift-log")]),
 
         // Relay I/O: a WebSocket client on SwiftNIO, the relay pool (NIP-01/11/42), publishing with acknowledgements.
         .target(name: "LinkstrRelay", dependencies: [

@@ -67,7 +67,7 @@ public final class LocalStore: Sendable {
             try Self.create(path)
         }
         db = try Database(path: path)
-        do { try Migrations.migrate(db) } catch let e as StorageError { throw e } catch { throw .corrupt("\(error)") }
+        try Migrations.migrate(db)
         Database.restrictPermissions(path)
     }
 
@@ -91,7 +91,8 @@ public final class LocalStore: Sendable {
         do {
             let fresh = try Database(path: temporary)
             try Migrations.migrate(fresh)
-            try fresh.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try fresh.checkpoint()
+            try fresh.close()
         } catch {
             throw .cannotOpen(path: path, reason: "a new database could not be created: \(error)" + removeTemporary(temporary, keeping: false))
         }
@@ -118,7 +119,7 @@ public final class LocalStore: Sendable {
     public init(inMemory: Void = ()) throws(StorageError) {
         paths = nil
         db = try Database(path: ":memory:")
-        do { try Migrations.migrate(db) } catch let e as StorageError { throw e } catch { throw .corrupt("\(error)") }
+        try Migrations.migrate(db)
     }
 
     public func account(_ secretKey: SecretKey, now: Int64) throws -> AccountStore {

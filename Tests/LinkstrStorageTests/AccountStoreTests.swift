@@ -288,7 +288,10 @@ final class RequestDecisionMigrationTests: StorageTestCase {
             let account = try local.account(me, now: 1)
             _ = try account.ingest([MessageFactory.create("old", by: stranger, members: [stranger, me.publicKey.hex], at: 10)], now: 10)
             // Back to the schema of version 5, as the previous release left it.
-            try local.db.execute("ALTER TABLE sessions DROP COLUMN request_decision; PRAGMA user_version = 5;")
+            try local.db.execute("""
+                ALTER TABLE sessions DROP COLUMN request_decision; PRAGMA user_version = 5;
+                DELETE FROM grdb_migrations WHERE identifier = '6';
+                """)
         }
         let local = try LocalStore(paths: paths)
         XCTAssertEqual(try local.db.scalar("PRAGMA user_version").int, 6)

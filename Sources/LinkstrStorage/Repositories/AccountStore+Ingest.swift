@@ -6,8 +6,8 @@ extension AccountStore {
     /// crash never leaves half a change and a restart never opens those wraps again.
     public func ingest(_ messages: [InboundMessage], restoringHistory: Bool = false, processedWraps: [String] = [],
                        now: Int64) throws -> [IngestReport] {
-        try writing {
-            var store = SQLiteIngestStore(store: self)
+        try writing { scope in
+            var store = SQLiteIngestStore(scope: scope, store: self)
             var reports = [IngestReport]()
             reports.reserveCapacity(messages.count)
             var touched = Set<String>()
@@ -16,8 +16,8 @@ extension AccountStore {
                 touched.formUnion(r.touchedSessions)
                 reports.append(r)
             }
-            for sid in touched.sorted() { try refreshAggregates(sid) }
-            try insertProcessed(processedWraps, now: now)
+            for sid in touched.sorted() { try refreshAggregates(sid, scope) }
+            try insertProcessed(processedWraps, now: now, scope.c)
             return reports
         }
     }
@@ -26,10 +26,10 @@ extension AccountStore {
     /// same second then list in the order they were sent.
     public func markSent(_ postIDs: [String]) throws {
         guard !postIDs.isEmpty else { return }
-        try writing {
-            var next = (try db.scalar("SELECT COALESCE(MAX(sent_seq), 0) FROM posts WHERE owner = ?", [o]).int ?? 0) + 1
+        try db.write { c in
+            var next = (try c.scalar("SELECT COALESCE(MAX(sent_seq), 0) FROM posts WHERE owner = ?", [o]).int ?? 0) + 1
             for id in postIDs {
-                try db.run("UPDATE posts SET sent_seq = ? WHERE owner = ? AND post_id = ? AND sent_seq = 0", [.integer(next), o, .text(id)])
+                try c.run("UPDATE posts SET sent_seq = ? WHERE owner = ? AND post_id = ? AND sent_seq = 0", [.integer(next), o, .text(id)])
                 next += 1
             }
         }
@@ -38,32 +38,32 @@ extension AccountStore {
     /// A kind-3 follow list from our own key.
     public func ingestFollowList(author: Pubkey, createdAt: Int64, eventID: String, tags: [[String]], wrapOrEventID: String? = nil,
                                  now: Int64) throws -> FollowListOutcome {
-        try writing {
-            var store = SQLiteIngestStore(store: self)
+        try writing { scope in
+            var store = SQLiteIngestStore(scope: scope, store: self)
             return try store.ingestFollowList(author: author, createdAt: createdAt, eventID: eventID, tags: tags)
         }
     }
 
     /// After our own follow list was accepted by relays.
     public func replaceContacts(_ keys: [Pubkey], stamp: LWWStamp) throws {
-        try writing {
-            var store = SQLiteIngestStore(store: self)
+        try writing { scope in
+            var store = SQLiteIngestStore(scope: scope, store: self)
             try store.replaceContacts(keys, stamp: stamp)
         }
     }
 
     @discardableResult
     public func setAlias(_ pubkey: Pubkey, _ alias: String?) throws -> Bool {
-        try writing {
-            var store = SQLiteIngestStore(store: self)
+        try writing { scope in
+            var store = SQLiteIngestStore(scope: scope, store: self)
             return try store.setAlias(pubkey, alias)
         }
     }
 
     /// Archive is local and never on the wire.
     public func setArchived(_ sessionID: String, _ archived: Bool) throws {
-        try writing {
-            var store = SQLiteIngestStore(store: self)
+        try writing { scope in
+            var store = SQLiteIngestStore(scope: scope, store: self)
             guard var s = try store.session(sessionID), s.isListed else { throw StorageError.corrupt("no such session") }
             s.archived = archived
             try store.setSession(s)
@@ -72,52 +72,43 @@ extension AccountStore {
 
     /// Accepting or declining a session request is local and never on the wire.
     public func setRequestDecision(_ sessionID: String, _ decision: RequestDecision) throws {
-        try writing {
-            try db.run("UPDATE sessions SET request_decision = ? WHERE owner = ? AND session_id = ? AND listed = 1",
-                       [.integer(Int64(decision.rawValue)), o, .text(sessionID)])
-            guard db.changes == 1 else { throw StorageError.corrupt("no such session") }
+        try db.write { c in
+            try c.run("UPDATE sessions SET request_decision = ? WHERE owner = ? AND session_id = ? AND listed = 1",
+                      [.integer(Int64(decision.rawValue)), o, .text(sessionID)])
+            guard c.changes == 1 else { throw StorageError.corrupt("no such session") }
         }
     }
 
     /// Marks one inbound post read.
     public func markRead(postID: String, now: Int64) throws {
-        try writing {
-            try db.run("UPDATE posts SET read_at = ? WHERE owner = ? AND post_id = ? AND inbound = 1 AND read_at IS NULL", [.integer(now), o, .text(postID)])
-            if let sid = try db.scalar("SELECT session_id FROM posts WHERE owner = ? AND post_id = ?", [o, .text(postID)]).text {
-                try refreshAggregates(sid)
+        try writing { scope in
+            try scope.c.run("UPDATE posts SET read_at = ? WHERE owner = ? AND post_id = ? AND inbound = 1 AND read_at IS NULL", [.integer(now), o, .text(postID)])
+            if let sid = try scope.c.scalar("SELECT session_id FROM posts WHERE owner = ? AND post_id = ?", [o, .text(postID)]).text {
+                try refreshAggregates(sid, scope)
             }
         }
     }
 
     /// Opening a session marks its visible inbound posts read (readme v2).
     public func markSessionRead(_ sessionID: String, now: Int64) throws {
-        try writing {
-            try db.run("UPDATE posts SET read_at = ? WHERE owner = ? AND session_id = ? AND inbound = 1 AND read_at IS NULL",
-                       [.integer(now), o, .text(sessionID)])
-            try refreshAggregates(sessionID)
+        try writing { scope in
+            try scope.c.run("UPDATE posts SET read_at = ? WHERE owner = ? AND session_id = ? AND inbound = 1 AND read_at IS NULL",
+                            [.integer(now), o, .text(sessionID)])
+            try refreshAggregates(sessionID, scope)
         }
     }
 
     /// The list row's newest activity and unread dot, from its visible posts.
-    func refreshAggregates(_ sessionID: String) throws {
-        guard let session = try allSessions()[sessionID] else { return }
-        let r = try db.query("SELECT max(created_at) AS last, max(inbound AND read_at IS NULL) AS unread FROM posts WHERE owner = ? AND session_id = ?",
+    func refreshAggregates(_ sessionID: String, _ scope: WriteScope) throws {
+        guard let session = try scope.session(sessionID) else { return }
+        let c = scope.c
+        let r = try c.query("SELECT max(created_at) AS last, max(inbound AND read_at IS NULL) AS unread FROM posts WHERE owner = ? AND session_id = ?",
                              [o, .text(sessionID)]).first
         let last = max(r?["last"].int ?? 0, session.derived.timeline.last?.createdAt ?? 0)
-        let newest = try db.scalar("""
+        let newest = try c.scalar("""
             SELECT post_id FROM posts WHERE owner = ? AND session_id = ? ORDER BY created_at DESC, sent_seq DESC, post_id DESC LIMIT 1
             """, [o, .text(sessionID)])
-        try db.run("UPDATE sessions SET last_activity_at = ?, unread = ?, last_post_id = ? WHERE owner = ? AND session_id = ?",
+        try c.run("UPDATE sessions SET last_activity_at = ?, unread = ?, last_post_id = ? WHERE owner = ? AND session_id = ?",
                     [.integer(last), .integer(r?["unread"].int ?? 0), newest, o, .text(sessionID)])
-    }
-
-    /// A transaction; the session cache is dropped when it rolls back, so memory never runs ahead of disk.
-    func writing<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try db.transaction(body)
-        } catch {
-            sessionCache.invalidate()
-            throw error
-        }
     }
 }

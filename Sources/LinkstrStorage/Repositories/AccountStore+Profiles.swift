@@ -26,12 +26,12 @@ extension AccountStore {
     public func applyProfile(_ pubkey: Pubkey, _ decision: ProfileRule.Decision) throws -> Bool {
         guard case .apply(let name, let stamp) = decision else { return false }
         let ref = cipher.reference(pubkey)
-        try db.run("""
+        try db.write { c in try c.run("""
             INSERT INTO profiles (owner, pubkey_ref, pubkey_enc, name_enc, created_at, event_id) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (owner, pubkey_ref) DO UPDATE SET name_enc = excluded.name_enc, created_at = excluded.created_at,
                 event_id = excluded.event_id
             """, [o, .text(ref), cipher.seal(pubkey, ctx("profiles.pubkey", ref)), cipher.seal(name, ctx("profiles.name", ref)),
-                  .integer(stamp.createdAt), .text(stamp.eventID)])
+                  .integer(stamp.createdAt), .text(stamp.eventID)]) }
         return true
     }
 
@@ -45,13 +45,15 @@ extension AccountStore {
     }
 
     public func setOwnProfile(content: String, stamp: LWWStamp) throws {
-        try setSetting(.ownProfileContent, content)
-        try setSetting(.ownProfileStamp, "\(stamp.createdAt):\(stamp.eventID)")
+        try db.write { c in
+            try setSetting(.ownProfileContent, content, c)
+            try setSetting(.ownProfileStamp, "\(stamp.createdAt):\(stamp.eventID)", c)
+        }
     }
 
     /// Everyone whose profile we want: contacts and every member any of our sessions ever had.
     public func profileAuthors() throws -> Set<Pubkey> {
-        let members = try allSessions().values.map { session in session.snapshots.values.flatMap(\.members) }
+        let members = try committedSessions().values.map { session in session.snapshots.values.flatMap(\.members) }
         return ProfileRule.interestingAuthors(contacts: try contacts(), sessionMembers: members, me: owner)
     }
 }

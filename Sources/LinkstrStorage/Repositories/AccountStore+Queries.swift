@@ -37,44 +37,50 @@ extension AccountStore {
     }
 
     /// The full session record (snapshots and derivation), for the members view and send rules.
-    public func session(_ id: String) throws -> SessionRecord? { try allSessions()[id] }
+    public func session(_ id: String) throws -> SessionRecord? { try committedSessions()[id] }
 
     /// A page of visible posts, newest first; `before` continues after the last post of the previous page.
     /// Ties within one second are ordered as this device sent them, then by id, so the order is the
     /// same on every load (issue 16, item 5).
     public func postPage(in sessionID: String, limit: Int = 50, before: (createdAt: Int64, id: String)? = nil) throws -> [PostView] {
-        var sql = "SELECT * FROM posts WHERE owner = ? AND session_id = ?"
-        var params: [SQLValue] = [o, .text(sessionID)]
-        if let before {
-            let seq = try db.scalar("SELECT sent_seq FROM posts WHERE owner = ? AND post_id = ?", [o, .text(before.id)]).int ?? 0
-            sql += " AND (created_at < ? OR (created_at = ? AND (sent_seq < ? OR (sent_seq = ? AND post_id < ?))))"
-            params += [.integer(before.createdAt), .integer(before.createdAt), .integer(seq), .integer(seq), .text(before.id)]
+        // One snapshot: the page and its reactions agree even while a sync batch commits.
+        let (posts, reactions) = try db.read { c in
+            var sql = "SELECT * FROM posts WHERE owner = ? AND session_id = ?"
+            var params: [SQLValue] = [o, .text(sessionID)]
+            if let before {
+                let seq = try c.scalar("SELECT sent_seq FROM posts WHERE owner = ? AND post_id = ?", [o, .text(before.id)]).int ?? 0
+                sql += " AND (created_at < ? OR (created_at = ? AND (sent_seq < ? OR (sent_seq = ? AND post_id < ?))))"
+                params += [.integer(before.createdAt), .integer(before.createdAt), .integer(seq), .integer(seq), .text(before.id)]
+            }
+            sql += " ORDER BY created_at DESC, sent_seq DESC, post_id DESC LIMIT ?"
+            params.append(.integer(Int64(limit)))
+            let posts = try c.query(sql, params).map(decodePost)
+            return (posts, try reactionStates(postIDs: posts.map(\.id), c))
         }
-        sql += " ORDER BY created_at DESC, sent_seq DESC, post_id DESC LIMIT ?"
-        params.append(.integer(Int64(limit)))
-        let posts = try db.query(sql, params).map(decodePost)
-        let reactions = try reactionStates(postIDs: posts.map(\.id))
         return posts.map { PostView(post: $0, unread: $0.author != owner && $0.readAt == nil,
                                     reactions: ReactionTally.summaries(reactions[$0.id] ?? [], me: owner)) }
     }
 
     public func postView(_ id: String) throws -> PostView? {
-        guard let row = try db.query("SELECT * FROM posts WHERE owner = ? AND post_id = ?", [o, .text(id)]).first else { return nil }
-        let p = try decodePost(row)
-        return PostView(post: p, unread: p.author != owner && p.readAt == nil,
-                        reactions: ReactionTally.summaries(try reactionStates(postIDs: [id])[id] ?? [], me: owner))
+        try db.read { c in
+            guard let row = try c.query("SELECT * FROM posts WHERE owner = ? AND post_id = ?", [o, .text(id)]).first else { return nil }
+            let p = try decodePost(row)
+            return PostView(post: p, unread: p.author != owner && p.readAt == nil,
+                            reactions: ReactionTally.summaries(try reactionStates(postIDs: [id], c)[id] ?? [], me: owner))
+        }
     }
 
     /// The newest accepted toggle per (emoji, author) for each post.
     public func reactionStates(postIDs: [String]) throws -> [String: [ReactionRecord]] {
         guard !postIDs.isEmpty else { return [:] }
+        return try db.read { try reactionStates(postIDs: postIDs, $0) }
+    }
+
+    func reactionStates(postIDs: [String], _ c: Connection) throws -> [String: [ReactionRecord]] {
         var out = [String: [ReactionRecord]]()
-        for chunk in stride(from: 0, to: postIDs.count, by: 400).map({ Array(postIDs[$0..<min($0 + 400, postIDs.count)]) }) {
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            for r in try db.query("SELECT * FROM reactions WHERE owner = ? AND post_id IN (\(marks))", [o] + chunk.map { .text($0) }) {
-                let reaction = try decodeReaction(r)
-                out[reaction.postID, default: []].append(reaction)
-            }
+        for r in try c.query(in: postIDs, "SELECT * FROM reactions WHERE owner = ? AND post_id IN (%@)", leading: [o]) {
+            let reaction = try decodeReaction(r)
+            out[reaction.postID, default: []].append(reaction)
         }
         return out.mapValues(ReactionTally.winners)
     }
@@ -87,7 +93,7 @@ extension AccountStore {
     }
 
     public func membershipChanges(in sessionID: String) throws -> [MembershipChange] {
-        MembershipChange.changes(in: try allSessions()[sessionID]?.derived.timeline ?? [])
+        MembershipChange.changes(in: try committedSessions()[sessionID]?.derived.timeline ?? [])
     }
 
     public func postCount(in sessionID: String) throws -> Int {

@@ -30,22 +30,26 @@ extension AccountStore {
 
     @discardableResult
     public func removeRelay(_ url: String) throws -> Bool {
-        try db.run("DELETE FROM relays WHERE owner = ? AND url = ?", [.text(owner), .text(RelayURL.normalized(url) ?? url)])
-        return db.changes > 0
+        try db.write { c in
+            try c.run("DELETE FROM relays WHERE owner = ? AND url = ?", [.text(owner), .text(RelayURL.normalized(url) ?? url)])
+            return c.changes > 0
+        }
     }
 
     @discardableResult
     public func setRelayEnabled(_ url: String, _ enabled: Bool) throws -> Bool {
-        try db.run("UPDATE relays SET enabled = ? WHERE owner = ? AND url = ?", [.integer(enabled ? 1 : 0), .text(owner), .text(RelayURL.normalized(url) ?? url)])
-        return db.changes > 0
+        try db.write { c in
+            try c.run("UPDATE relays SET enabled = ? WHERE owner = ? AND url = ?", [.integer(enabled ? 1 : 0), .text(owner), .text(RelayURL.normalized(url) ?? url)])
+            return c.changes > 0
+        }
     }
 
     /// Replaces the list with the defaults, all enabled.
     public func resetRelays(now: Int64, to urls: [String] = RelayURL.defaults) throws {
-        try db.transaction {
-            try db.run("DELETE FROM relays WHERE owner = ?", [.text(owner)])
-            for url in urls { try db.run("INSERT INTO relays (owner, url, enabled, added_at) VALUES (?, ?, 1, ?)", [.text(owner), .text(url), .integer(now)]) }
-            try setSetting(.relaysInitialized, "1")
+        try db.write { c in
+            try c.run("DELETE FROM relays WHERE owner = ?", [.text(owner)])
+            for url in urls { try c.run("INSERT INTO relays (owner, url, enabled, added_at) VALUES (?, ?, 1, ?)", [.text(owner), .text(url), .integer(now)]) }
+            try setSetting(.relaysInitialized, "1", c)
         }
     }
 }

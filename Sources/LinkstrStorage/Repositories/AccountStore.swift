@@ -1,6 +1,9 @@
 import LinkstrDomain
+import Logging
 import NostrProtocol
 import Synchronization
+
+let storageLog = Logger(label: "linkstr.storage")
 
 /// One account's rows in the shared database. Every statement is scoped by `owner`, so accounts never
 /// see each other's data; sensitive columns are sealed by the account's `FieldCipher`.
@@ -25,9 +28,9 @@ public final class AccountStore: Sendable {
             return AccountStore(owner: owner, db: db, cipher: try FieldCipher.unwrap(wrapped, for: secretKey, random: random))
         }
         let (cipher, wrapped) = try FieldCipher.create(for: secretKey, random: random)
-        try db.transaction {
-            try db.run("INSERT INTO accounts (pubkey, wrapped_data_key, created_at) VALUES (?, ?, ?)", [.text(owner), .blob(wrapped), .integer(now)])
-            try db.run("INSERT INTO account_state (owner) VALUES (?)", [.text(owner)])
+        try db.write { c in
+            try c.run("INSERT INTO accounts (pubkey, wrapped_data_key, created_at) VALUES (?, ?, ?)", [.text(owner), .blob(wrapped), .integer(now)])
+            try c.run("INSERT INTO account_state (owner) VALUES (?)", [.text(owner)])
         }
         return AccountStore(owner: owner, db: db, cipher: cipher)
     }
@@ -42,18 +45,10 @@ public final class AccountStore: Sendable {
     /// Which of `wrapIDs` were already opened: one indexed query per few hundred ids, so the sync engine
     /// dedups before decrypting without holding every id of a long history in memory.
     public func alreadyProcessed(_ wrapIDs: [String]) throws -> Set<String> {
-        var found = Set<String>()
-        var start = wrapIDs.startIndex
-        while start < wrapIDs.endIndex {
-            let chunk = wrapIDs[start..<min(start + 500, wrapIDs.endIndex)]
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            for row in try db.query("SELECT wrap_id FROM processed_wraps WHERE owner = ? AND wrap_id IN (\(marks))",
-                                    [o] + chunk.map { .text($0) }) {
-                if let id = row["wrap_id"].text { found.insert(id) }
-            }
-            start = chunk.endIndex
+        try db.read { c in
+            Set(try c.query(in: wrapIDs, "SELECT wrap_id FROM processed_wraps WHERE owner = ? AND wrap_id IN (%@)", leading: [o])
+                .compactMap { $0["wrap_id"].text })
         }
-        return found
     }
 
     /// Messages waiting for what they depend on (their session, their root, a membership snapshot).
@@ -61,16 +56,16 @@ public final class AccountStore: Sendable {
 
     public func processedWrapCount() throws -> Int { Int(try db.scalar("SELECT count(*) FROM processed_wraps WHERE owner = ?", [o]).int ?? 0) }
 
-    func insertProcessed(_ wrapIDs: [String], now: Int64) throws {
+    func insertProcessed(_ wrapIDs: [String], now: Int64, _ c: Connection) throws {
         for w in wrapIDs {
-            try db.run("INSERT OR IGNORE INTO processed_wraps (owner, wrap_id, processed_at) VALUES (?, ?, ?)", [o, .text(w), .integer(now)])
+            try c.run("INSERT OR IGNORE INTO processed_wraps (owner, wrap_id, processed_at) VALUES (?, ?, ?)", [o, .text(w), .integer(now)])
         }
     }
 
     /// Records wraps that carried nothing to ingest (invalid, not linkstr) so they are never opened again.
     public func markProcessed(_ wrapIDs: [String], now: Int64) throws {
         guard !wrapIDs.isEmpty else { return }
-        try db.transaction { try insertProcessed(wrapIDs, now: now) }
+        try db.write { try insertProcessed(wrapIDs, now: now, $0) }
     }
 
     // MARK: account flags
@@ -98,11 +93,15 @@ public final class AccountStore: Sendable {
     }
 
     public func setSetting(_ setting: Setting, _ value: String?) throws {
+        try db.write { try setSetting(setting, value, $0) }
+    }
+
+    func setSetting(_ setting: Setting, _ value: String?, _ c: Connection) throws {
         let key = setting.rawValue
         if let value {
-            try db.run("INSERT OR REPLACE INTO settings (owner, key, value_enc) VALUES (?, ?, ?)", [o, .text(key), cipher.seal(value, ctx("settings", key))])
+            try c.run("INSERT OR REPLACE INTO settings (owner, key, value_enc) VALUES (?, ?, ?)", [o, .text(key), cipher.seal(value, ctx("settings", key))])
         } else {
-            try db.run("DELETE FROM settings WHERE owner = ? AND key = ?", [o, .text(key)])
+            try c.run("DELETE FROM settings WHERE owner = ? AND key = ?", [o, .text(key)])
         }
     }
 
@@ -122,11 +121,15 @@ public final class AccountStore: Sendable {
                             thumbnailPath: try cipher.open(r["thumbnail_enc"], ctx("link_metadata.thumbnail", ref)), fetchedAt: r["fetched_at"].int ?? 0)
     }
 
-    /// Titles already cached for `urls` (failed fetches have none).
+    /// Titles already cached for `urls` (failed fetches have none), in one read.
     public func linkTitles(for urls: [String]) throws -> [String: String] {
+        let byRef = Dictionary(Set(urls).map { (cipher.reference($0), $0) }, uniquingKeysWith: { a, _ in a })
         var titles = [String: String]()
-        for url in Set(urls) {
-            if let title = try linkMetadata(for: url)?.title { titles[url] = title }
+        try db.read { c in
+            for r in try c.query(in: byRef.keys, "SELECT url_ref, title_enc FROM link_metadata WHERE owner = ? AND url_ref IN (%@)", leading: [o]) {
+                let ref = r["url_ref"].text ?? ""
+                if let url = byRef[ref], let title = try cipher.open(r["title_enc"], ctx("link_metadata.title", ref)) { titles[url] = title }
+            }
         }
         return titles
     }
@@ -145,12 +148,14 @@ public final class AccountStore: Sendable {
 
     /// Deletes every row this account owns, its wrapped data key included (secure_delete zeroes the pages).
     public func deleteAllData() throws {
-        try db.transaction {
-            for table in Self.ownedTables { try db.run("DELETE FROM \(table) WHERE owner = ?", [o]) }
-            try db.run("DELETE FROM accounts WHERE pubkey = ?", [o])
+        try writing { scope in
+            for table in Self.ownedTables { try scope.c.run("DELETE FROM \(table) WHERE owner = ?", [o]) }
+            try scope.c.run("DELETE FROM accounts WHERE pubkey = ?", [o])
+            scope.forgetSessions()
         }
-        sessionCache.invalidate()
-        try? db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        // Folding the WAL in makes secure_delete's zeroed pages the only copy; a reader holding the
+        // log open can make it fail, and the deleted rows are gone either way.
+        do { try db.checkpoint() } catch { storageLog.warning("WAL checkpoint after deleting an account failed: \(error)") }
     }
 
     static let ownedTables = ["account_state", "sessions", "snapshots", "session_deletions", "session_members", "membership_intervals",
@@ -158,21 +163,13 @@ public final class AccountStore: Sendable {
                               "link_metadata", "settings"]
 }
 
-/// The account's sessions in memory, loaded on first use and dropped when a transaction rolls back.
+/// The account's sessions in memory, as last committed: loaded on first use on the writer (so a load
+/// never races a write), replaced by a write transaction only after it commits.
 final class SessionCache: Sendable {
     private let sessions = Mutex<[String: SessionRecord]?>(nil)
 
-    func get(_ load: () throws -> [String: SessionRecord]) throws -> [String: SessionRecord] {
-        try sessions.withLock { sessions in
-            if let sessions { return sessions }
-            let loaded = try load()
-            sessions = loaded
-            return loaded
-        }
-    }
-
-    func set(_ s: SessionRecord) { sessions.withLock { $0?[s.id] = s } }
-    func invalidate() { sessions.withLock { $0 = nil } }
+    var value: [String: SessionRecord]? { sessions.withLock { $0 } }
+    func set(_ all: [String: SessionRecord]?) { sessions.withLock { $0 = all } }
 }
 
 /// The account's sealed settings, by name (the key strings are stored: never rename a case's value).

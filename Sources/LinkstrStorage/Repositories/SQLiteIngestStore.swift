@@ -1,19 +1,20 @@
 import LinkstrDomain
 import NostrProtocol
 
-/// The ingest rules' storage over SQLite, write-through: it is only used inside the transaction that
-/// `AccountStore.ingest` opens, so a batch lands completely or not at all. Visible posts and reactions
+/// The ingest rules' storage over SQLite, write-through: it only exists inside a write transaction
+/// (`AccountStore.writing`), so a batch lands completely or not at all. Visible posts and reactions
 /// live in `posts` / `reactions`; staged ones in `staged_messages`.
 struct SQLiteIngestStore: IngestStore {
+    let scope: WriteScope
     let store: AccountStore
     var me: Pubkey { store.owner }
-    private var db: Database { store.db }
+    private var db: Connection { scope.c }
     private var cipher: FieldCipher { store.cipher }
     private var o: SQLValue { store.o }
 
     // MARK: sessions
 
-    func session(_ id: String) throws -> SessionRecord? { try store.allSessions()[id] }
+    func session(_ id: String) throws -> SessionRecord? { try scope.session(id) }
 
     mutating func setSession(_ s: SessionRecord) throws {
         let old = try session(s.id)
@@ -31,9 +32,9 @@ struct SQLiteIngestStore: IngestStore {
                        [o, .text(d.rumorID), .text(d.sessionID), .integer(d.createdAt), cipher.seal(d.author, store.ctx("session_deletions.author", d.rumorID))])
         }
         if old == nil || old?.derived != s.derived || old?.archived != s.archived {
-            try store.writeSessionRow(s, membersChanged: old?.derived.timeline != s.derived.timeline)
+            try store.writeSessionRow(s, membersChanged: old?.derived.timeline != s.derived.timeline, db)
         }
-        store.sessionCache.set(s)
+        try scope.setSession(s)
     }
 
     // MARK: posts
@@ -160,7 +161,7 @@ struct SQLiteIngestStore: IngestStore {
         }
     }
 
-    func contacts() throws -> [Contact] { try store.contacts() }
+    func contacts() throws -> [Contact] { try store.contacts(db) }
 
     mutating func setContacts(_ contacts: [Contact], watermark: LWWStamp?) throws {
         try db.run("DELETE FROM contacts WHERE owner = ?", [o])
@@ -194,30 +195,28 @@ struct SQLiteIngestStore: IngestStore {
 }
 
 extension AccountStore {
-    /// Every session of the account (cached after the first call).
-    func allSessions() throws -> [String: SessionRecord] {
-        try sessionCache.get {
-            var sessions = [String: SessionRecord]()
-            for r in try db.query("SELECT * FROM snapshots WHERE owner = ?", [o]) {
-                let id = r["rumor_id"].text ?? ""
-                let members = try cipher.openRequired(r["members_enc"], ctx("snapshots.members", id)).split(separator: ",").map(String.init)
-                let snap = Snapshot(rumorID: id, sessionID: r["session_id"].text ?? "",
-                                    author: try cipher.openRequired(r["author_enc"], ctx("snapshots.author", id)), createdAt: r["created_at"].int ?? 0,
-                                    isCreate: r["is_create"].int == 1, members: members, name: try cipher.open(r["name_enc"], ctx("snapshots.name", id)))
-                sessions[snap.sessionID, default: SessionRecord(id: snap.sessionID)].snapshots[id] = snap
-            }
-            for r in try db.query("SELECT * FROM session_deletions WHERE owner = ?", [o]) {
-                let id = r["rumor_id"].text ?? ""
-                let d = SessionDeletion(rumorID: id, sessionID: r["session_id"].text ?? "",
-                                        author: try cipher.openRequired(r["author_enc"], ctx("session_deletions.author", id)), createdAt: r["created_at"].int ?? 0)
-                sessions[d.sessionID, default: SessionRecord(id: d.sessionID)].deletions[id] = d
-            }
-            for r in try db.query("SELECT session_id FROM sessions WHERE owner = ? AND archived = 1", [o]) {
-                if let id = r["session_id"].text { sessions[id, default: SessionRecord(id: id)].archived = true }
-            }
-            for id in Array(sessions.keys) { sessions[id]!.rederive(me: owner) }
-            return sessions
+    /// Every session of the account, read from its rows (the cache holds the result).
+    func loadSessions(_ c: Connection) throws -> [String: SessionRecord] {
+        var sessions = [String: SessionRecord]()
+        for r in try c.query("SELECT * FROM snapshots WHERE owner = ?", [o]) {
+            let id = r["rumor_id"].text ?? ""
+            let members = try cipher.openRequired(r["members_enc"], ctx("snapshots.members", id)).split(separator: ",").map(String.init)
+            let snap = Snapshot(rumorID: id, sessionID: r["session_id"].text ?? "",
+                                author: try cipher.openRequired(r["author_enc"], ctx("snapshots.author", id)), createdAt: r["created_at"].int ?? 0,
+                                isCreate: r["is_create"].int == 1, members: members, name: try cipher.open(r["name_enc"], ctx("snapshots.name", id)))
+            sessions[snap.sessionID, default: SessionRecord(id: snap.sessionID)].snapshots[id] = snap
         }
+        for r in try c.query("SELECT * FROM session_deletions WHERE owner = ?", [o]) {
+            let id = r["rumor_id"].text ?? ""
+            let d = SessionDeletion(rumorID: id, sessionID: r["session_id"].text ?? "",
+                                    author: try cipher.openRequired(r["author_enc"], ctx("session_deletions.author", id)), createdAt: r["created_at"].int ?? 0)
+            sessions[d.sessionID, default: SessionRecord(id: d.sessionID)].deletions[id] = d
+        }
+        for r in try c.query("SELECT session_id FROM sessions WHERE owner = ? AND archived = 1", [o]) {
+            if let id = r["session_id"].text { sessions[id, default: SessionRecord(id: id)].archived = true }
+        }
+        for id in Array(sessions.keys) { sessions[id]!.rederive(me: owner) }
+        return sessions
     }
 
     func decodePost(_ r: Row) throws -> PostRecord {
@@ -239,8 +238,10 @@ extension AccountStore {
                               notified: r["notified"].int == 1, status: .visible)
     }
 
-    public func contacts() throws -> [Contact] {
-        try db.query("SELECT * FROM contacts WHERE owner = ?", [o]).map { r -> Contact in
+    public func contacts() throws -> [Contact] { try db.read { try contacts($0) } }
+
+    func contacts(_ c: Connection) throws -> [Contact] {
+        try c.query("SELECT * FROM contacts WHERE owner = ?", [o]).map { r -> Contact in
             let ref = r["pubkey_ref"].text ?? ""
             return Contact(pubkey: try cipher.openRequired(r["pubkey_enc"], ctx("contacts.pubkey", ref)),
                            alias: try cipher.open(r["alias_enc"], ctx("contacts.alias", ref)))
@@ -248,9 +249,9 @@ extension AccountStore {
     }
 
     /// The session's list row plus its members and membership intervals, materialized from the timeline.
-    func writeSessionRow(_ s: SessionRecord, membersChanged: Bool) throws {
+    func writeSessionRow(_ s: SessionRecord, membersChanged: Bool, _ c: Connection) throws {
         let d = s.derived
-        try db.run("""
+        try c.run("""
             INSERT INTO sessions (owner, session_id, name_enc, creator_enc, members_enc, is_member, updated_at, listed, archived) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (owner, session_id) DO UPDATE SET name_enc = excluded.name_enc, creator_enc = excluded.creator_enc,
                 members_enc = excluded.members_enc, is_member = excluded.is_member, updated_at = excluded.updated_at,
@@ -260,31 +261,31 @@ extension AccountStore {
                   .integer(d.currentMembers.contains(owner) ? 1 : 0), .integer(d.timeline.last?.createdAt ?? 0),
                   .integer(s.isListed ? 1 : 0), .integer(s.archived ? 1 : 0)])
         guard membersChanged else { return }
-        try db.run("DELETE FROM session_members WHERE owner = ? AND session_id = ?", [o, .text(s.id)])
-        try db.run("DELETE FROM membership_intervals WHERE owner = ? AND session_id = ?", [o, .text(s.id)])
+        try c.run("DELETE FROM session_members WHERE owner = ? AND session_id = ?", [o, .text(s.id)])
+        try c.run("DELETE FROM membership_intervals WHERE owner = ? AND session_id = ?", [o, .text(s.id)])
         var open = [Pubkey: Int64]()
         var lastChange = [Pubkey: Int64]()
         for snapshot in d.timeline {
             for m in snapshot.members where open[m] == nil { open[m] = snapshot.createdAt; lastChange[m] = snapshot.createdAt }
             for (m, start) in open where !snapshot.members.contains(m) {
                 // Snapshots in the same second can open and close at once: an empty interval means nothing.
-                if start < snapshot.createdAt { try insertInterval(s.id, m, start, snapshot.createdAt) }
+                if start < snapshot.createdAt { try insertInterval(s.id, m, start, snapshot.createdAt, c) }
                 open[m] = nil
                 lastChange[m] = snapshot.createdAt
             }
         }
-        for (m, start) in open { try insertInterval(s.id, m, start, nil) }
+        for (m, start) in open { try insertInterval(s.id, m, start, nil, c) }
         for (m, at) in lastChange {
             let ref = cipher.reference(m)
-            try db.run("INSERT INTO session_members (owner, session_id, member_ref, member_enc, active, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+            try c.run("INSERT INTO session_members (owner, session_id, member_ref, member_enc, active, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
                        [o, .text(s.id), .text(ref), cipher.seal(m, ctx("session_members.member", s.id + "/" + ref)),
                         .integer(open[m] != nil ? 1 : 0), .integer(at)])
         }
     }
 
-    private func insertInterval(_ sid: String, _ member: Pubkey, _ start: Int64, _ end: Int64?) throws {
+    private func insertInterval(_ sid: String, _ member: Pubkey, _ start: Int64, _ end: Int64?, _ c: Connection) throws {
         let ref = cipher.reference(member)
-        try db.run("INSERT INTO membership_intervals (owner, session_id, member_ref, member_enc, start_at, end_at) VALUES (?, ?, ?, ?, ?, ?)",
+        try c.run("INSERT INTO membership_intervals (owner, session_id, member_ref, member_enc, start_at, end_at) VALUES (?, ?, ?, ?, ?, ?)",
                    [o, .text(sid), .text(ref), cipher.seal(member, ctx("membership_intervals.member", "\(sid)/\(ref)/\(start)")),
                     .integer(start), end.map { .integer($0) } ?? .null])
     }

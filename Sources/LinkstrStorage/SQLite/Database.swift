@@ -1,45 +1,41 @@
-import CSQLite
 import Foundation
+import GRDB
 
-/// One SQLite connection (WAL, foreign keys, secure_delete), serialized by a lock so that any
-/// thread may use it; in practice the runtime's background queue does.
-public final class Database: @unchecked Sendable {
-    private var handle: OpaquePointer?
-    private let lock = NSRecursiveLock()
-    /// Prepared statements by SQL text: preparing is a large share of a small statement's cost.
-    private var statements: [String: Statement] = [:]
+/// The database file on GRDB: a `DatabasePool` (WAL), so the screen's reads run on reader connections
+/// and never wait for a sync batch being written; one serialized writer. In memory (the recovery
+/// screen's "continue in memory") it is a `DatabaseQueue`.
+///
+/// Repositories work inside `read` or `write` and are handed a `Connection`; they never open a
+/// second access from inside one (GRDB forbids re-entrance, and a read inside a write would not see
+/// the write's own changes).
+public final class Database: Sendable {
+    let writer: any DatabaseWriter
     public let path: String
 
     /// Opens (creating if needed) the database at `path`, or an in-memory one for ":memory:".
     public init(path: String) throws(StorageError) {
         self.path = path
-        var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
-        guard rc == SQLITE_OK, let db else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-            sqlite3_close(db)
-            throw .cannotOpen(path: path, reason: message)
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(5)
+        config.label = "linkstr"
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA secure_delete = ON")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
-        handle = db
-        sqlite3_busy_timeout(db, 5_000)
         do {
-            // A garbage file opens fine and fails at the first read: check now, with a clear error.
-            try execute("PRAGMA foreign_keys = ON")
-            if path != ":memory:" { try execute("PRAGMA journal_mode = WAL") }
-            try execute("PRAGMA secure_delete = ON")
-            try execute("PRAGMA synchronous = NORMAL")
+            if path == ":memory:" {
+                writer = try DatabaseQueue(configuration: config)
+            } else {
+                let pool = try DatabasePool(path: path, configuration: config)
+                writer = pool
+                // A garbage file opens fine and fails at the first read: check now, with a clear error.
+                _ = try pool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
+            }
         } catch {
-            sqlite3_close(db)
-            handle = nil
-            throw .cannotOpen(path: path, reason: error.description)
+            throw .cannotOpen(path: path, reason: StorageError(error).description)
         }
         if path != ":memory:" { Database.restrictPermissions(path) }
-    }
-
-    deinit {
-        statements.removeAll()
-        sqlite3_close(handle)
     }
 
     /// Files 0600 (SQLite creates -wal and -shm with the database's mode, but make sure).
@@ -49,77 +45,139 @@ public final class Database: @unchecked Sendable {
         }
     }
 
-    public func execute(_ sql: String) throws(StorageError) {
-        try locked { () throws(StorageError) in
-            var error: UnsafeMutablePointer<CChar>?
-            let rc = sqlite3_exec(handle, sql, nil, nil, &error)
-            if rc != SQLITE_OK {
-                let message = error.map { String(cString: $0) } ?? "error \(rc)"
-                sqlite3_free(error)
-                throw .sqlite(code: rc, message: message)
+    /// A consistent snapshot on a reader connection: it never waits for the writer.
+    public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+        try mapped { try writer.read { try body(Connection($0)) } }
+    }
+
+    /// One immediate transaction on the writer: committed when `body` returns, rolled back when it throws.
+    public func write<T>(_ body: (Connection) throws -> T) throws -> T {
+        try mapped {
+            try writer.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(Connection(db))
+                    return .commit
+                }
+                return result!
             }
         }
     }
 
-    /// Runs `sql` once per parameter row (or once with none).
-    public func run(_ sql: String, _ parameters: [SQLValue] = []) throws(StorageError) {
-        try locked { () throws(StorageError) in
-            let statement = try prepared(sql)
-            defer { statement.reset() }
-            try statement.bind(parameters)
-            while try statement.step() {}
-        }
+    /// On the writer, outside a transaction (pragmas, checkpoints; loads that must not race a write).
+    public func serialized<T>(_ body: (Connection) throws -> T) throws -> T {
+        try mapped { try writer.writeWithoutTransaction { try body(Connection($0)) } }
     }
+
+    // One-statement conveniences (tests, shell completion, the wipe).
 
     public func query(_ sql: String, _ parameters: [SQLValue] = []) throws(StorageError) -> [Row] {
-        try locked { () throws(StorageError) -> [Row] in
-            let statement = try prepared(sql)
-            defer { statement.reset() }
-            try statement.bind(parameters)
-            var rows = [Row]()
-            while try statement.step() { rows.append(statement.row()) }
-            return rows
-        }
+        do { return try read { try $0.query(sql, parameters) } } catch { throw StorageError(error) }
     }
 
-    private func prepared(_ sql: String) throws(StorageError) -> Statement {
-        if let s = statements[sql] { return s }
-        let s = try Statement(self, sql)
-        if statements.count > 256 { statements.removeAll() }
-        statements[sql] = s
-        return s
+    public func scalar(_ sql: String, _ parameters: [SQLValue] = []) throws(StorageError) -> SQLValue {
+        do { return try read { try $0.scalar(sql, parameters) } } catch { throw StorageError(error) }
+    }
+
+    public func run(_ sql: String, _ parameters: [SQLValue] = []) throws(StorageError) {
+        do { try write { try $0.run(sql, parameters) } } catch { throw StorageError(error) }
+    }
+
+    /// Statements (several allowed) outside a transaction: pragmas and schema changes.
+    public func execute(_ sql: String) throws(StorageError) {
+        do { try serialized { try $0.execute(sql) } } catch { throw StorageError(error) }
+    }
+
+    /// Folds the WAL into the database file and truncates it.
+    public func checkpoint() throws(StorageError) {
+        do { try serialized { c in _ = try c.db.checkpoint(.truncate) } } catch { throw StorageError(error) }
+    }
+
+    /// Closes every connection now (a new database is renamed into place only once closed).
+    public func close() throws(StorageError) {
+        do {
+            if let pool = writer as? DatabasePool { try pool.close() } else if let queue = writer as? DatabaseQueue { try queue.close() }
+        } catch { throw StorageError(error) }
+    }
+
+    private func mapped<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as DatabaseError { throw StorageError(error) }
+    }
+}
+
+/// One connection inside `Database.read`/`write`: statements are prepared once and cached.
+public struct Connection {
+    let db: GRDB.Database
+
+    init(_ db: GRDB.Database) { self.db = db }
+
+    public func query(_ sql: String, _ parameters: [SQLValue] = []) throws(StorageError) -> [Row] {
+        do {
+            let statement = try db.cachedStatement(sql: sql)
+            let names = statement.columnNames
+            var rows = [Row]()
+            let cursor = try GRDB.Row.fetchCursor(statement, arguments: Self.arguments(parameters))
+            while let row = try cursor.next() {
+                var values = [SQLValue]()
+                values.reserveCapacity(names.count)
+                for value in row.databaseValues {
+                    switch value.storage {
+                    case .null: values.append(.null)
+                    case .int64(let n): values.append(.integer(n))
+                    case .double(let d): values.append(.integer(Int64(d)))
+                    case .string(let s): values.append(.text(s))
+                    case .blob(let data): values.append(.blob([UInt8](data)))
+                    }
+                }
+                rows.append(Row(values: values, names: names))
+            }
+            return rows
+        } catch {
+            throw StorageError(error)
+        }
     }
 
     public func scalar(_ sql: String, _ parameters: [SQLValue] = []) throws(StorageError) -> SQLValue {
         try query(sql, parameters).first?.values.first ?? .null
     }
 
-    /// A transaction: committed when `body` returns, rolled back when it throws.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        try execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
+    public func run(_ sql: String, _ parameters: [SQLValue] = []) throws(StorageError) {
+        do { try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(parameters)) } catch { throw StorageError(error) }
+    }
+
+    /// Several statements, no parameters (migrations, pragmas).
+    public func execute(_ sql: String) throws(StorageError) {
+        do { try db.execute(sql: sql) } catch { throw StorageError(error) }
+    }
+
+    /// Rows changed by the last statement.
+    public var changes: Int { db.changesCount }
+
+    /// `IN (…)` over any number of values, a few hundred bound parameters per statement: `sql` holds
+    /// `%@` where the placeholders go, `leading` parameters come first.
+    public func query(in values: some Collection<String>, _ sql: String, leading: [SQLValue] = [],
+                      chunk: Int = 400) throws(StorageError) -> [Row] {
+        var rows = [Row]()
+        var start = values.startIndex
+        while start != values.endIndex {
+            let end = values.index(start, offsetBy: chunk, limitedBy: values.endIndex) ?? values.endIndex
+            let part = values[start..<end]
+            let marks = Array(repeating: "?", count: part.count).joined(separator: ",")
+            rows += try query(sql.replacingOccurrences(of: "%@", with: marks), leading + part.map { .text($0) })
+            start = end
         }
+        return rows
     }
 
-    public var changes: Int { locked { Int(sqlite3_changes(handle)) } }
-
-    func withHandle<T>(_ body: (OpaquePointer) throws(StorageError) -> T) throws(StorageError) -> T {
-        guard let handle else { throw .closed }
-        return try body(handle)
-    }
-
-    private func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+    static func arguments(_ values: [SQLValue]) -> StatementArguments {
+        StatementArguments(values.map { value -> DatabaseValue in
+            switch value {
+            case .null: return .null
+            case .integer(let n): return n.databaseValue
+            case .text(let s): return s.databaseValue
+            case .blob(let b): return Data(b).databaseValue
+            }
+        })
     }
 }
 
@@ -143,72 +201,6 @@ public struct Row: Sendable {
     }
 }
 
-final class Statement {
-    private var statement: OpaquePointer?
-    private unowned let database: Database
-    private lazy var names: [String] = (0..<sqlite3_column_count(statement)).map { String(cString: sqlite3_column_name(statement, $0)) }
-
-    init(_ database: Database, _ sql: String) throws(StorageError) {
-        self.database = database
-        try database.withHandle { (db: OpaquePointer) throws(StorageError) in
-            var s: OpaquePointer?
-            let rc = sqlite3_prepare_v2(db, sql, -1, &s, nil)
-            guard rc == SQLITE_OK else { throw .sqlite(code: rc, message: String(cString: sqlite3_errmsg(db))) }
-            statement = s
-        }
-    }
-
-    deinit { sqlite3_finalize(statement) }
-
-    func reset() {
-        sqlite3_reset(statement)
-        sqlite3_clear_bindings(statement)
-    }
-
-    func bind(_ values: [SQLValue]) throws(StorageError) {
-        for (i, v) in values.enumerated() {
-            let index = Int32(i + 1)
-            let rc: Int32
-            switch v {
-            case .null: rc = sqlite3_bind_null(statement, index)
-            case .integer(let n): rc = sqlite3_bind_int64(statement, index, n)
-            case .text(let s): rc = sqlite3_bind_text(statement, index, s, -1, sw_sqlite_transient())
-            case .blob(let b):
-                rc = b.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), sw_sqlite_transient()) }
-            }
-            guard rc == SQLITE_OK else { throw .sqlite(code: rc, message: "bind \(index)") }
-        }
-    }
-
-    /// True while rows come back.
-    func step() throws(StorageError) -> Bool {
-        let rc = sqlite3_step(statement)
-        if rc == SQLITE_ROW { return true }
-        if rc == SQLITE_DONE { return false }
-        let message = try database.withHandle { String(cString: sqlite3_errmsg($0)) }
-        throw .sqlite(code: rc, message: message)
-    }
-
-    func row() -> Row {
-        let count = sqlite3_column_count(statement)
-        var values = [SQLValue]()
-        values.reserveCapacity(Int(count))
-        for i in 0..<count {
-            switch sqlite3_column_type(statement, i) {
-            case SQLITE_INTEGER: values.append(.integer(sqlite3_column_int64(statement, i)))
-            case SQLITE_TEXT: values.append(.text(String(cString: sqlite3_column_text(statement, i))))
-            case SQLITE_BLOB:
-                let n = Int(sqlite3_column_bytes(statement, i))
-                if n == 0 { values.append(.blob([])) } else {
-                    values.append(.blob(Array(UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, i), count: n))))
-                }
-            default: values.append(.null)
-            }
-        }
-        return Row(values: values, names: names)
-    }
-}
-
 public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     case sqlite(code: Int32, message: String)
@@ -218,6 +210,15 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case io(String)
     /// Another linkstr process holds the data directory.
     case locked(String)
+
+    /// A storage error as is; SQLite's own (from GRDB) with its code and message.
+    init(_ error: any Error) {
+        switch error {
+        case let e as StorageError: self = e
+        case let e as DatabaseError: self = .sqlite(code: e.extendedResultCode.rawValue, message: e.message ?? "\(e.resultCode)")
+        default: self = .io("\(error)")
+        }
+    }
 
     public var description: String {
         switch self {

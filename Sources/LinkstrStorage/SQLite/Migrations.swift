@@ -1,4 +1,10 @@
-/// Numbered schema migrations, tracked in `PRAGMA user_version`. Each runs in its own transaction.
+import GRDB
+
+/// Numbered schema migrations, run by GRDB's `DatabaseMigrator` (each in its own transaction, recorded
+/// in `grdb_migrations`). Each also sets `PRAGMA user_version`: databases written before GRDB kept
+/// their schema number there only, so a migration that number already covers is recorded as applied
+/// without running again (an old database upgrades in place), and the file header keeps telling a
+/// linkstr database from any other (`LocalStore.checkExisting`).
 /// Every table is owned by an account pubkey; sensitive columns (`*_enc`) hold AEAD-sealed values.
 enum Migrations {
     static let all: [String] = [
@@ -202,16 +208,31 @@ enum Migrations {
         """,
     ]
 
-    static func migrate(_ db: Database) throws {
-        let current = Int(try db.scalar("PRAGMA user_version").int ?? 0)
-        guard current <= all.count else {
-            throw StorageError.corrupt("the database was written by a newer linkstr (schema \(current), this build knows \(all.count))")
-        }
-        for (index, sql) in all.enumerated().dropFirst(current) {
-            try db.transaction {
-                try db.execute(sql)
-                try db.execute("PRAGMA user_version = \(index + 1)")
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for (index, sql) in all.enumerated() {
+            let number = index + 1
+            migrator.registerMigration("\(number)") { db in
+                let current = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+                guard current < number else { return }
+                try db.execute(sql: sql)
+                try db.execute(sql: "PRAGMA user_version = \(number)")
             }
+        }
+        return migrator
+    }
+
+    static func migrate(_ db: Database) throws(StorageError) {
+        do {
+            let (current, superseded) = try db.read { c in
+                (try Int.fetchOne(c.db, sql: "PRAGMA user_version") ?? 0, try migrator.hasBeenSuperseded(c.db))
+            }
+            guard current <= all.count, !superseded else {
+                throw StorageError.corrupt("the database was written by a newer linkstr (schema \(current), this build knows \(all.count))")
+            }
+            try migrator.migrate(db.writer)
+        } catch {
+            throw StorageError(error)
         }
     }
 }
