@@ -93,12 +93,11 @@ public actor SyncEngine {
     private var consumer: Task<Void, Never>?
     public private(set) var stats = SyncStats()
 
-    private enum BackfillState { case running(page: Int, subscription: String, until: Int64?, count: Int, oldest: Int64?, limit: Int), done }
-    /// Wrap ids each relay's page chain has returned, to tell whether a page brought anything new.
-    private var chainSeen: [String: Set<String>] = [:]
-    private var pageNew: [String: Int] = [:]
-    private var cursors: [String: BackfillCursor] = [:]
-    private var backfill: [String: BackfillState] = [:]
+    /// Each relay's history chain (`HistoryPager`, pure); the engine carries out what it decides.
+    private var pagers: [String: HistoryPager] = [:]
+    /// Relays whose chain a disconnect cut short, until their next connection attempt tells: true once
+    /// that attempt started. A reconnect restarts the chain; a failed attempt settles it as incomplete.
+    private var awaitingRetry: [String: Bool] = [:]
     private var relayIndex: [String: Int] = [:]
     private var pageTimers: [String: Task<Void, Never>] = [:]
     private var relayStatus: [String: RelayStatus] = [:]
@@ -206,13 +205,13 @@ public actor SyncEngine {
         backfillWaiters.removeAll()
     }
 
-    /// Backfill is complete when no relay is mid-backfill, at least one finished, and every relay
-    /// that is still trying to connect has given up for now.
+    /// The initial history is settled when no page is running, at least one relay's chain settled
+    /// (finished or incomplete), and every relay still trying to connect has given up for now.
     private var backfillComplete: Bool {
-        let finished = backfill.values.contains { if case .done = $0 { return true } else { return false } }
-        let running = backfill.values.contains { if case .running = $0 { return true } else { return false } }
-        let connecting = relayStatus.contains { url, status in status == .connecting && backfill[url] == nil }
-        return finished && !running && !connecting
+        let settled = pagers.values.contains { $0.outcome != nil }
+        let running = pagers.values.contains(where: \.isRunning)
+        let connecting = relayStatus.contains { url, status in status == .connecting && pagers[url] == nil }
+        return settled && !running && !connecting && awaitingRetry.isEmpty
     }
 
     // MARK: pool events
@@ -225,70 +224,102 @@ public actor SyncEngine {
             } else if sub == Self.profilesSubscription {
                 ingestProfile(e)
             } else if sub == Self.livePrefix || sub.hasPrefix(Self.backfillPrefix) {
-                if case .running(let page, let id, let until, let count, let oldest, let limit)? = backfill[relay], id == sub {
-                    backfill[relay] = .running(page: page, subscription: id, until: until, count: count + 1,
-                                               oldest: min(oldest ?? e.createdAt, e.createdAt), limit: limit)
-                    if chainSeen[relay, default: []].insert(e.id.hex).inserted { pageNew[relay, default: 0] += 1 }
+                if let page = pagers[relay]?.page, sub == subscription(relay, page) {
+                    let matches = e.kind == NIP59.giftWrapKind && e.tags.contains { $0.count >= 2 && $0[0] == "p" && $0[1] == me }
+                    pagers[relay]?.received(id: e.id.hex, createdAt: e.createdAt, matchesFilter: matches, page: page.number)
                 }
                 await enqueue(relay, sub, e)
             }
         case .eose(let relay, let sub):
             if sub == Self.livePrefix { liveEOSE.insert(relay) }
             if sub == Self.profilesSubscription { profilesAnswered.insert(relay); releaseProfileWaiters() }
-            if sub.hasPrefix(Self.backfillPrefix) { await pageFinished(relay, sub) }
+            if sub.hasPrefix(Self.backfillPrefix) { await pageEnded(relay, sub, .eose) }
             await flush()
-        case .closed(let relay, let sub, _):
-            if sub.hasPrefix(Self.backfillPrefix) { await pageFinished(relay, sub) }
+        case .closed(let relay, let sub, let reason):
+            if sub.hasPrefix(Self.backfillPrefix) { await pageEnded(relay, sub, .closed(reason.raw)) }
         case .notice(let relay, let text):
             updateSink.yield(.notice(relay: relay, text))
         case .ready(let relay):
             liveEOSE.remove(relay)
-            if backfill[relay] == nil { await startBackfill(relay) }
+            await restartHistory(relay)
         case .status(let snapshot):
             relayStatus[snapshot.url] = snapshot.status
             updateSink.yield(.relay(snapshot))
+            if let started = awaitingRetry[snapshot.url] {
+                if snapshot.status == .connecting {
+                    awaitingRetry[snapshot.url] = true
+                } else if started, snapshot.status == .failed || snapshot.status == .disabled {
+                    awaitingRetry[snapshot.url] = nil
+                    historyIncomplete(snapshot.url, .disconnected)
+                }
+            }
+            if snapshot.status != .connected, let page = pagers[snapshot.url]?.page {
+                await pageEnded(snapshot.url, subscription(snapshot.url, page), .disconnected)
+            }
             checkBackfillComplete()
         }
     }
 
     // MARK: backfill
 
-    private func startBackfill(_ relay: String) async {
+    private func subscription(_ relay: String, _ page: HistoryPager.Page) -> String {
+        "\(Self.backfillPrefix)\(relayIndex[relay] ?? 0)-\(page.number)"
+    }
+
+    /// On every (re)connect the relay's history starts again from its newest events (wire 2026 §6):
+    /// what a disconnect cut short is read again; what was read already costs no decryption.
+    private func restartHistory(_ relay: String) async {
         if relayIndex[relay] == nil { relayIndex[relay] = relayIndex.count }
-        let limit = await pool.effectiveLimit(Self.pageSize, relay: relay)
-        await requestPage(relay, page: 0, until: nil, limit: limit)
+        if pagers[relay] == nil { pagers[relay] = HistoryPager(relayLimit: await pool.effectiveLimit(Self.pageSize, relay: relay)) }
+        awaitingRetry[relay] = nil
+        guard let actions = pagers[relay]?.start() else { return }
+        await carryOut(actions, relay)
     }
 
-    private func requestPage(_ relay: String, page: Int, until: Int64?, limit: Int) async {
-        let sub = "\(Self.backfillPrefix)\(relayIndex[relay] ?? 0)-\(page)"
-        backfill[relay] = .running(page: page, subscription: sub, until: until, count: 0, oldest: nil, limit: limit)
-        pageNew[relay] = 0
-        stats.backfillPages += 1
-        await pool.subscribe(sub, filters: [Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]], until: until, limit: limit)], relays: [relay])
-        pageTimers[relay]?.cancel()
-        pageTimers[relay] = Task { [weak self] in
-            try? await Task.sleep(for: Self.pageDeadline)
-            if Task.isCancelled { return }
-            await self?.pageFinished(relay, sub)
+    /// A page ends on EOSE, CLOSED, a disconnect or its deadline; the relay's pager decides what follows.
+    private func pageEnded(_ relay: String, _ sub: String, _ end: HistoryPager.PageEnd) async {
+        guard let page = pagers[relay]?.page, sub == subscription(relay, page),
+              let actions = pagers[relay]?.ended(end, page: page.number) else { return }
+        await carryOut(actions, relay)
+    }
+
+    private func carryOut(_ actions: [HistoryPager.Action], _ relay: String) async {
+        for action in actions {
+            switch action {
+            case .close(let page):
+                pageTimers[relay]?.cancel()
+                pageTimers[relay] = nil
+                await pool.unsubscribe(subscription(relay, page), relays: [relay])
+                // Backpressure: what this page brought is ingested before the next one is asked for.
+                await flush()
+            case .request(let page):
+                let sub = subscription(relay, page)
+                stats.backfillPages += 1
+                log.debug("history page", metadata: ["relay": "\(relay)", "page": "\(page.number)", "limit": "\(page.limit)"])
+                await pool.subscribe(sub, filters: [Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]], until: page.wireUntil, limit: page.limit)],
+                                     relays: [relay])
+                pageTimers[relay]?.cancel()
+                pageTimers[relay] = Task { [weak self] in
+                    try? await Task.sleep(for: Self.pageDeadline)
+                    if Task.isCancelled { return }
+                    await self?.pageEnded(relay, sub, .timedOut)
+                }
+            case .settled(.finished):
+                log.debug("history finished", metadata: ["relay": "\(relay)"])
+                checkBackfillComplete()
+            case .settled(.incomplete(.disconnected)):
+                // The pool reconnects by itself: the chain starts again then; said only if that fails.
+                awaitingRetry[relay] = false
+            case .settled(.incomplete(let why)):
+                historyIncomplete(relay, why)
+            }
         }
     }
 
-    /// A page ends on EOSE, CLOSED or its deadline; `BackfillCursor` decides whether and where the next starts.
-    private func pageFinished(_ relay: String, _ sub: String) async {
-        guard case .running(let page, let id, _, let count, let oldest, let limit)? = backfill[relay], id == sub else { return }
-        pageTimers[relay]?.cancel()
-        pageTimers[relay] = nil
-        log.debug("backfill page", metadata: ["relay": "\(relay)", "page": "\(page)", "events": "\(count)", "new": "\(pageNew[relay] ?? 0)"])
-        await pool.unsubscribe(sub, relays: [relay])
-        await flush()
-        if let next = cursors[relay, default: BackfillCursor()].next(count: count, new: pageNew[relay] ?? 0, oldest: oldest) {
-            await requestPage(relay, page: page + 1, until: next, limit: limit)
-        } else {
-            backfill[relay] = .done
-            chainSeen[relay] = nil
-            cursors[relay] = nil
-            checkBackfillComplete()
-        }
+    private func historyIncomplete(_ relay: String, _ why: HistoryPager.Incomplete) {
+        log.info("history incomplete", metadata: ["relay": "\(relay)", "why": "\(why)"])
+        updateSink.yield(.notice(relay: relay, "couldn't finish loading relay history. reconnect to try again."))
+        checkBackfillComplete()
     }
 
     private func checkBackfillComplete() {

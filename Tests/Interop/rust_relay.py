@@ -3,6 +3,8 @@
 
 usage: rust_relay.py PORT [MAX_FILTER_LIMIT]
 
+Its per-connection write rate limit is raised (tests seed thousands of gift wraps over one connection).
+
 It behaves unlike nostr-relay where linkstr must cope: it refuses NIP-09 deletion requests for events
 another key signed (gift wraps are signed by one-time keys), caps `limit`, and handles `until` its own way.
 Memory only: the data lives as long as the process.
@@ -10,12 +12,12 @@ Memory only: the data lives as long as the process.
 import asyncio
 import sys
 
-from nostr_sdk import LocalRelayBuilder
+from nostr_sdk import LocalRelayBuilder, RateLimit
 
 
 async def main():
     port = int(sys.argv[1])
-    builder = LocalRelayBuilder().port(port).addr("127.0.0.1")
+    builder = LocalRelayBuilder().port(port).addr("127.0.0.1").rate_limit(RateLimit(max_reqs=500, notes_per_minute=1_000_000))
     if len(sys.argv) > 2:
         builder = builder.max_filter_limit(int(sys.argv[2]))
     relay = builder.build()

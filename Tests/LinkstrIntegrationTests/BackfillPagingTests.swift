@@ -11,29 +11,64 @@ import XCTest
 /// every page ends inside a second, so paging by `oldest − 1` (iOS) would lose the rest of each boundary
 /// second, and stopping at the first "short" page would lose everything after page one.
 final class BackfillPagingTests: XCTestCase {
+    /// nostr-relay: `until` exclusive, `limit` clamped to 100, 60 wraps to a second.
     func testEveryWrapArrivesWhenPagesShareSecondsAndTheRelayClampsLimits() async throws {
         let relay = try TestRelay(maxLimit: 100)
+        let (pages, incomplete) = try await backfill(relay.url, wraps: 600, perSecond: 60)
+        XCTAssertFalse(incomplete)
+        print("backfill paging (nostr-relay, clamp 100, 60 per second): 600 wraps in \(pages) pages")
+    }
+
+    /// nostr-relay again, 1 300 wraps in one second: more than a page of 500, so the same second is
+    /// asked again with the limit doubled (wire 2026 §6) until it all fits.
+    func testACrowdedSecondIsReadWithAGrowingLimit() async throws {
+        let relay = try TestRelay(maxLimit: 6_000)
+        let (pages, incomplete) = try await backfill(relay.url, wraps: 1_300, perSecond: 1_300)
+        XCTAssertFalse(incomplete)
+        XCTAssertGreaterThanOrEqual(pages, 4, "500, then 1 000, then 2 000, then the older seconds")
+        print("backfill paging (nostr-relay, one crowded second): 1 300 wraps in \(pages) pages")
+    }
+
+    /// rust-nostr's relay: `until` inclusive, `limit` silently clamped to 500.
+    func testEveryWrapArrivesFromRustNostrsRelay() async throws {
+        let relay = try RustRelay.start()
+        let (pages, incomplete) = try await backfill(relay.url, wraps: 1_200, perSecond: 60)
+        XCTAssertFalse(incomplete)
+        print("backfill paging (LocalRelay, 60 per second): 1 200 wraps in \(pages) pages")
+    }
+
+    /// rust-nostr's relay with 700 wraps in one second, more than the 500 it ever sends: the older
+    /// seconds are still read, and the user is told the history is incomplete.
+    func testASecondMoreCrowdedThanTheRelaySendsIsReportedAndTheRestIsRead() async throws {
+        let relay = try RustRelay.start()
+        let (_, incomplete) = try await backfill(relay.url, wraps: 1_000, perSecond: 700, expectRead: 800)
+        XCTAssertTrue(incomplete, "couldn't finish loading relay history")
+    }
+
+    /// Seeds `wraps` gift wraps for a new account (dated `perSecond` to a second), backfills an empty
+    /// store, and checks that every wrap was opened exactly once and every post stored.
+    private func backfill(_ url: String, wraps count: Int, perSecond: Int, expectRead: Int? = nil) async throws -> (pages: Int, incomplete: Bool) {
         let me = SecretKey.generate(), sender = SecretKey.generate()
         let now = Int64(Date().timeIntervalSince1970)
         let sid = LinkstrID.make(SystemRandom())
         var wraps = [NostrEvent]()
         let create = LinkstrPayload(conversationID: sid, rootID: "op", kind: .sessionCreate, sessionName: "crowd", memberPubkeys: [sender.publicKey.hex, me.publicKey.hex])
-        var rumors = [UnsignedEvent(pubkey: sender.publicKey, createdAt: now - 500, kind: 44001, content: create.encoded())]
-        for i in 0..<599 {
-            rumors.append(UnsignedEvent(pubkey: sender.publicKey, createdAt: now - 400 + Int64(i),
+        var rumors = [UnsignedEvent(pubkey: sender.publicKey, createdAt: now - 5_000, kind: 44001, content: create.encoded())]
+        for i in 0..<(count - 1) {
+            rumors.append(UnsignedEvent(pubkey: sender.publicKey, createdAt: now - 4_000 + Int64(i),
                                         kind: 44001, content: LinkstrPayload(conversationID: sid, rootID: "", kind: .root, url: "https://example.com/\(i)").encoded()))
         }
         let random = SystemRandom()
         for (i, rumor) in rumors.enumerated() {
-            // Wrap timestamps 60 to a second (pages of 100 end inside seconds) (valid wraps, just crowded).
+            // Crowded wrap timestamps: pages end inside seconds (valid wraps, just crowded).
             let seal = try NIP59.seal(rumor: rumor, sender: sender, recipient: me.publicKey, now: now, random: random)
             let oneTime = SecretKey.generate()
             let content = try NIP44.encrypt(seal.jsonString(), conversationKey: NIP44.conversationKey(secretKey: oneTime, publicKey: me.publicKey))
-            wraps.append(UnsignedEvent(pubkey: oneTime.publicKey, createdAt: now - 1000 - Int64(i / 60), kind: 1059,
+            wraps.append(UnsignedEvent(pubkey: oneTime.publicKey, createdAt: now - 10_000 - Int64(i / perSecond), kind: 1059,
                                        tags: [["p", me.publicKey.hex]], content: content).signed(with: oneTime))
         }
         let publisher = RelayPool()
-        await publisher.setRelays([(relay.url, true)])
+        await publisher.setRelays([(url, true)])
         let gate = await publisher.waitForWritableRelay()
         XCTAssertNil(gate)
         if case .failure(let e) = await publisher.publish(wraps, timeout: .seconds(60)) { XCTFail("seeding: \(e)") }
@@ -41,16 +76,24 @@ final class BackfillPagingTests: XCTestCase {
 
         let store = try LocalStore().account(me, now: now)
         let pool = RelayPool(authSigner: SyncEngine.authSigner(for: me))
-        await pool.setRelays([(relay.url, true)])
+        await pool.setRelays([(url, true)])
         let engine = SyncEngine(identity: me, store: store, pool: pool)
+        var incomplete = false
+        let notices = Task {
+            for await update in engine.updates {
+                if case .notice(_, let text) = update, text.contains("couldn't finish loading relay history") { return true }
+            }
+            return false
+        }
         try await engine.start()
         let complete = await engine.waitForBackfill(timeout: .seconds(90))
         await engine.flush()
         let stats = await engine.stats
         await engine.stop()
+        incomplete = await notices.value
         XCTAssertTrue(complete)
-        XCTAssertEqual(stats.decryptions, 600, "every wrap opened exactly once")
-        XCTAssertEqual(try store.postCount(in: sid), 599)
-        print("backfill paging: 600 wraps, 60 per second, through a relay clamping to 100: \(stats.backfillPages) pages, \(stats.decryptions) opened")
+        XCTAssertEqual(stats.decryptions, expectRead ?? count, "every wrap opened exactly once")
+        if expectRead == nil { XCTAssertEqual(try store.postCount(in: sid), count - 1) }
+        return (stats.backfillPages, incomplete)
     }
 }

@@ -2,10 +2,10 @@ import LinkstrSync
 import LinkstrTestSupport
 import XCTest
 
-/// The paging rule against simulated relays: `until` inclusive (NIP-01) or exclusive (nostr-relay),
+/// The history chain (`HistoryPager`) against simulated relays: `until` inclusive (NIP-01) or exclusive (nostr-relay),
 /// limits clamped silently, timestamps crowded. Whenever no single second holds more events than the
 /// relay's limit, every event must be read.
-final class BackfillCursorTests: XCTestCase {
+final class HistoryPagerSimulationTests: XCTestCase {
     struct SimulatedRelay {
         let events: [(id: Int, at: Int64)]
         let inclusive: Bool
@@ -31,18 +31,24 @@ final class BackfillCursorTests: XCTestCase {
             var perSecond = [Int64: Int]()
             events = events.filter { perSecond[$0.at, default: 0] += 1; return perSecond[$0.at]! <= clamp }
             let relay = SimulatedRelay(events: events, inclusive: rng.next() % 2 == 0, clamp: clamp)
-            var cursor = BackfillCursor()
+            var pager = HistoryPager()
             var seen = Set<Int>()
-            var until: Int64? = nil
+            var actions = pager.start()
             var steps = 0
+            var previous: Int64? = nil
             while steps < 10_000 {
+                guard let page = actions.lazy.compactMap({ if case .request(let p) = $0 { p } else { nil } }).first else { break }
                 steps += 1
-                let page = relay.page(until: until, limit: 500, rng: &rng)
-                let new = page.filter { seen.insert($0.id).inserted }.count
-                guard let next = cursor.next(count: page.count, new: new, oldest: page.map(\.at).min()) else { break }
-                XCTAssertTrue(until.map { next < $0 } ?? true, "the cursor must move back")
-                until = next
+                if let until = page.until, let previous { XCTAssertLessThanOrEqual(until, previous, "the chain never moves forward") }
+                previous = page.until
+                let events = relay.page(until: page.wireUntil, limit: page.limit, rng: &rng)
+                for e in events {
+                    seen.insert(e.id)
+                    pager.received(id: "\(e.id)", createdAt: e.at, matchesFilter: true, page: page.number)
+                }
+                actions = pager.ended(.eose, page: page.number)
             }
+            XCTAssertEqual(pager.outcome, .finished, "seed \(seed)")
             XCTAssertLessThan(steps, 10_000)
             if seen.count != events.count {
                 return XCTFail("seed \(seed): read \(seen.count) of \(events.count) (clamp \(clamp), \(relay.inclusive ? "inclusive" : "exclusive") until)")
@@ -50,7 +56,7 @@ final class BackfillCursorTests: XCTestCase {
             cases += 1
             pages += steps
         }
-        print("backfill cursor: \(cases) simulated relays read completely in \(pages) pages (seed \(seed))")
+        print("history pager: \(cases) simulated relays read completely in \(pages) pages (seed \(seed))")
     }
 
     func testOldStyleOldestMinusOneLosesBoundarySeconds() {

@@ -1,0 +1,170 @@
+/// One relay's history chain (wire 2026 §6) as a pure state machine: the engine feeds it what the
+/// relay sent and how each page ended; it answers with the page to request next, the page to close,
+/// or how the chain settled. No clock, no socket: the page deadline is the engine's timer, reported
+/// here as `.timedOut`.
+///
+/// The rules, as the iOS app pages:
+/// - first page: no `until`, limit 500; every later page's `until` is **inclusive** (NIP-01);
+/// - a page is accounted by its distinct event ids; an event outside the filter (`created_at` after
+///   `until` or negative) or more than 4 000 events make the response invalid;
+/// - no events ⇒ finished. Oldest == `until` (the whole page on one second): a full page asks the same
+///   second again with the limit doubled (at most 4 000), a short one moves on to `oldest − 1`.
+///   Otherwise the next `until` is the oldest second, limit 500. Short pages do not end the chain; only
+///   an empty one does;
+/// - `CLOSED`, a disconnect, the 15 s deadline or an invalid response leave the history incomplete:
+///   the cursor does not advance, and the chain starts again from scratch on reconnect (`start`).
+///
+/// Beyond iOS: a second holding more events than the relay will send (more than 4 000, or more than
+/// a relay that clamps `limit` silently returns: rust-nostr's relay sends at most 500) cannot be read
+/// with NIP-01. iOS stops there; here the chain goes on to the older seconds and settles as incomplete
+/// (`.crowdedSecond`) at its end, so the rest of the history is still read and the user is told.
+///
+/// Also beyond iOS: some relays (nostr-relay) read `until` as exclusive. A page asked `until: U` after a
+/// page whose oldest second was U must bring events of second U from an inclusive relay; when none
+/// come, the relay is exclusive, the same page is asked again with `U + 1`, and every later `until`
+/// is sent one higher. The chain means the same on both kinds of relay.
+public struct HistoryPager: Sendable, Equatable {
+    public static let firstLimit = 500
+    public static let maxLimit = 4_000
+
+    public struct Page: Sendable, Equatable {
+        public let number: Int
+        /// The inclusive bound this page means (nil: the newest events).
+        public let until: Int64?
+        public let limit: Int
+        /// What goes on the wire: `until`, plus one on a relay that reads it as exclusive.
+        public let wireUntil: Int64?
+    }
+
+    public enum PageEnd: Sendable, Equatable { case eose, closed(String), timedOut, disconnected }
+
+    public enum Incomplete: Sendable, Equatable {
+        case closed(String), timedOut, disconnected, invalidResponse
+        /// More than 4 000 events in one second: NIP-01 cannot page inside a second.
+        case crowdedSecond
+    }
+
+    public enum Outcome: Sendable, Equatable { case finished, incomplete(Incomplete) }
+
+    public enum Action: Sendable, Equatable {
+        /// Subscribe with this page's filter and start its deadline.
+        case request(Page)
+        /// Unsubscribe the page and stop its deadline.
+        case close(Page)
+        case settled(Outcome)
+    }
+
+    public private(set) var page: Page?
+    public private(set) var outcome: Outcome?
+    /// Learned from the relay's answers; kept across restarts.
+    public private(set) var untilIsExclusive = false
+    private let firstLimit: Int
+    private var pageCount = 0
+    private var ids = Set<String>()
+    private var oldest: Int64?
+    private var invalid = false
+    /// The second the previous page ended on, which an inclusive relay must send again.
+    private var boundaryOfPrevious: Int64?
+    private var sawBoundary = false
+    /// A crowded second was left partly unread.
+    private var skippedCrowdedSecond = false
+    /// Events the previous page brought when it ended full on its boundary second (0 otherwise).
+    private var fullBoundaryCount = 0
+
+    /// `relayLimit`: what the relay says it allows per request (NIP-11), when less than 500.
+    public init(relayLimit: Int? = nil) {
+        firstLimit = max(1, min(Self.firstLimit, relayLimit ?? Self.firstLimit))
+    }
+
+    public var isRunning: Bool { page != nil }
+
+    /// (Re)starts the chain from the newest events, closing a page still open.
+    public mutating func start() -> [Action] {
+        var actions = [Action]()
+        if let page { actions.append(.close(page)) }
+        outcome = nil
+        boundaryOfPrevious = nil
+        skippedCrowdedSecond = false
+        fullBoundaryCount = 0
+        actions.append(request(until: nil, limit: firstLimit))
+        return actions
+    }
+
+    /// One event the relay sent on the running page (`number`); events of an older page are ignored.
+    /// `matchesFilter`: kind 1059 addressed to us (the engine checks the tags).
+    public mutating func received(id: String, createdAt: Int64, matchesFilter: Bool, page number: Int) {
+        guard let page, page.number == number else { return }
+        if untilIsExclusive, let wire = page.wireUntil, createdAt == wire {
+            // The relay reads `until` as inclusive after all (the boundary events were gone when it
+            // was judged): back to inclusive; this event is a second already read.
+            untilIsExclusive = false
+            return
+        }
+        if !matchesFilter || createdAt < 0 || page.until.map({ createdAt > $0 }) == true { invalid = true }
+        guard ids.insert(id).inserted else { return }
+        if ids.count > Self.maxLimit { invalid = true }
+        oldest = min(oldest ?? createdAt, createdAt)
+        if createdAt == boundaryOfPrevious { sawBoundary = true }
+    }
+
+    /// The running page (`number`) ended.
+    public mutating func ended(_ end: PageEnd, page number: Int) -> [Action] {
+        guard let page, page.number == number else { return [] }
+        var actions: [Action] = [.close(page)]
+        self.page = nil
+        switch end {
+        case .closed(let reason): return actions + settle(.incomplete(.closed(reason)))
+        case .timedOut: return actions + settle(.incomplete(.timedOut))
+        case .disconnected: return actions + settle(.incomplete(.disconnected))
+        case .eose: break
+        }
+        if invalid { return actions + settle(.incomplete(.invalidResponse)) }
+        // Events of the previous page's last second should be here again: none means the relay reads
+        // `until` as exclusive. Ask this page again, one second higher on the wire.
+        if let boundary = boundaryOfPrevious, !sawBoundary, !untilIsExclusive, page.until == boundary {
+            untilIsExclusive = true
+            actions.append(request(until: page.until, limit: page.limit, boundary: boundary))
+            return actions
+        }
+        guard let oldest, !ids.isEmpty else { return actions + settle(endOfChain) }
+        let count = ids.count
+        let previousFull = fullBoundaryCount
+        fullBoundaryCount = 0
+        if oldest == page.until {
+            if count >= page.limit && page.limit < Self.maxLimit {
+                fullBoundaryCount = count
+                actions.append(request(until: oldest, limit: min(page.limit * 2, Self.maxLimit), boundary: oldest))
+                return actions
+            }
+            // Full at 4 000, or a doubled limit that brought no more than before (the relay clamps):
+            // the rest of this second cannot be read. Move on and say so at the end.
+            if count >= page.limit || (previousFull > 0 && count <= previousFull) { skippedCrowdedSecond = true }
+            guard oldest > 0 else { return actions + settle(endOfChain) }
+            actions.append(request(until: oldest - 1, limit: firstLimit))
+        } else {
+            actions.append(request(until: oldest, limit: firstLimit, boundary: oldest))
+        }
+        return actions
+    }
+
+    /// `boundary`: a second known to hold events that this page must bring again.
+    private mutating func request(until: Int64?, limit: Int, boundary: Int64? = nil) -> Action {
+        let wire = until.map { untilIsExclusive ? $0 + 1 : $0 }
+        let next = Page(number: pageCount, until: until, limit: limit, wireUntil: wire)
+        pageCount += 1
+        boundaryOfPrevious = boundary
+        sawBoundary = false
+        ids.removeAll(keepingCapacity: true)
+        oldest = nil
+        invalid = false
+        page = next
+        return .request(next)
+    }
+
+    private var endOfChain: Outcome { skippedCrowdedSecond ? .incomplete(.crowdedSecond) : .finished }
+
+    private mutating func settle(_ result: Outcome) -> [Action] {
+        outcome = result
+        return [.settled(result)]
+    }
+}
