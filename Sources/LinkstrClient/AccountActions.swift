@@ -90,7 +90,7 @@ public struct AccountActions: Sendable {
     /// and sets its private alias. Re-adding only changes the alias.
     public func addContact(_ pubkey: Pubkey, alias: String?) async throws {
         let current = try store.contacts().map(\.pubkey)
-        if !current.contains(pubkey) { try await engine().setContacts(current + [pubkey]) }
+        if !current.contains(pubkey) { try await engine().editContacts { $0.contains(pubkey) ? $0 : $0 + [pubkey] } }
         if let alias { _ = try store.setAlias(pubkey, alias) }
     }
 
@@ -100,6 +100,6 @@ public struct AccountActions: Sendable {
         guard current.contains(pubkey) else { throw DomainError.message("that key is not in your contacts.") }
         // Their sessions are in the user's list: they stay there rather than turning into requests.
         try keepSessionsListed(createdBy: pubkey)
-        try await engine().setContacts(current.filter { $0 != pubkey })
+        try await engine().editContacts { $0.filter { $0 != pubkey } }
     }
 }

@@ -79,7 +79,11 @@ public actor SyncEngine {
     private var profilesSubscribed = false
     /// Relays that answered the profiles request (EOSE): our own kind 0 is known from them.
     private var profilesAnswered = Set<String>()
-    private var profileWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Queries a caller may wait for (bounded) until a relay answered them.
+    private enum Query: Hashable { case profiles, followList }
+    private var queryWaiters: [Query: [CheckedContinuation<Void, Never>]] = [:]
+    /// Relays that answered the follow-list query (EOSE): our applied list is as new as they know.
+    private var followListAnswered = Set<String>()
     private var profilesChangedScheduled = false
     /// `live` is decided on receipt: an event is news only when it came on the live subscription after
     /// that relay's EOSE for it. (Deciding at flush time filed history received just before EOSE as live.)
@@ -91,6 +95,10 @@ public actor SyncEngine {
     private let log = LinkstrLogging.logger("sync")
     private var stagedAtStart = 0
     private var consumer: Task<Void, Never>?
+    /// `start()` ran: history and the live subscription are wanted (an engine made only to publish,
+    /// as the CLI's, asks for nothing else).
+    private var started = false
+    private var followListSubscribed = false
     public private(set) var stats = SyncStats()
 
     /// Each relay's history chain (`HistoryPager`, pure); the engine carries out what it decides.
@@ -130,15 +138,28 @@ public actor SyncEngine {
         restoringHistory = try store.isConversationStoreEmpty() && !(try store.historyRestored())
         stagedAtStart = try store.stagedCount()
         log.info("sync started", metadata: ["restoring_history": "\(restoringHistory)", "staged": "\(stagedAtStart)"])
+        started = true
+        ensureConsuming()
+        let now = clock()
+        await pool.subscribe(Self.livePrefix, filters: [Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]], since: now - Self.liveWindow,
+                                                               limit: Self.pageSize)])
+        await subscribeFollowList()
+        await refreshProfileSubscription()
+    }
+
+    /// Pool events are handled from here on (`start`, or an edit of the follow list from the CLI).
+    private func ensureConsuming() {
+        guard consumer == nil else { return }
         let events = pool.events
         consumer = Task { [weak self] in
             for await event in events { await self?.handle(event) }
         }
-        let now = clock()
-        await pool.subscribe(Self.livePrefix, filters: [Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]], since: now - Self.liveWindow,
-                                                               limit: Self.pageSize)])
+    }
+
+    private func subscribeFollowList() async {
+        guard !followListSubscribed else { return }
+        followListSubscribed = true
         await pool.subscribe(Self.followListSubscription, filters: [Filter(authors: [me], kinds: [3], limit: 1)])
-        await refreshProfileSubscription()
     }
 
     public func stop() async {
@@ -152,7 +173,34 @@ public actor SyncEngine {
         updateSink.finish()
         for w in backfillWaiters { w.resume() }
         backfillWaiters.removeAll()
-        releaseProfileWaiters()
+        release(.profiles)
+        release(.followList)
+    }
+
+    private func release(_ query: Query) {
+        for w in queryWaiters.removeValue(forKey: query) ?? [] { w.resume() }
+    }
+
+    /// Returns once a relay answered `query`, or after `wait`.
+    private func waitForAnswer(_ query: Query, answered: () -> Bool, upTo wait: Duration) async {
+        guard !answered() else { return }
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: wait)
+            await self?.release(query)
+        }
+        await withCheckedContinuation { queryWaiters[query, default: []].append($0) }
+        timer.cancel()
+    }
+
+    /// An edit starts from the newest list a relay knows, never from a guess: wait (bounded) until one
+    /// answered the follow-list query; none ⇒ the list is unavailable and nothing is published.
+    private func waitForFollowList(upTo wait: Duration) async throws {
+        ensureConsuming()
+        await subscribeFollowList()
+        await waitForAnswer(.followList, answered: { !followListAnswered.isEmpty }, upTo: wait)
+        guard !followListAnswered.isEmpty else {
+            throw DomainError.message("your contact list is unavailable: no relay answered in time. try again.")
+        }
     }
 
     /// A write whose failure must be seen: logged and reported on the update stream (the status line, the
@@ -232,7 +280,8 @@ public actor SyncEngine {
             }
         case .eose(let relay, let sub):
             if sub == Self.livePrefix { liveEOSE.insert(relay) }
-            if sub == Self.profilesSubscription { profilesAnswered.insert(relay); releaseProfileWaiters() }
+            if sub == Self.profilesSubscription { profilesAnswered.insert(relay); release(.profiles) }
+            if sub == Self.followListSubscription { followListAnswered.insert(relay); release(.followList) }
             if sub.hasPrefix(Self.backfillPrefix) { await pageEnded(relay, sub, .eose) }
             await flush()
         case .closed(let relay, let sub, let reason):
@@ -241,7 +290,7 @@ public actor SyncEngine {
             updateSink.yield(.notice(relay: relay, text))
         case .ready(let relay):
             liveEOSE.remove(relay)
-            await restartHistory(relay)
+            if started { await restartHistory(relay) }
         case .status(let snapshot):
             relayStatus[snapshot.url] = snapshot.status
             updateSink.yield(.relay(snapshot))
@@ -560,10 +609,6 @@ public actor SyncEngine {
         }
     }
 
-    private func releaseProfileWaiters() {
-        for w in profileWaiters { w.resume() }
-        profileWaiters.removeAll()
-    }
 
     /// Publishes a name typed while offline or at account creation (`profile.name.pending`), if any.
     public func publishPendingProfileName() async {
@@ -576,14 +621,7 @@ public actor SyncEngine {
     /// pending. Returns the published event.
     @discardableResult
     public func publishProfileName(_ name: String?, waitingUpTo wait: Duration = .seconds(5)) async throws -> NostrEvent {
-        if profilesAnswered.isEmpty {
-            let timer = Task { [weak self] in
-                try? await Task.sleep(for: wait)
-                await self?.releaseProfileWaiters()
-            }
-            await withCheckedContinuation { profileWaiters.append($0) }
-            timer.cancel()
-        }
+        await waitForAnswer(.profiles, answered: { !profilesAnswered.isEmpty }, upTo: wait)
         let existing = try? store.ownProfile()
         // Replaceable: relays keep the newest, so ours must be dated after the one it replaces.
         let now = max(clock(), (existing?.stamp.createdAt ?? 0) + 1)
@@ -706,12 +744,33 @@ public actor SyncEngine {
         return true
     }
 
-    /// Publishes the full follow list and, once accepted, replaces the local contacts.
+    /// Publishes the follow list with exactly `keys` (see `editContacts`).
     public func setContacts(_ keys: [Pubkey]) async throws {
-        let event = try await publish(NostrEventTemplates.followList(keys, now: clock()))
-        try store.replaceContacts(keys, stamp: LWWStamp(createdAt: event.createdAt, eventID: event.id.hex))
-        updateSink.yield(.contactsChanged)
-        await refreshProfileSubscription()
+        try await editContacts { _ in keys }
+    }
+
+    /// Edits the follow list (wire 2026 §7.1): `edit` turns the applied list's keys into the wanted
+    /// ones; the applied list's tags are kept verbatim (other tags, relay hints, petnames), the new
+    /// list is dated after it, and once a relay accepted it, it is applied like any list of ours. If
+    /// another device's newer list arrived meanwhile, ours loses: the edit is made again on that list
+    /// and published again, at most `FollowListRule.maxAttempts` times in all.
+    public func editContacts(waitingUpTo wait: Duration = .seconds(10), _ edit: @Sendable ([Pubkey]) -> [Pubkey]) async throws {
+        try await waitForFollowList(upTo: wait)
+        for attempt in 1...FollowListRule.maxAttempts {
+            let base = try store.ownFollowList()
+            let tags = FollowListRule.tags(base: base.tags, keeping: edit(FollowListRule.keys(base.tags)))
+            let createdAt = FollowListRule.publicationTime(now: clock(), after: base.stamp)
+            let event = try await publish(NostrEventTemplates.followList(tags: tags, createdAt: createdAt))
+            let outcome = try store.ingestFollowList(author: me, createdAt: event.createdAt, eventID: event.id.hex, tags: event.tags, now: clock())
+            if outcome == .applied {
+                updateSink.yield(.contactsChanged)
+                await refreshProfileSubscription()
+                return
+            }
+            log.info("follow list lost to a newer one; editing it again", metadata: ["attempt": "\(attempt)"])
+            updateSink.yield(.contactsChanged)
+        }
+        throw DomainError.message(FollowListRule.changedElsewhere)
     }
 }
 

@@ -7,6 +7,7 @@ Commands (JSON on stdin/stdout):
   bench-unwrap {"recipient_secret", "wraps": [...]} -> {"count", "seconds", "ok"}
   publish      {"relay", "events": [...]} -> {"ok": [bool, ...], "messages": [...]}
   fetch        {"relay", "recipient_secret"} -> {"gifts": [{"wrap_id", "sender", "rumor"}], "errors": [...]}
+  event        {"secret", "kind", "content", "tags", "created_at"} -> a plain event signed by rust-nostr
 """
 import json
 import sys
@@ -38,6 +39,16 @@ def open_wrap(recipient, wrap_json):
     if not event.verify():
         raise ValueError("invalid wrap signature")
     return n.UnwrappedGift.from_gift_wrap(recipient, event)
+
+
+def cmd_event(req):
+    """A plain event (a follow list from "the phone", say) built and signed by rust-nostr."""
+    builder = n.EventBuilder(n.Kind(req["kind"]), req.get("content", ""))
+    tags = [n.Tag.parse(t) for t in req.get("tags", [])]
+    if tags:
+        builder = builder.tags(tags)
+    builder = builder.custom_created_at(n.Timestamp.from_secs(req["created_at"]))
+    return json.loads(builder.finalize(keys(req["secret"])).as_json())
 
 
 def cmd_unwrap(req):
@@ -122,7 +133,7 @@ def cmd_query(req):
 def main():
     command = sys.argv[1]
     req = json.load(sys.stdin)
-    out = {"wrap": cmd_wrap, "unwrap": cmd_unwrap, "bench-unwrap": cmd_bench_unwrap, "publish": cmd_publish, "fetch": cmd_fetch,
+    out = {"wrap": cmd_wrap, "unwrap": cmd_unwrap, "bench-unwrap": cmd_bench_unwrap, "publish": cmd_publish, "fetch": cmd_fetch, "event": cmd_event,
            "query": cmd_query}[command](req)
     json.dump(out, sys.stdout)
 

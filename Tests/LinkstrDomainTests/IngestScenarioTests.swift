@@ -324,8 +324,9 @@ final class IngestScenarioTests: XCTestCase {
         XCTAssertEqual(try s.ingestFollowList(author: me, createdAt: 20, eventID: "e2", tags: [["p", bob], ["p", alice]]), .applied)
         XCTAssertEqual(s.contactList, [Contact(pubkey: alice), Contact(pubkey: bob, alias: "Bobby")])
         XCTAssertEqual(try s.ingestFollowList(author: me, createdAt: 15, eventID: "old", tags: []), .stale)
-        XCTAssertEqual(try s.ingestFollowList(author: me, createdAt: 20, eventID: "e1", tags: []), .stale, "equal time, smaller id loses")
-        XCTAssertEqual(try s.ingestFollowList(author: me, createdAt: 20, eventID: "e3", tags: [["p", carol]]), .applied, "equal time, greater id wins")
+        // NIP-01 (wire 2026 §7.1; the March rule was the reverse): equal time, the lower id wins.
+        XCTAssertEqual(try s.ingestFollowList(author: me, createdAt: 20, eventID: "e3", tags: [["p", alice]]), .stale, "equal time, greater id loses")
+        XCTAssertEqual(try s.ingestFollowList(author: me, createdAt: 20, eventID: "e1", tags: [["p", carol]]), .applied, "equal time, lower id wins")
         XCTAssertEqual(s.contactList.map(\.pubkey), [carol])
     }
 }

@@ -29,6 +29,15 @@ enum RustNostrPeer {
         guard (out["ok"] as! [Bool]).allSatisfy({ $0 }) else { throw HarnessFailure(description: "relay refused: \(out["messages"] ?? "")") }
     }
 
+    /// A plain event built and signed by rust-nostr, published as it is (it must be accepted).
+    @discardableResult
+    static func publishEvent(relay: String, secret: String, kind: Int, tags: [[String]], content: String = "", at: Int64) throws -> [String: Any] {
+        let event = try call("event", ["secret": secret, "kind": kind, "tags": tags, "content": content, "created_at": at])
+        let out = try call("publish", ["relay": relay, "events": [event]])
+        guard (out["ok"] as! [Bool]).allSatisfy({ $0 }) else { throw HarnessFailure(description: "relay refused: \(out["messages"] ?? "")") }
+        return event
+    }
+
     /// Wraps `content` (kind 44001) from `sender` to each recipient with rust-nostr and publishes them.
     static func send(relay: String, sender: SecretKey, to recipients: [PublicKey], content: String, tags: [[String]] = [], at: Int64) throws {
         var wraps = [Any]()

@@ -304,3 +304,25 @@ final class RequestDecisionMigrationTests: StorageTestCase {
         XCTAssertThrowsError(try account.setRequestDecision("missing", .accepted))
     }
 }
+
+/// Our follow list's tags are kept, sealed, for the next edit (wire 2026 §7.1).
+final class FollowListStorageTests: StorageTestCase {
+    func testTheAppliedListsTagsAreKeptVerbatimAndOnlyANewerListReplacesThem() throws {
+        let me = SecretKey.generate()
+        let store = try LocalStore(paths: paths).account(me, now: 1)
+        let bob = MessageFactory.bob, hint = "wss://relay.example.com"
+        XCTAssertEqual(try store.ownFollowList().tags, [])
+        XCTAssertNil(try store.ownFollowList().stamp)
+        let tags = [["p", bob, hint, "bobby"], ["t", "friends"]]
+        XCTAssertEqual(try store.ingestFollowList(author: me.publicKey.hex, createdAt: 50, eventID: "b", tags: tags, now: 60), .applied)
+        XCTAssertEqual(try store.ingestFollowList(author: me.publicKey.hex, createdAt: 50, eventID: "c", tags: [], now: 60), .stale)
+        let local = try LocalStore(paths: paths)
+        let reopened = try local.account(me, now: 2)
+        XCTAssertEqual(try reopened.ownFollowList().tags, tags)
+        XCTAssertEqual(try reopened.ownFollowList().stamp, LWWStamp(createdAt: 50, eventID: "b"))
+        XCTAssertEqual(try reopened.setting(.followListTags).map { $0.contains(hint) }, true)
+        // Sealed at rest: the relay hint is not in the file.
+        try local.db.checkpoint()
+        XCTAssertNil(try Data(contentsOf: paths.database).range(of: Data(hint.utf8)))
+    }
+}

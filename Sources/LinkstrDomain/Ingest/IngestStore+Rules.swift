@@ -259,14 +259,13 @@ extension IngestStore {
 
     // MARK: follow list (kind 3, NIP-02)
 
-    /// Only our own; newest wins against the persisted watermark; the contact set is replaced and the
-    /// aliases of contacts that stay are kept.
+    /// Only our own; NIP-01 newest wins against the persisted watermark (`FollowListRule`); the contact
+    /// set is replaced and the aliases of contacts that stay are kept.
     public mutating func ingestFollowList(author: Pubkey, createdAt: Int64, eventID: String, tags: [[String]]) throws -> FollowListOutcome {
         guard author == me else { return .notFromSelf }
         let stamp = LWWStamp(createdAt: createdAt, eventID: eventID)
-        guard LWWStamp.shouldApply(stamp, over: try followWatermark) else { return .stale }
-        let keys = PubkeyNormalizer.dedupedList(tags.compactMap { $0.count >= 2 && $0[0] == "p" ? $0[1] : nil })
-        try replaceContacts(keys, stamp: stamp)
+        guard FollowListRule.shouldApply(stamp, over: try followWatermark) else { return .stale }
+        try replaceContacts(FollowListRule.keys(tags), stamp: stamp)
         return .applied
     }
 

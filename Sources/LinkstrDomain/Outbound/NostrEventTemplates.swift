@@ -21,7 +21,12 @@ public enum NostrEventTemplates {
 
     /// NIP-02 follow list: every contact as a `p` tag, sorted ascending, no relay or petname.
     public static func followList(_ contacts: [Pubkey], now: Int64) -> UnsignedEventTemplate {
-        UnsignedEventTemplate(kind: 3, tags: contacts.sorted().map { ["p", $0] }, content: "", createdAt: now)
+        followList(tags: contacts.sorted().map { ["p", $0] }, createdAt: now)
+    }
+
+    /// NIP-02 follow list with the tags as given (`FollowListRule.tags` keeps what other clients set).
+    public static func followList(tags: [[String]], createdAt: Int64) -> UnsignedEventTemplate {
+        UnsignedEventTemplate(kind: 3, tags: tags, content: "", createdAt: createdAt)
     }
 
     /// NIP-62 request to vanish, naming the enabled relays (or all relays when none).

@@ -40,7 +40,22 @@ extension AccountStore {
                                  now: Int64) throws -> FollowListOutcome {
         try writing { scope in
             var store = SQLiteIngestStore(scope: scope, store: self)
-            return try store.ingestFollowList(author: author, createdAt: createdAt, eventID: eventID, tags: tags)
+            let outcome = try store.ingestFollowList(author: author, createdAt: createdAt, eventID: eventID, tags: tags)
+            // The applied list's tags, verbatim: the next edit republishes them (wire 2026 §7.1).
+            if outcome == .applied { try setSetting(.followListTags, try RecordCodec.tagsText(tags), scope.c) }
+            return outcome
+        }
+    }
+
+    /// Our applied follow list: its tags (a list stored before tags were kept: one `p` tag per contact)
+    /// and its stamp (nil when none was ever applied).
+    public func ownFollowList() throws -> (tags: [[String]], stamp: LWWStamp?) {
+        try db.read { c in
+            let stamp = try followWatermark(c)
+            let stored = try cipher.open(try c.scalar("SELECT value_enc FROM settings WHERE owner = ? AND key = ?",
+                                                      [o, .text(Setting.followListTags.rawValue)]), ctx("settings", Setting.followListTags.rawValue))
+            if let stored, let tags = RecordCodec.tags(stored) { return (tags, stamp) }
+            return (try contacts(c).map { ["p", $0.pubkey] }, stamp)
         }
     }
 

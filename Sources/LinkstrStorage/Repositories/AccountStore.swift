@@ -185,4 +185,6 @@ public enum Setting: String, Sendable, CaseIterable {
     case inboxPublished = "inbox.published"
     /// The default relays were written once.
     case relaysInitialized = "relays.initialized"
+    /// The tags of our applied follow list (JSON), kept verbatim for the next edit.
+    case followListTags = "contacts.follow.tags"
 }

@@ -1,3 +1,4 @@
+import Foundation
 import LinkstrDomain
 import NostrProtocol
 
@@ -45,6 +46,16 @@ enum RecordCodec {
                               emoji: try o.string("emoji"), author: try o.string("author"), active: o["active"]?.boolValue ?? false,
                               createdAt: try o.int("created_at"), arrivals: arrivals(o["arrivals"]?.stringValue ?? ""),
                               notified: o["notified"]?.boolValue ?? false, status: status)
+    }
+
+    /// A tag list as JSON (`[["p","…","wss://…","alice"],["t","x"]]`).
+    static func tagsText(_ tags: [[String]]) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: tags, options: [.withoutEscapingSlashes]), as: UTF8.self)
+    }
+
+    /// nil when the text is not a list of string lists.
+    static func tags(_ text: String) -> [[String]]? {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[String]]
     }
 
     private static func object(_ text: String) throws -> JSONObject {

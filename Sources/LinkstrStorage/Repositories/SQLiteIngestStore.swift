@@ -154,11 +154,7 @@ struct SQLiteIngestStore: IngestStore {
     // MARK: contacts
 
     var followWatermark: LWWStamp? {
-        get throws {
-            guard let r = try db.query("SELECT follow_watermark_at, follow_watermark_id FROM account_state WHERE owner = ?", [o]).first,
-                  let at = r["follow_watermark_at"].int else { return nil }
-            return LWWStamp(createdAt: at, eventID: r["follow_watermark_id"].text ?? "")
-        }
+        get throws { try store.followWatermark(db) }
     }
 
     func contacts() throws -> [Contact] { try store.contacts(db) }
@@ -239,6 +235,12 @@ extension AccountStore {
     }
 
     public func contacts() throws -> [Contact] { try db.read { try contacts($0) } }
+
+    func followWatermark(_ c: Connection) throws -> LWWStamp? {
+        guard let r = try c.query("SELECT follow_watermark_at, follow_watermark_id FROM account_state WHERE owner = ?", [o]).first,
+              let at = r["follow_watermark_at"].int else { return nil }
+        return LWWStamp(createdAt: at, eventID: r["follow_watermark_id"].text ?? "")
+    }
 
     func contacts(_ c: Connection) throws -> [Contact] {
         try c.query("SELECT * FROM contacts WHERE owner = ?", [o]).map { r -> Contact in
