@@ -36,7 +36,7 @@ let package = Package(
 
         // Encrypted SQLite repositories (GRDB on the system libsqlite3) and the identity vault.
         .target(name: "LinkstrStorage", dependencies: ["NostrProtocol", "LinkstrDomain", .product(name: "GRDB", package: "GRDB.swift"),
-                                                      .product(name: "Logging", package: "swift-log")]),
+                                                      .product(name: "GRDBSQLite", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
 
         // Relay I/O: a WebSocket client on SwiftNIO, the relay pool (NIP-01/11/42), publishing with acknowledgements.
         .target(name: "LinkstrRelay", dependencies: [
