@@ -84,6 +84,24 @@ public struct AccountActions: Sendable {
         _ = try await engine().send([rumor])
     }
 
+    /// Deletes a session for everyone (creator only; wire 2026 §1): the `session_delete` goes to every
+    /// member, current and former, and must be accepted; then it is applied here (everything of the
+    /// session purged); then, best effort, a kind 5 for the wraps of its posts. Returns what the best-
+    /// effort step could not do, in words.
+    public func deleteSession(_ sessionID: String, now: Int64, random: any RandomSource) async throws -> [String] {
+        let rumor = try OutboundPlanner.deleteSession(session: try store.session(sessionID), me: me, now: now, random: random).get()
+        // Read before the delete purges them.
+        let wrapIDs = try store.rootWrapIDs(inSession: sessionID)
+        let hadPosts = try store.postCount(in: sessionID) > 0
+        let engine = try await engine()
+        _ = try await engine.send([rumor])
+        guard !wrapIDs.isEmpty else { return hadPosts ? [Self.copiesMayRemain] : [] }
+        let report = await engine.publishBestEffort(NostrEventTemplates.sessionDeletionRequest(wrapIDs: wrapIDs, now: now))
+        return report.unsent != nil ? [Self.copiesMayRemain] + report.lines("kind 5") : report.lines("kind 5")
+    }
+
+    static let copiesMayRemain = "session deleted, but older relay copies of its posts may remain."
+
     // MARK: contacts
 
     /// Follows `pubkey` (the follow list is published first; the contact exists once a relay accepted it)

@@ -269,6 +269,34 @@ final class IngestScenarioTests: XCTestCase {
         XCTAssertEqual(try s.ingest(F.root(S, by: alice, at: 30)).outcome, .ignored(.sessionDeleted))
     }
 
+    /// Wire 2026 §1.4: our own delete of our own session purges its content for good (our create makes us
+    /// the creator for good, so nothing can undo it); content that comes later is dropped, not kept.
+    /// Another creator's delete hides the content (sealed) instead: a create dated earlier from someone
+    /// else would make them the creator, and the content must then still be there.
+    func testOurDeleteOfOurSessionPurgesItsContentOthersHideIt() throws {
+        let post = F.root(S, by: alice, at: 15)
+        var s = state([F.create(S, by: me, members: [me, alice], at: 10), post, F.reaction(S, post: post.rumorID, by: me, at: 16)])
+        XCTAssertEqual(try s.ingest(F.sessionDelete(S, by: me, at: 20)).outcome, .applied)
+        XCTAssertTrue(s.session(S)!.derived.deletedForGood)
+        XCTAssertNil(s.post(post.rumorID), "purged, not kept hidden")
+        XCTAssertTrue(s.reactions.isEmpty)
+        XCTAssertEqual(try s.ingest(F.root(S, by: alice, at: 30)).outcome, .ignored(.sessionDeleted))
+        XCTAssertTrue(s.posts.isEmpty, "what comes later is dropped")
+
+        let theirs = F.root("T", by: bob, at: 15)
+        var t = state([F.create("T", by: alice, members: [alice, me, bob], at: 10), theirs, F.sessionDelete("T", by: alice, at: 20)])
+        XCTAssertFalse(t.session("T")!.derived.deletedForGood)
+        XCTAssertNotNil(t.post(theirs.rumorID), "hidden, kept sealed")
+        // A create dated earlier by bob makes bob the creator: alice's delete no longer counts.
+        _ = try t.ingest(F.create("T", by: bob, members: [bob, me], at: 5))
+        XCTAssertEqual(t.postViews(in: "T").map(\.post.id), [theirs.rumorID])
+    }
+
+    func testASessionDeleteWithoutAnOperationIdIsInvalid() {
+        XCTAssertThrowsError(try LinkstrPayload(conversationID: S, rootID: "  ", kind: .sessionDelete, timestamp: 1).validated())
+        XCTAssertNoThrow(try LinkstrPayload(conversationID: S, rootID: "9B1DEB4D3B7D4BAD9BDD2B0D7B3DCB6D", kind: .sessionDelete, timestamp: 1).validated())
+    }
+
     // MARK: unread, notifications, history restore
 
     func testUnreadPerInboundRootNeverFromReactions() throws {

@@ -326,3 +326,30 @@ final class FollowListStorageTests: StorageTestCase {
         XCTAssertNil(try Data(contentsOf: paths.database).range(of: Data(hint.utf8)))
     }
 }
+
+/// A session we created and deleted leaves no content, members or list state on disk (wire 2026 §1.4).
+final class SessionDeleteStorageTests: StorageTestCase {
+    func testOurDeleteLeavesNoPostsReactionsMembersOrStagedContent() throws {
+        let me = SecretKey.generate()
+        let local = try LocalStore(paths: paths)
+        let store = try local.account(me, now: 1)
+        let m = me.publicKey.hex, alice = MessageFactory.alice
+        let post = MessageFactory.root("S", by: alice, at: 15, url: "https://example.com/purged")
+        _ = try store.ingest([MessageFactory.create("S", by: m, members: [m, alice], at: 10), post,
+                              MessageFactory.reaction("S", post: post.rumorID, by: m, at: 16),
+                              MessageFactory.root("S", by: alice, at: 5, url: "https://example.com/before-membership")], now: 20)
+        try store.setArchived("S", true)
+        XCTAssertGreaterThan(try local.db.scalar("SELECT count(*) FROM staged_messages").int ?? 0, 0, "a post from before the session waits")
+        _ = try store.ingest([MessageFactory.sessionDelete("S", by: m, at: 30)], now: 31)
+        for table in ["posts", "reactions", "staged_messages", "session_members", "membership_intervals"] {
+            XCTAssertEqual(try local.db.scalar("SELECT count(*) FROM \(table)").int, 0, table)
+        }
+        XCTAssertEqual(try local.db.scalar("SELECT listed + archived + unread FROM sessions WHERE session_id = 'S'").int, 0)
+        XCTAssertNil(try store.sessionSummary("S"))
+        // Reopened, the delete still stands and what arrives later is dropped.
+        let reopened = try LocalStore(paths: paths).account(me, now: 40)
+        _ = try reopened.ingest([MessageFactory.root("S", by: alice, at: 35, url: "https://example.com/late")], now: 41)
+        XCTAssertEqual(try local.db.scalar("SELECT count(*) FROM posts").int, 0)
+        XCTAssertEqual(try local.db.scalar("SELECT count(*) FROM staged_messages").int, 0)
+    }
+}

@@ -83,7 +83,7 @@ extension IngestStore {
             existing.wrapIDs.sort()
             let before = existing.status
             try settle(&existing, &tx)
-            try setPost(existing)
+            try keep(existing)
             if existing.status != before {
                 for r in try reactionIDs(forPost: id) { try reevaluateReaction(r, &tx) }
             }
@@ -108,7 +108,7 @@ extension IngestStore {
                            wrapIDs: Array(Set(m.wrapIDs)).sorted(), arrivals: Arrivals(source: m.source, at: m.receivedAt),
                            readAt: readAt, notified: false, status: .pending(.sessionUnknown))
         try settle(&p, &tx)
-        try setPost(p)
+        try keep(p)
         for r in try reactionIDs(forPost: id) { try reevaluateReaction(r, &tx) }
         return outcome(for: p.status)
     }
@@ -139,7 +139,7 @@ extension IngestStore {
         let before = p
         try settle(&p, &tx)
         guard p != before else { return }
-        try setPost(p)
+        try keep(p)
         if p.status != before.status {
             for r in try reactionIDs(forPost: id) { try reevaluateReaction(r, &tx) }
         }
@@ -153,7 +153,7 @@ extension IngestStore {
         if var existing = try reaction(id) {
             guard existing.arrivals.add(source: m.source, at: m.receivedAt) else { return .duplicate }
             try settle(&existing, &tx)
-            try setReaction(existing)
+            try keep(existing)
             return .duplicate
         }
         if try isPostDeleted(postID) { return .ignored(.postDeleted) }
@@ -161,7 +161,7 @@ extension IngestStore {
                                author: m.sender, active: m.payload.reactionActive ?? false, createdAt: m.createdAt,
                                arrivals: Arrivals(source: m.source, at: m.receivedAt), notified: false, status: .pending(.sessionUnknown))
         try settle(&r, &tx)
-        try setReaction(r)
+        try keep(r)
         return outcome(for: r.status)
     }
 
@@ -190,7 +190,25 @@ extension IngestStore {
         guard var r = try reaction(id) else { return }
         let before = r
         try settle(&r, &tx)
-        if r != before { try setReaction(r) }
+        if r != before { try keep(r) }
+    }
+
+    /// Stores a post as settled; in a session deleted for good it is dropped instead (kept hidden
+    /// otherwise: a delete from someone who turns out not to be the creator must be undoable).
+    private mutating func keep(_ p: PostRecord) throws {
+        if p.status == .pending(.sessionDeleted), try session(p.sessionID)?.derived.deletedForGood == true {
+            try removePost(p.id)
+        } else {
+            try setPost(p)
+        }
+    }
+
+    private mutating func keep(_ r: ReactionRecord) throws {
+        if r.status == .pending(.sessionDeleted), try session(r.sessionID)?.derived.deletedForGood == true {
+            try removeReaction(r.id)
+        } else {
+            try setReaction(r)
+        }
     }
 
     // MARK: deletes

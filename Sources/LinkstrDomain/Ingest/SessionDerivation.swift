@@ -9,6 +9,9 @@ public struct SessionDerivation: Equatable, Sendable {
     public let timeline: [Snapshot]
     public let name: String?
     public let deleted: Bool
+    /// We created the session and deleted it: nothing can undo that (our own create makes us the
+    /// creator for good), so its content is purged, not kept hidden (wire 2026 §1.4).
+    public var deletedForGood: Bool = false
 
     public var exists: Bool { creator != nil }
 
@@ -49,7 +52,9 @@ public struct SessionDerivation: Equatable, Sendable {
         let timeline = all.filter { $0.author == creator }
         let name = timeline.last { $0.name != nil }?.name
         let deleted = deletions.values.contains { $0.author == creator }
-        return SessionDerivation(creator: creator, timeline: timeline, name: name, deleted: deleted)
+        var derivation = SessionDerivation(creator: creator, timeline: timeline, name: name, deleted: deleted)
+        derivation.deletedForGood = deleted && creator == me && creates.contains { $0.author == me }
+        return derivation
     }
 }
 

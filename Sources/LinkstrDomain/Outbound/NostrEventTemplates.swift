@@ -19,6 +19,11 @@ public enum NostrEventTemplates {
         UnsignedEventTemplate(kind: 5, tags: wrapIDs.map { ["e", $0] } + [["k", "1059"]], content: "linkstr post deletion request", createdAt: now)
     }
 
+    /// NIP-09 request against the wraps of every root post of a deleted session (wire 2026 §1.5).
+    public static func sessionDeletionRequest(wrapIDs: [String], now: Int64) -> UnsignedEventTemplate {
+        UnsignedEventTemplate(kind: 5, tags: wrapIDs.map { ["e", $0] } + [["k", "1059"]], content: "linkstr session deletion request", createdAt: now)
+    }
+
     /// NIP-02 follow list: every contact as a `p` tag, sorted ascending, no relay or petname.
     public static func followList(_ contacts: [Pubkey], now: Int64) -> UnsignedEventTemplate {
         followList(tags: contacts.sorted().map { ["p", $0] }, createdAt: now)

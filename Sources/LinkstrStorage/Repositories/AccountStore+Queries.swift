@@ -96,6 +96,16 @@ extension AccountStore {
         MembershipChange.changes(in: try committedSessions()[sessionID]?.derived.timeline ?? [])
     }
 
+    /// The gift-wrap ids of every stored root post of the session, in store order, each once (for the
+    /// relay deletion request that follows a session delete).
+    public func rootWrapIDs(inSession sessionID: String) throws -> [String] {
+        var seen = Set<String>()
+        return try db.query("SELECT wrap_ids FROM posts WHERE owner = ? AND session_id = ? ORDER BY created_at, sent_seq, post_id",
+                            [o, .text(sessionID)])
+            .flatMap { ($0["wrap_ids"].text ?? "").split(separator: ",").map(String.init) }
+            .filter { seen.insert($0).inserted }
+    }
+
     public func postCount(in sessionID: String) throws -> Int {
         Int(try db.scalar("SELECT count(*) FROM posts WHERE owner = ? AND session_id = ?", [o, .text(sessionID)]).int ?? 0)
     }

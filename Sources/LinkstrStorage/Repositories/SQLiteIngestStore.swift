@@ -262,9 +262,14 @@ extension AccountStore {
                   cipher.seal(d.currentMembers.joined(separator: ","), ctx("sessions.members", s.id)),
                   .integer(d.currentMembers.contains(owner) ? 1 : 0), .integer(d.timeline.last?.createdAt ?? 0),
                   .integer(s.isListed ? 1 : 0), .integer(s.archived ? 1 : 0)])
-        guard membersChanged else { return }
+        guard membersChanged || d.deleted else { return }
         try c.run("DELETE FROM session_members WHERE owner = ? AND session_id = ?", [o, .text(s.id)])
         try c.run("DELETE FROM membership_intervals WHERE owner = ? AND session_id = ?", [o, .text(s.id)])
+        // A deleted session keeps no members, intervals or list state (wire 2026 §1.4).
+        if d.deleted {
+            try c.run("UPDATE sessions SET archived = 0, unread = 0, last_post_id = NULL WHERE owner = ? AND session_id = ?", [o, .text(s.id)])
+            return
+        }
         var open = [Pubkey: Int64]()
         var lastChange = [Pubkey: Int64]()
         for snapshot in d.timeline {

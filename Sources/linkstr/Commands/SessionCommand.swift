@@ -8,7 +8,7 @@ import NostrProtocol
 
 struct SessionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "session", abstract: "Create and manage sessions.",
-                                                    subcommands: [Create.self, Members.self, Rename.self, List.self, Archive.self, Unarchive.self, Accept.self, Decline.self])
+                                                    subcommands: [Create.self, Members.self, Rename.self, Delete.self, List.self, Archive.self, Unarchive.self, Accept.self, Decline.self])
 
     struct Create: LinkstrCommand {
         static let configuration = CommandConfiguration(abstract: "Create a session; prints its id once relays accepted it.")
@@ -51,6 +51,26 @@ struct SessionCommand: AsyncParsableCommand {
             let (me, store) = try ctx.account()
             try await ctx.withActions(me, store) { try await $0.renameSession(id, to: name, now: ctx.now, random: SystemRandom()) }
             if global.json, let s = try store.sessionSummary(id) { printLine(Output.json(Output.session(s))) }
+        }
+    }
+
+    struct Delete: LinkstrCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a session for everyone (creator only). Its posts, reactions and members are removed here and on every member's device; there is no undo.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Session id.", completion: Completion.sessionIDs) var id: String
+        @Flag(help: "Confirm: the session is deleted for every member, for good.") var yes = false
+
+        func execute() async throws {
+            guard yes else { throw CLIError("this deletes the session for every member, for good: add --yes to confirm.") }
+            let ctx = try CLIContext(global)
+            let (me, store) = try ctx.account()
+            let warnings = try await ctx.withActions(me, store) { try await $0.deleteSession(id, now: ctx.now, random: SystemRandom()) }
+            for warning in warnings { printError(warning.hasPrefix("session deleted") ? warning : "session deleted; \(warning)") }
+            if global.json {
+                printLine(Output.json(.object(JSONObject([("id", .string(id)), ("deleted", .bool(true)),
+                                                          ("warnings", .array(warnings.map { .string($0) }))]))))
+            }
         }
     }
 
