@@ -45,6 +45,8 @@ public enum AppAction: Equatable, Sendable {
     case sessionCreateFailed(String)
     case membersSaved(sessionID: String)
     case sessionRenamed(sessionID: String, name: String)
+    /// We deleted the session for everyone; `warnings`: what the best-effort relay request could not do.
+    case sessionDeleted(sessionID: String, warnings: [String])
     case membersSaveFailed(String)
     case contactSaved(Pubkey)
     case contactSaveFailed(String)
@@ -88,6 +90,7 @@ public enum AppEffect: Equatable, Sendable {
     case saveMembers(sessionID: String, members: [Pubkey])
     /// Creator only: a new name for the session (wire-2026 §2).
     case renameSession(sessionID: String, name: String)
+    case deleteSession(sessionID: String)
     case setArchived(sessionID: String, archived: Bool)
     /// Accept or decline a session request (local only).
     case decideRequest(sessionID: String, RequestDecision)

@@ -165,6 +165,9 @@ extension AppReducer {
             if case .detail(var d) = state.post.mode { d.busy = true; state.post.mode = .detail(d) }
             state.status = StatusLine("deleting…")
             return [.deletePost(id)]
+        case .deleteSession(let sid):
+            state.status = StatusLine("deleting the session…")
+            return [.deleteSession(sessionID: sid)]
         case .revealSecret: return [.revealSecret]
         case .logout(let clear): return [.logout(clearData: clear)]
         case .deleteAccount(step: 1):
@@ -249,6 +252,15 @@ extension AppReducer {
             guard row.creator == state.identity?.pubkey else { state.status = StatusLine(SendRuleError.notCreator.description, .error); return [] }
             state.status = StatusLine("renaming…")
             return [.renameSession(sessionID: row.id, name: name)]
+        case "delete-session":
+            guard let row = commandSession else {
+                state.status = StatusLine("open a session first.", .error)
+                return []
+            }
+            guard row.creator == state.identity?.pubkey else { state.status = StatusLine(SendRuleError.notCreator.description, .error); return [] }
+            state.overlay = .confirm(Confirmation(.deleteSession(row.id),
+                                                  "delete \"\(DisplayText.singleLine(row.name))\" for every member, for good? (y/n)"))
+            return []
         case "read":
             guard let row = commandSession else {
                 state.status = StatusLine("open a session first.", .error)

@@ -127,6 +127,12 @@ public enum AppReducer {
             return []
         case .feedLoaded(let sid, let summary, let posts, let changes, let hasMore):
             guard var feed = state.sessions.open, feed.sessionID == sid else { return [] }
+            guard summary != nil || feed.summary == nil else {
+                // The session went away while open (its creator deleted it): back to the list.
+                state.sessions.open = nil
+                state.status = StatusLine("that session was deleted by its creator.", .error)
+                return [.loadSessions(state.sessions.list)]
+            }
             let selectedID = feed.posts[safe: feed.selection]?.id
             feed.summary = summary ?? feed.summary
             feed.posts = posts
@@ -230,6 +236,10 @@ public enum AppReducer {
             state.overlay = nil
             state.status = StatusLine("members updated.", .success)
             return [.loadSessions(state.sessions.list), .loadFeed(sessionID: sid, limit: feedPage)]
+        case .sessionDeleted(let sid, let warnings):
+            if state.sessions.open?.sessionID == sid { state.sessions.open = nil }
+            state.status = StatusLine((["session deleted."] + warnings).joined(separator: " "), warnings.isEmpty ? .success : .error)
+            return [.loadSessions(state.sessions.list)]
         case .sessionRenamed(let sid, let name):
             state.status = StatusLine("renamed to \(DisplayText.singleLine(name)).", .success)
             var effects: [AppEffect] = [.loadSessions(state.sessions.list)]

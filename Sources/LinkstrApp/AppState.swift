@@ -110,6 +110,8 @@ public enum Overlay: Equatable, Sendable {
 public struct Confirmation: Equatable, Sendable {
     public enum Action: Equatable, Sendable {
         case deletePost(String)
+        /// The creator deletes a session for every member (wire 2026 §1).
+        case deleteSession(String)
         case revealSecret
         case logout(clearData: Bool)
         case deleteAccount(step: Int)

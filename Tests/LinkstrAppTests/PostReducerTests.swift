@@ -44,7 +44,7 @@ final class PostReducerTests: XCTestCase {
         }
         // Issue 16 (4): the post just sent is selected once the feed has it, wherever it sorts.
         let posts = [F.post("p2", in: "s1"), F.post("p1", in: "s1"), F.post("p0", in: "s1")]
-        h.send(.feedLoaded(sessionID: "s1", summary: nil, posts: posts, changes: [], hasMore: false)) {
+        h.send(.feedLoaded(sessionID: "s1", summary: films, posts: posts, changes: [], hasMore: false)) {
             $0.sessions.open?.posts = posts
             $0.sessions.open?.loading = false
             $0.sessions.open?.selection = 1

@@ -173,6 +173,43 @@ final class SessionsReducerTests: XCTestCase {
         h.send(.keyPressed(.enter)) { $0.overlay = nil; $0.status = StatusLine(SendRuleError.notCreator.description, .error) }
     }
 
+    /// Wire 2026 §1: the creator deletes after a confirmation; a feed whose session went away closes.
+    func testDeleteSessionAsksFirstAndAFeedWhoseSessionIsGoneCloses() {
+        var h = ReducerHarness(F.main(sessions: rows))
+        h.state.overlay = .commandLine(TextField("/delete-session"))
+        h.send(.keyPressed(.enter)) {
+            $0.overlay = .confirm(Confirmation(.deleteSession("s1"), "delete \"Films\" for every member, for good? (y/n)"))
+        }
+        h.send(.keyPressed(.char("n"))) { $0.overlay = nil }
+        h.state.overlay = .commandLine(TextField("/delete-session"))
+        h.send(.keyPressed(.enter)) {
+            $0.overlay = .confirm(Confirmation(.deleteSession("s1"), "delete \"Films\" for every member, for good? (y/n)"))
+        }
+        h.send(.keyPressed(.char("y")), [.deleteSession(sessionID: "s1")]) {
+            $0.overlay = nil
+            $0.status = StatusLine("deleting the session…")
+        }
+        h.send(.sessionDeleted(sessionID: "s1", warnings: ["session deleted, but older relay copies of its posts may remain."]),
+               [.loadSessions(.active)]) {
+            $0.status = StatusLine("session deleted. session deleted, but older relay copies of its posts may remain.", .error)
+        }
+        // Not the creator: refused before asking.
+        h.state.sessions.rows = [F.session("s9", "Theirs", creator: F.bob)]
+        h.state.sessions.selection = 0
+        h.state.overlay = .commandLine(TextField("/delete-session"))
+        h.send(.keyPressed(.enter)) { $0.overlay = nil; $0.status = StatusLine(SendRuleError.notCreator.description, .error) }
+        // A member viewing it when the creator deletes it: the reload finds no session, the feed closes.
+        h.send(.keyPressed(.enter), [.loadFeed(sessionID: "s9", limit: 50)]) {
+            var feed = SessionFeed(sessionID: "s9"); feed.summary = F.session("s9", "Theirs", creator: F.bob)
+            $0.sessions.open = feed
+            $0.status = nil
+        }
+        h.send(.feedLoaded(sessionID: "s9", summary: nil, posts: [], changes: [], hasMore: false), [.loadSessions(.active)]) {
+            $0.sessions.open = nil
+            $0.status = StatusLine("that session was deleted by its creator.", .error)
+        }
+    }
+
     func testOpeningASessionLoadsItsFeed() {
         var h = ReducerHarness(F.main(sessions: rows))
         h.send(.keyPressed(.enter), [.loadFeed(sessionID: "s1", limit: 50)]) {

@@ -98,3 +98,41 @@ final class SessionDeleteTests: XCTestCase {
         }
     }
 }
+
+/// The terminal app: the creator deletes from the command line after a confirmation, and a member who
+/// has the session open is taken back to the list with a word (two apps, one relay, tmux).
+final class SessionDeleteAppTests: XCTestCase {
+    func testTheCreatorDeletesInTheAppAndTheSessionLeavesAMembersScreen() throws {
+        let relay = try TestRelay()
+        defer { relay.stop() }
+        let tmux = try Tmux()
+        let bob = try Home("del-app-bob", relays: [relay.url]), carol = try Home("del-app-carol", relays: [relay.url])
+        defer { [bob, carol].forEach { $0.remove() } }
+        let (bNpub, _) = try bob.createIdentity(), (cNpub, _) = try carol.createIdentity()
+        for home in [bob, carol] { try home.writeConfig("link_previews = false\n") }
+        try bob.ok(["contacts", "add", cNpub, "--alias", "Carol"])
+        let session = try carol.ok(["session", "create", "Doomed club", "--member", bNpub]).trimmed
+        try carol.ok(["post", session, "https://example.com/last-words"])
+
+        try bob.startApp(tmux, "bob", relay: relay.url)
+        try tmux.waitFor("bob", text: "Doomed club", timeout: 30)
+        try tmux.keys("bob", "Enter")
+        try tmux.waitFor("bob", text: "c share a link", timeout: 20)  // the feed is open
+
+        try carol.startApp(tmux, "carol", relay: relay.url)
+        try tmux.waitFor("carol", text: "Doomed club", timeout: 30)
+        try tmux.keys("carol", "Enter")
+        try tmux.waitFor("carol", text: "c share a link", timeout: 20)
+        try tmux.keys("carol", ":")
+        try tmux.type("carol", "delete-session")
+        try tmux.keys("carol", "Enter")
+        try tmux.waitFor("carol", text: "for every member, for good? (y/n)")
+        try tmux.keys("carol", "y")
+        var screen = try tmux.waitFor("carol", text: "session deleted.", timeout: 30)
+        XCTAssertFalse(screen.contains("Doomed club"), screen)
+
+        screen = try tmux.waitFor("bob", text: "that session was deleted by its creator.", timeout: 30)
+        XCTAssertFalse(screen.contains("last-words"), screen)
+        XCTAssertFalse(screen.contains("Doomed club"), screen)
+    }
+}

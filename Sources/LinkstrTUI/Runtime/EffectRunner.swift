@@ -205,6 +205,10 @@ public final class EffectRunner: @unchecked Sendable {
             guard let actions else { return }
             run({ [now] in try await actions.renameSession(sid, to: name, now: now, random: SystemRandom()) },
                 { [.sessionRenamed(sessionID: sid, name: name)] }, failed: { .actionFailed($0) })
+        case .deleteSession(let sid):
+            guard let actions else { return }
+            run({ [now] in try await actions.deleteSession(sid, now: now, random: SystemRandom()) },
+                { [.sessionDeleted(sessionID: sid, warnings: $0)] }, failed: { .actionFailed($0) })
         case .setArchived(let sid, let archived):
             try store?.setArchived(sid, archived)
         case .decideRequest(let sid, let decision):

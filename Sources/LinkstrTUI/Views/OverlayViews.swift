@@ -110,8 +110,8 @@ enum OverlayViews {
                "App       q quit (Ctrl-C anywhere) · Ctrl-Z suspend · ? Esc close help",
                "Fields    ^A ^E start/end · ^W word · ^U clear · terminal paste works",
                "Command   :  /post URL note · /react 👍 · /who · /open · /copy · /help",
-               "          :read · :rename NAME · :requests · :accept · :decline · :q quit",
-               "          :wipe! erase everything on this device (asks once)"]),
+               "          :read · :requests · :accept · :decline · :q quit",
+               "          :rename NAME · :delete-session · :wipe! erase this device"]),
     ]
 
     /// Every line, the shown pane's keys first, then the general ones, then the other panes'.
