@@ -109,7 +109,24 @@ public struct AccountActions: Sendable {
     public func addContact(_ pubkey: Pubkey, alias: String?) async throws {
         let current = try store.contacts().map(\.pubkey)
         if !current.contains(pubkey) { try await engine().editContacts { $0.contains(pubkey) ? $0 : $0 + [pubkey] } }
-        if let alias { _ = try store.setAlias(pubkey, alias) }
+        if let alias { _ = try await setAlias(pubkey, alias) }
+    }
+
+    /// A contact's private alias (blank clears it): set here at once, then synced to your own devices as
+    /// an encrypted private preference (wire 2026 §3). False when `pubkey` is not a contact.
+    public func setAlias(_ pubkey: Pubkey, _ alias: String?) async throws -> Bool {
+        let trimmed = alias?.trimmingWhitespace()
+        let name = trimmed?.isEmpty == false ? trimmed : nil
+        guard try store.setAlias(pubkey, name) else { return false }
+        try await engine().savePreference(.alias(pubkey: pubkey, name: name))
+        return true
+    }
+
+    /// Archives or unarchives a session: here at once, then synced to your own devices (wire 2026 §3).
+    public func setArchived(_ sessionID: String, _ archived: Bool) async throws {
+        guard try store.session(sessionID)?.isListed == true else { throw DomainError.message("that session is not available.") }
+        try store.setArchived(sessionID, archived)
+        try await engine().savePreference(.archive(sessionID: sessionID, archived: archived))
     }
 
     /// Unfollows `pubkey` (publishes the follow list without it).
@@ -119,5 +136,7 @@ public struct AccountActions: Sendable {
         // Their sessions are in the user's list: they stay there rather than turning into requests.
         try keepSessionsListed(createdBy: pubkey)
         try await engine().editContacts { $0.filter { $0 != pubkey } }
+        // Their alias is cleared on your other devices too.
+        try await engine().savePreference(.alias(pubkey: pubkey, name: nil))
     }
 }

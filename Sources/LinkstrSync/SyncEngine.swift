@@ -52,6 +52,10 @@ public actor SyncEngine {
     public static let backfillPrefix = "linkstr-backfill-"
     public static let followListSubscription = "linkstr-follow-list"
     public static let profilesSubscription = "linkstr-profiles"
+    /// Our private preferences (kind 30078, wire 2026 §3): stored ones, then live.
+    public static let preferencesSubscription = "linkstr-private-preferences"
+    /// The most preference records asked for at once (relays may send fewer).
+    public static let preferencesLimit = 4_000
     /// Authors per filter in the profiles request, well under common relay limits on filter size.
     public static let authorsPerFilter = 250
     public static let pageSize = 500
@@ -99,6 +103,11 @@ public actor SyncEngine {
     /// as the CLI's, asks for nothing else).
     private var started = false
     private var followListSubscribed = false
+    private var preferencesAnswered = false
+    private var preferencesSeeded = false
+    /// The upload of pending preference records running now, and whether another pass is wanted.
+    private var uploadTask: Task<Void, Never>?
+    private var uploadAgain = false
     public private(set) var stats = SyncStats()
 
     /// Each relay's history chain (`HistoryPager`, pure); the engine carries out what it decides.
@@ -144,6 +153,7 @@ public actor SyncEngine {
         await pool.subscribe(Self.livePrefix, filters: [Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]], since: now - Self.liveWindow,
                                                                limit: Self.pageSize)])
         await subscribeFollowList()
+        await pool.subscribe(Self.preferencesSubscription, filters: [Filter(authors: [me], kinds: [PrivatePreference.kind], limit: Self.preferencesLimit)])
         await refreshProfileSubscription()
     }
 
@@ -164,6 +174,7 @@ public actor SyncEngine {
 
     public func stop() async {
         consumer?.cancel()
+        uploadTask?.cancel()
         pageTimers.values.forEach { $0.cancel() }
         // Stop receiving first: a relay that keeps streaming must not hold the caller past its deadline.
         // What is buffered is ingested; what was still on the wire is fetched again next time (only
@@ -269,6 +280,8 @@ public actor SyncEngine {
         case .event(let relay, let sub, let e):
             if sub == Self.followListSubscription {
                 ingestFollowList(e)
+            } else if sub == Self.preferencesSubscription {
+                ingestPreference(e)
             } else if sub == Self.profilesSubscription {
                 ingestProfile(e)
             } else if sub == Self.livePrefix || sub.hasPrefix(Self.backfillPrefix) {
@@ -282,6 +295,7 @@ public actor SyncEngine {
             if sub == Self.livePrefix { liveEOSE.insert(relay) }
             if sub == Self.profilesSubscription { profilesAnswered.insert(relay); release(.profiles) }
             if sub == Self.followListSubscription { followListAnswered.insert(relay); release(.followList) }
+            if sub == Self.preferencesSubscription { await preferencesHistoryAnswered() }
             if sub.hasPrefix(Self.backfillPrefix) { await pageEnded(relay, sub, .eose) }
             await flush()
         case .closed(let relay, let sub, let reason):
@@ -290,7 +304,11 @@ public actor SyncEngine {
             updateSink.yield(.notice(relay: relay, text))
         case .ready(let relay):
             liveEOSE.remove(relay)
-            if started { await restartHistory(relay) }
+            if started {
+                await restartHistory(relay)
+                // Records made offline go out once a relay is back (wire 2026 §3.5).
+                if preferencesAnswered { scheduleUpload() }
+            }
         case .status(let snapshot):
             relayStatus[snapshot.url] = snapshot.status
             updateSink.yield(.relay(snapshot))
@@ -536,6 +554,99 @@ public actor SyncEngine {
             updateSink.yield(.contactsChanged)
             scheduleProfileRefresh()
         }
+    }
+
+    // MARK: private preferences (wire 2026 §3)
+
+    private func ingestPreference(_ e: NostrEvent) {
+        guard let preference = PrivatePreference.open(e, secretKey: identity),
+              write("a private preference", { try store.receivePreference(preference, event: e) }) == true else { return }
+        announce(preference)
+    }
+
+    private func announce(_ preference: PrivatePreference) {
+        switch preference {
+        case .alias: updateSink.yield(.contactsChanged)
+        case .archive(let sid, _): updateSink.yield(.ingested(touchedSessions: [sid], notifications: []))
+        }
+    }
+
+    /// A change made here: applied at once and kept as pending, then published (a relay that is not
+    /// reachable now gets it when it is). Nothing is made when the stored record already says so.
+    public func savePreference(_ preference: PrivatePreference) throws {
+        try savePreference(preference, createdAt: nil)
+        scheduleUpload()
+    }
+
+    /// Publishes what is pending and returns when that is done or has failed (the CLI, before it exits).
+    public func publishPendingPreferences() async {
+        scheduleUpload()
+        await uploadTask?.value
+    }
+
+    private func scheduleUpload() {
+        guard uploadTask == nil else { uploadAgain = true; return }
+        uploadTask = Task { [weak self] in await self?.runUploads() }
+    }
+
+    private func runUploads() async {
+        repeat {
+            uploadAgain = false
+            await uploadPendingPreferences()
+        } while uploadAgain && !Task.isCancelled
+        uploadTask = nil
+    }
+
+    /// `createdAt` nil: dated now, after the record it replaces; else as given (the initial backup).
+    private func savePreference(_ preference: PrivatePreference, createdAt: Int64?) throws {
+        let current = try store.preference(dTag: PrivatePreference.dTag(for: preference.key, secretKey: identity))
+        if current?.preference == preference { return }
+        let at = createdAt ?? PrivatePreference.publicationTime(now: clock(), after: current?.stamp)
+        try store.savePreference(preference, event: try preference.event(secretKey: identity, createdAt: at, random: random))
+        announce(preference)
+    }
+
+    /// Once per run, after a relay sent the stored records: what was chosen here before preferences
+    /// synced (aliases, archived sessions) and has no record yet gets one, dated at its origin so that it
+    /// never outranks an edit made elsewhere.
+    private func preferencesHistoryAnswered() async {
+        preferencesAnswered = true
+        if !preferencesSeeded {
+            preferencesSeeded = true
+            write("the initial backup of private preferences") {
+                let targets = try store.storedPreferenceTargets()
+                func missing(_ p: PrivatePreference) -> Bool { !targets.contains(store.preferenceTarget(p.key)) }
+                for contact in try store.contacts() {
+                    guard let alias = contact.alias else { continue }
+                    let p = PrivatePreference.alias(pubkey: contact.pubkey, name: alias)
+                    if missing(p) { try savePreference(p, createdAt: 1) }
+                }
+                for row in try store.sessionSummaries(archived: true) {
+                    let p = PrivatePreference.archive(sessionID: row.id, archived: true)
+                    let created = try store.session(row.id)?.derived.timeline.first?.createdAt ?? 1
+                    if missing(p) { try savePreference(p, createdAt: max(1, created)) }
+                }
+            }
+        }
+        scheduleUpload()
+    }
+
+    /// Publishes the pending records one at a time, each waiting for a relay's OK; a failure keeps them
+    /// pending for the next reconnect.
+    private func uploadPendingPreferences() async {
+        guard let pending = read("the pending private preferences", { try store.pendingPreferenceEvents() }), !pending.isEmpty else { return }
+        if await pool.waitForWritableRelay() != nil {
+            updateSink.yield(.notice(relay: "", "couldn't sync private preferences. local data is kept; linkstr will retry when you reconnect."))
+            return
+        }
+        for event in pending {
+            guard case .success = await pool.publish([event]) else {
+                updateSink.yield(.notice(relay: "", "couldn't sync private preferences. local data is kept; linkstr will retry when you reconnect."))
+                return
+            }
+            write("a published private preference") { try store.markPreferencePublished(event.id.hex) }
+        }
+        log.info("private preferences published", metadata: ["count": "\(pending.count)"])
     }
 
     // MARK: profiles

@@ -8,6 +8,8 @@ Commands (JSON on stdin/stdout):
   publish      {"relay", "events": [...]} -> {"ok": [bool, ...], "messages": [...]}
   fetch        {"relay", "recipient_secret"} -> {"gifts": [{"wrap_id", "sender", "rumor"}], "errors": [...]}
   event        {"secret", "kind", "content", "tags", "created_at"} -> a plain event signed by rust-nostr
+  preference   {"secret", "plaintext", "key", "created_at"} -> a kind 30078 private preference as iOS builds it
+  decrypt-self {"secret", "content"} -> {"plaintext"}: NIP-44 v2 to self, opened by rust-nostr
 """
 import json
 import sys
@@ -49,6 +51,27 @@ def cmd_event(req):
         builder = builder.tags(tags)
     builder = builder.custom_created_at(n.Timestamp.from_secs(req["created_at"]))
     return json.loads(builder.finalize(keys(req["secret"])).as_json())
+
+
+PREFERENCES = "linkstr/preferences/v1/"
+
+
+def cmd_preference(req):
+    """Wire 2026 §3.2: NIP-44 v2 to self, d = namespace + hex(HMAC-SHA256(secret bytes, namespace + key))."""
+    import hashlib
+    import hmac
+    k = keys(req["secret"])
+    secret = bytes.fromhex(k.secret_key().to_hex())
+    d = PREFERENCES + hmac.new(secret, (PREFERENCES + req["key"]).encode(), hashlib.sha256).hexdigest()
+    content = n.nip44_encrypt(k.secret_key(), k.public_key(), req["plaintext"], n.Nip44Version.V2)
+    builder = n.EventBuilder(n.Kind(30078), content).tags([n.Tag.parse(["d", d])])
+    builder = builder.custom_created_at(n.Timestamp.from_secs(req["created_at"]))
+    return json.loads(builder.finalize(k).as_json())
+
+
+def cmd_decrypt_self(req):
+    k = keys(req["secret"])
+    return {"plaintext": n.nip44_decrypt(k.secret_key(), k.public_key(), req["content"])}
 
 
 def cmd_unwrap(req):
@@ -133,7 +156,7 @@ def cmd_query(req):
 def main():
     command = sys.argv[1]
     req = json.load(sys.stdin)
-    out = {"wrap": cmd_wrap, "unwrap": cmd_unwrap, "bench-unwrap": cmd_bench_unwrap, "publish": cmd_publish, "fetch": cmd_fetch, "event": cmd_event,
+    out = {"wrap": cmd_wrap, "unwrap": cmd_unwrap, "bench-unwrap": cmd_bench_unwrap, "publish": cmd_publish, "fetch": cmd_fetch, "event": cmd_event, "preference": cmd_preference, "decrypt-self": cmd_decrypt_self,
            "query": cmd_query}[command](req)
     json.dump(out, sys.stdout)
 

@@ -103,3 +103,8 @@ struct Home {
 }
 
 struct HarnessFailure: Error, CustomStringConvertible { let description: String }
+
+extension Array {
+    /// The element at `index`, or nil past the ends (screens and relay answers have what they have).
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

@@ -38,6 +38,20 @@ enum RustNostrPeer {
         return event
     }
 
+    /// A private preference (kind 30078) built by rust-nostr exactly as the iOS app builds it, published.
+    @discardableResult
+    static func publishPreference(relay: String, secret: String, plaintext: String, key: String, at: Int64) throws -> [String: Any] {
+        let event = try call("preference", ["secret": secret, "plaintext": plaintext, "key": key, "created_at": at])
+        let out = try call("publish", ["relay": relay, "events": [event]])
+        guard (out["ok"] as! [Bool]).allSatisfy({ $0 }) else { throw HarnessFailure(description: "relay refused: \(out["messages"] ?? "")") }
+        return event
+    }
+
+    /// NIP-44 v2 content encrypted to self, opened by rust-nostr.
+    static func decryptToSelf(secret: String, content: String) throws -> String {
+        try call("decrypt-self", ["secret": secret, "content": content])["plaintext"] as! String
+    }
+
     /// Wraps `content` (kind 44001) from `sender` to each recipient with rust-nostr and publishes them.
     static func send(relay: String, sender: SecretKey, to recipients: [PublicKey], content: String, tags: [[String]] = [], at: Int64) throws {
         var wraps = [Any]()

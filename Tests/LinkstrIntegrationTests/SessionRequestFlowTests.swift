@@ -155,7 +155,3 @@ final class SessionRequestFlowTests: XCTestCase {
         try tmux.waitFor("b", "the app to exit") { !$0.contains("1 Sessions") }
     }
 }
-
-private extension Array {
-    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
-}

@@ -16,6 +16,8 @@ extension AccountStore {
                 touched.formUnion(r.touchedSessions)
                 reports.append(r)
             }
+            // Archive records that arrived before their session (wire 2026 §3.6).
+            try applyWaitingPreferences(touched.sorted().map { "archive:" + $0 }, scope)
             for sid in touched.sorted() { try refreshAggregates(sid, scope) }
             try insertProcessed(processedWraps, now: now, scope.c)
             return reports
@@ -42,7 +44,11 @@ extension AccountStore {
             var store = SQLiteIngestStore(scope: scope, store: self)
             let outcome = try store.ingestFollowList(author: author, createdAt: createdAt, eventID: eventID, tags: tags)
             // The applied list's tags, verbatim: the next edit republishes them (wire 2026 §7.1).
-            if outcome == .applied { try setSetting(.followListTags, try RecordCodec.tagsText(tags), scope.c) }
+            if outcome == .applied {
+                try setSetting(.followListTags, try RecordCodec.tagsText(tags), scope.c)
+                // Alias records that arrived before their contact.
+                try applyWaitingPreferences(try contacts(scope.c).map { "alias:" + $0.pubkey }, scope)
+            }
             return outcome
         }
     }

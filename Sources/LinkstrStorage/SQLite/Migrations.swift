@@ -206,6 +206,22 @@ enum Migrations {
         ALTER TABLE sessions ADD COLUMN request_decision INTEGER NOT NULL DEFAULT 0;
         UPDATE sessions SET request_decision = 1;
         """,
+        // 7: private preferences (wire 2026 §3, kind 30078), newest per `d` tag; the preference and the
+        // signed event sealed; `target_ref` is the blind reference of what it is about ("alias:…").
+        """
+        CREATE TABLE preferences (
+            owner TEXT NOT NULL REFERENCES accounts(pubkey) ON DELETE CASCADE,
+            d_tag TEXT NOT NULL,
+            target_ref TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            event_id TEXT NOT NULL,
+            value_enc BLOB NOT NULL,
+            event_enc BLOB NOT NULL,
+            pending INTEGER NOT NULL,
+            PRIMARY KEY (owner, d_tag)
+        );
+        CREATE INDEX preferences_by_target ON preferences(owner, target_ref);
+        """,
     ]
 
     static var migrator: DatabaseMigrator {

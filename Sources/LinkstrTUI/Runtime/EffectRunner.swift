@@ -210,19 +210,16 @@ public final class EffectRunner: @unchecked Sendable {
             run({ [now] in try await actions.deleteSession(sid, now: now, random: SystemRandom()) },
                 { [.sessionDeleted(sessionID: sid, warnings: $0)] }, failed: { .actionFailed($0) })
         case .setArchived(let sid, let archived):
-            try store?.setArchived(sid, archived)
+            guard let actions else { return }
+            run({ try await actions.setArchived(sid, archived) }, { [] }, failed: { .actionFailed($0) })
         case .decideRequest(let sid, let decision):
             do { try actions?.decideRequest(sid, decision) } catch let e as AccountActions.RequestError { dispatch(.actionFailed(e.description)) }
         case .addContact(let pk, let alias):
             guard let actions else { return }
             run({ try await actions.addContact(pk, alias: alias) }, { [.contactSaved(pk)] }, failed: { .contactSaveFailed($0) })
         case .setAlias(let pk, let alias):
-            do {
-                _ = try store?.setAlias(pk, alias)
-                dispatch(.contactSaved(pk))
-            } catch {
-                dispatch(.contactSaveFailed(String(describing: error)))
-            }
+            guard let actions else { return }
+            run({ _ = try await actions.setAlias(pk, alias) }, { [.contactSaved(pk)] }, failed: { .contactSaveFailed($0) })
         case .removeContact(let pk):
             guard let actions, let store else { return }
             run({ try await actions.removeContact(pk); return try store.contacts() },

@@ -124,7 +124,10 @@ final class EngineOnDemand: Sendable {
         return made
     }
 
+    /// Preference records saved by the command go out before the engine stops (bounded by the relay gate).
     func stop() async {
-        if let e = engine.withLock({ $0 }) { await e.stop() }
+        guard let e = engine.withLock({ $0 }) else { return }
+        await e.publishPendingPreferences()
+        await e.stop()
     }
 }

@@ -11,7 +11,7 @@ struct ContactsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Follow someone (publishes the follow list); --alias is private.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "npub, nostr:npub… or hex.") var key: String
-        @Option(help: "A private name for them, never published.") var alias: String?
+        @Option(help: "A private name for them: only your own devices can read it (synced encrypted to yourself).") var alias: String?
 
         func execute() async throws {
             let pk = try PubkeyNormalizer.cliKey(key)

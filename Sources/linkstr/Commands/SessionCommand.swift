@@ -99,8 +99,9 @@ struct SessionCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Session id.", completion: Completion.sessionIDs) var id: String
         func execute() async throws {
-            let (_, store) = try CLIContext(global).account()
-            do { try store.setArchived(id, true) } catch { throw CLIError("that session is not available.") }
+            let ctx = try CLIContext(global)
+            let (me, store) = try ctx.account()
+            try await ctx.withActions(me, store) { try await $0.setArchived(id, true) }
         }
     }
 
@@ -108,8 +109,9 @@ struct SessionCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Session id.", completion: Completion.sessionIDs) var id: String
         func execute() async throws {
-            let (_, store) = try CLIContext(global).account()
-            do { try store.setArchived(id, false) } catch { throw CLIError("that session is not available.") }
+            let ctx = try CLIContext(global)
+            let (me, store) = try ctx.account()
+            try await ctx.withActions(me, store) { try await $0.setArchived(id, false) }
         }
     }
 
