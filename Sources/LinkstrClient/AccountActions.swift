@@ -112,6 +112,22 @@ public struct AccountActions: Sendable {
         if let alias { _ = try await setAlias(pubkey, alias) }
     }
 
+    public struct Follower: Equatable, Sendable {
+        public let pubkey: Pubkey
+        public let isContact: Bool
+        public let profileName: String?
+    }
+
+    /// "Added you" (wire 2026 §7.2): who follows you now, asked of the relays (read-only), each marked
+    /// when already a contact. Throws when no relay answered: an unknown list is never shown as empty.
+    public func addedYou() async throws -> [Follower] {
+        guard let keys = await (try await engine()).addedYou() else {
+            throw DomainError.message("no relay answered, so who added you is unknown right now. try again.")
+        }
+        let contacts = Set(try store.contacts().map(\.pubkey)), names = try store.profileNames()
+        return keys.map { Follower(pubkey: $0, isContact: contacts.contains($0), profileName: names[$0]) }
+    }
+
     /// A contact's private alias (blank clears it): set here at once, then synced to your own devices as
     /// an encrypted private preference (wire 2026 §3). False when `pubkey` is not a contact.
     public func setAlias(_ pubkey: Pubkey, _ alias: String?) async throws -> Bool {

@@ -56,6 +56,8 @@ public actor SyncEngine {
     public static let preferencesSubscription = "linkstr-private-preferences"
     /// The most preference records asked for at once (relays may send fewer).
     public static let preferencesLimit = 4_000
+    /// One-shot read-only requests (`query`), numbered.
+    public static let queryPrefix = "linkstr-query-"
     /// Authors per filter in the profiles request, well under common relay limits on filter size.
     public static let authorsPerFilter = 250
     public static let pageSize = 500
@@ -108,6 +110,14 @@ public actor SyncEngine {
     /// The upload of pending preference records running now, and whether another pass is wanted.
     private var uploadTask: Task<Void, Never>?
     private var uploadAgain = false
+    /// One-shot requests in flight: what came, which relays still owe an end, who waits.
+    private struct PendingQuery {
+        var events: [String: NostrEvent] = [:]
+        var relays: Set<String>
+        var waiter: CheckedContinuation<[NostrEvent], Never>?
+    }
+    private var queries: [String: PendingQuery] = [:]
+    private var queryCount = 0
     public private(set) var stats = SyncStats()
 
     /// Each relay's history chain (`HistoryPager`, pure); the engine carries out what it decides.
@@ -284,6 +294,8 @@ public actor SyncEngine {
                 ingestPreference(e)
             } else if sub == Self.profilesSubscription {
                 ingestProfile(e)
+            } else if sub.hasPrefix(Self.queryPrefix) {
+                queries[sub]?.events[e.id.hex] = e
             } else if sub == Self.livePrefix || sub.hasPrefix(Self.backfillPrefix) {
                 if let page = pagers[relay]?.page, sub == subscription(relay, page) {
                     let matches = e.kind == NIP59.giftWrapKind && e.tags.contains { $0.count >= 2 && $0[0] == "p" && $0[1] == me }
@@ -297,9 +309,11 @@ public actor SyncEngine {
             if sub == Self.followListSubscription { followListAnswered.insert(relay); release(.followList) }
             if sub == Self.preferencesSubscription { await preferencesHistoryAnswered() }
             if sub.hasPrefix(Self.backfillPrefix) { await pageEnded(relay, sub, .eose) }
+            if sub.hasPrefix(Self.queryPrefix) { queryEnded(sub, relay) }
             await flush()
         case .closed(let relay, let sub, let reason):
             if sub.hasPrefix(Self.backfillPrefix) { await pageEnded(relay, sub, .closed(reason.raw)) }
+            if sub.hasPrefix(Self.queryPrefix) { queryEnded(sub, relay) }
         case .notice(let relay, let text):
             updateSink.yield(.notice(relay: relay, text))
         case .ready(let relay):
@@ -554,6 +568,64 @@ public actor SyncEngine {
             updateSink.yield(.contactsChanged)
             scheduleProfileRefresh()
         }
+    }
+
+    // MARK: one-shot queries
+
+    /// Asks every connected relay once and returns the events they sent (each once) when all of them
+    /// ended the request (EOSE or CLOSED) or `timeout` passed. Nothing is stored; the caller verifies.
+    /// nil: no relay could be reached.
+    public func query(_ filters: [Filter], timeout: Duration = .seconds(10)) async -> [NostrEvent]? {
+        ensureConsuming()
+        if await pool.waitForWritableRelay() != nil { return nil }
+        let relays = Set(await pool.snapshots().filter { $0.status == .connected || $0.status == .readOnly }.map(\.url))
+        guard !relays.isEmpty else { return nil }
+        queryCount += 1
+        let sub = "\(Self.queryPrefix)\(queryCount)"
+        queries[sub] = PendingQuery(relays: relays)
+        await pool.subscribe(sub, filters: filters, relays: relays)
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            await self?.finishQuery(sub)
+        }
+        let events = await withCheckedContinuation { continuation in
+            if queries[sub]?.relays.isEmpty == true { continuation.resume(returning: queries[sub].map { Array($0.events.values) } ?? []) }
+            else { queries[sub]?.waiter = continuation }
+        }
+        timer.cancel()
+        queries[sub] = nil
+        await pool.unsubscribe(sub, relays: relays)
+        return events
+    }
+
+    private func queryEnded(_ sub: String, _ relay: String) {
+        queries[sub]?.relays.remove(relay)
+        if queries[sub]?.relays.isEmpty == true { finishQuery(sub) }
+    }
+
+    private func finishQuery(_ sub: String) {
+        guard let waiter = queries[sub]?.waiter else { return }
+        queries[sub]?.waiter = nil
+        waiter.resume(returning: queries[sub].map { Array($0.events.values) } ?? [])
+    }
+
+    /// "Added you" (wire 2026 §7.2): who follows you now, by their newest verified follow list. nil: no
+    /// relay answered. Read-only.
+    public func addedYou(timeout: Duration = .seconds(10)) async -> [Pubkey]? {
+        func lists(_ events: [NostrEvent]) -> [AddedYouRule.FollowList] {
+            events.filter { $0.kind == 3 && $0.isValid }.map {
+                AddedYouRule.FollowList(author: $0.pubkey.hex, stamp: LWWStamp(createdAt: $0.createdAt, eventID: $0.id.hex), tags: $0.tags)
+            }
+        }
+        guard let naming = await query([Filter(kinds: [3], tags: ["p": [me]], limit: AddedYouRule.queryLimit)], timeout: timeout) else { return nil }
+        var found = lists(naming)
+        let authors = Array(Set(found.map(\.author))).sorted()
+        // Their newest lists, which may no longer name us (an unfollow a relay has not caught up with).
+        for start in stride(from: 0, to: authors.count, by: AddedYouRule.authorsPerQuery) {
+            let batch = Array(authors[start..<min(start + AddedYouRule.authorsPerQuery, authors.count)])
+            found += lists(await query([Filter(authors: batch, kinds: [3], limit: 2 * batch.count)], timeout: timeout) ?? [])
+        }
+        return AddedYouRule.followers(found, me: me)
     }
 
     // MARK: private preferences (wire 2026 §3)

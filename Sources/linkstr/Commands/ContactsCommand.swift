@@ -5,7 +5,7 @@ import NostrProtocol
 
 struct ContactsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "contacts", abstract: "Your follow list (kind 3) and private aliases.",
-                                                    subcommands: [Add.self, Remove.self, List.self])
+                                                    subcommands: [Add.self, Remove.self, List.self, AddedYou.self])
 
     struct Add: LinkstrCommand {
         static let configuration = CommandConfiguration(abstract: "Follow someone (publishes the follow list); --alias is private.")
@@ -32,6 +32,30 @@ struct ContactsCommand: AsyncParsableCommand {
             let ctx = try CLIContext(global)
             let (me, store) = try ctx.account()
             try await ctx.withActions(me, store) { try await $0.removeContact(pk) }
+        }
+    }
+
+    struct AddedYou: LinkstrCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "added-you",
+            abstract: "People whose follow list names you (asked of your relays now; nothing is published). Add one with `contacts add`.")
+        @OptionGroup var global: GlobalOptions
+        func execute() async throws {
+            let ctx = try CLIContext(global)
+            let (me, store) = try ctx.account()
+            let followers = try await ctx.withActions(me, store) { try await $0.addedYou() }
+            if global.json {
+                printLine(Output.json(.array(followers.map { f in
+                    .object(JSONObject([("pubkey", .string(f.pubkey)), ("npub", .string((try? PublicKey(hex: f.pubkey))?.npub ?? "")),
+                                        ("contact", .bool(f.isContact)), ("name", f.profileName.map { .string($0) } ?? .null)]))
+                })))
+            } else {
+                if followers.isEmpty { printLine("nobody's follow list names you on your relays.") }
+                for f in followers {
+                    let labels = [f.profileName.map { "(\(DisplayText.singleLine($0)))" }, f.isContact ? "contact" : nil].compactMap { $0 }
+                    printLine(([(try? PublicKey(hex: f.pubkey))?.npub ?? f.pubkey] + labels).joined(separator: "  "))
+                }
+            }
         }
     }
 
