@@ -36,6 +36,9 @@ public enum AppAction: Equatable, Sendable {
     case ownProfileNameLoaded(String?)
     case relaysChanged([RelayRow])
     case identitiesLoaded([IdentityEntry])
+    /// "Added you" (wire 2026 §7.2): who follows us, as the relays answered.
+    case addedYouLoaded([Pubkey])
+    case addedYouFailed(String)
     case messagesArrived(touchedSessions: Set<String>, notifications: [InboundNotification])
 
     // Results of effects.
@@ -80,6 +83,7 @@ public enum AppEffect: Equatable, Sendable {
     case loadPost(String)
     case loadContacts
     case loadIdentities
+    case loadAddedYou
     case markSessionRead(String)
     case markPostRead(String)
 

@@ -1,4 +1,5 @@
 import LinkstrDomain
+import NostrProtocol
 
 /// The You pane (profile, npub, QR, identities) and the Settings pane (relays, storage, identity).
 extension AppReducer {
@@ -24,9 +25,16 @@ extension AppReducer {
             return [.copy(npub, label: "npub")]
         case .down, .char("j"): state.you.selection = min(state.you.selection + 1, max(0, entries.count - 1))
         case .up, .char("k"): state.you.selection = max(0, state.you.selection - 1)
-        case .char("a"), .char("+"): state.overlay = .contact(ContactForm())
+        case .char("f"):
+            guard !state.you.askingAddedYou else { return [] }
+            state.you.askingAddedYou = true
+            state.status = StatusLine("asking your relays who added you…")
+            return [.loadAddedYou]
+        case .char("a"), .char("+"): state.overlay = .contact(addContactForm(selected))
         case .char("r"), .enter:
             switch selected {
+            case .follower:
+                state.overlay = .contact(addContactForm(selected))
             case .contact(let pk):
                 state.overlay = .contact(ContactForm(editing: pk, alias: state.contacts.first { $0.pubkey == pk }?.alias))
             case .identity(let entry) where key == .enter && !entry.active:
@@ -40,6 +48,16 @@ extension AppReducer {
         default: break
         }
         return []
+    }
+
+    /// The add-contact form; on someone who added you, their key filled in and the alias next.
+    static func addContactForm(_ selected: YouState.Entry?) -> ContactForm {
+        var form = ContactForm()
+        if case .follower(let pk)? = selected {
+            form.key = TextField((try? PublicKey(hex: pk))?.npub ?? pk)
+            form.focus = 1
+        }
+        return form
     }
 
     static func contactFormKey(_ state: inout AppState, _ f: inout ContactForm, _ key: Key) -> [AppEffect] {

@@ -193,6 +193,17 @@ public enum AppReducer {
         case .identitiesLoaded(let entries):
             state.you.identities = entries
             return []
+        case .addedYouLoaded(let keys):
+            state.you.addedYou = keys
+            state.you.askingAddedYou = false
+            let count = keys.filter { k in !state.contacts.contains { $0.pubkey == k } }.count
+            state.status = StatusLine(keys.isEmpty ? "nobody's follow list names you on your relays."
+                                      : "\(keys.count) added you\(count < keys.count ? ", \(count) not in your contacts" : "").", .success)
+            return []
+        case .addedYouFailed(let why):
+            state.you.askingAddedYou = false
+            state.status = StatusLine(why, .error)
+            return []
         case .messagesArrived(let touched, let notifications):
             var effects: [AppEffect] = [.loadSessions(state.sessions.list)]
             if let open = state.sessions.open, touched.contains(open.sessionID) {

@@ -296,16 +296,23 @@ public struct PostDetail: Equatable, Sendable {
 public struct YouState: Equatable, Sendable {
     public enum Entry: Equatable, Sendable {
         case contact(Pubkey)
+        /// Someone whose follow list names us and who is not a contact ("added you").
+        case follower(Pubkey)
         case identity(IdentityEntry)
     }
+    /// Who added us, as last asked (nil: not asked yet in this run).
+    public var addedYou: [Pubkey]?
+    public var askingAddedYou = false
     public var editingName: TextField?
     public var identities: [IdentityEntry] = []
-    /// Index into `entries(contacts:)`: contacts first, then the other identities.
+    /// Index into `entries(contacts:)`: contacts first, then who added us, then the other identities.
     public var selection = 0
     public init() {}
 
     public func entries(contacts: [Contact]) -> [Entry] {
-        contacts.map { .contact($0.pubkey) } + (identities.count > 1 ? identities.map { .identity($0) } : [])
+        let known = Set(contacts.map(\.pubkey))
+        return contacts.map { .contact($0.pubkey) } + (addedYou ?? []).filter { !known.contains($0) }.map { .follower($0) }
+            + (identities.count > 1 ? identities.map { .identity($0) } : [])
     }
 }
 

@@ -25,6 +25,42 @@ final class YouSettingsReducerTests: XCTestCase {
         h.send(.keyPressed(.enter), [.setProfileName(nil)])
     }
 
+    /// Wire 2026 §7.2: f asks the relays who added you; those who are not contacts are listed after the
+    /// contacts, and Enter on one opens the add-contact form with their key filled in.
+    func testWhoAddedYouIsAskedForAndEachCanBeAdded() throws {
+        var h = ReducerHarness(F.main())
+        h.state.contacts = [Contact(pubkey: F.bob)]
+        h.send(.keyPressed(.char("3")), [.loadIdentities]) { $0.pane = .you }
+        h.send(.keyPressed(.char("f")), [.loadAddedYou]) {
+            $0.you.askingAddedYou = true
+            $0.status = StatusLine("asking your relays who added you…")
+        }
+        h.send(.keyPressed(.char("f")))  // one question at a time
+        h.send(.addedYouLoaded([F.bob, F.carol])) {
+            $0.you.addedYou = [F.bob, F.carol]
+            $0.you.askingAddedYou = false
+            $0.status = StatusLine("2 added you, 1 not in your contacts.", .success)
+        }
+        XCTAssertEqual(h.state.you.entries(contacts: h.state.contacts), [.contact(F.bob), .follower(F.carol)])
+        h.send(.keyPressed(.down)) { $0.you.selection = 1 }
+        h.send(.keyPressed(.enter)) {
+            var form = ContactForm()
+            form.key = TextField(try! PublicKey(hex: F.carol).npub)
+            form.focus = 1
+            $0.overlay = .contact(form)
+        }
+        h.send(.keyPressed(.escape)) { $0.overlay = nil }
+        h.send(.keyPressed(.char("f")), [.loadAddedYou]) {
+            $0.you.askingAddedYou = true
+            $0.status = StatusLine("asking your relays who added you…")
+        }
+        h.send(.addedYouFailed("no relay answered, so who added you is unknown right now. try again.")) {
+            $0.you.askingAddedYou = false
+            $0.status = StatusLine("no relay answered, so who added you is unknown right now. try again.", .error)
+        }
+        XCTAssertEqual(h.state.you.addedYou, [F.bob, F.carol], "a failed question keeps what was known")
+    }
+
     func testAddingAContactValidatesTheKeyThenAsksForAnAlias() throws {
         var h = ReducerHarness(F.main())
         h.send(.keyPressed(.char("3")), [.loadIdentities]) { $0.pane = .you }

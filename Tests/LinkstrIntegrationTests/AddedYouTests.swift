@@ -38,4 +38,34 @@ final class AddedYouTests: XCTestCase {
         XCTAssertEqual(offline.status, 1)
         XCTAssertTrue(offline.err.contains("no relay answered"), offline.err)
     }
+
+    /// The You pane: f asks, the follower who is not a contact yet is listed, Enter adds them with an alias.
+    func testTheYouPaneShowsWhoAddedYouAndAddsThem() throws {
+        let relay = try TestRelay()
+        defer { relay.stop() }
+        let tmux = try Tmux()
+        let home = try Home("added-you-app", relays: [relay.url])
+        defer { home.remove() }
+        let (_, me) = try home.createIdentity()
+        try home.writeConfig("link_previews = false\n")
+        let friend = SecretKey.generate()
+        try RustNostrPeer.publishEvent(relay: relay.url, secret: friend.revealNsec(), kind: 3, tags: [["p", me]],
+                                       at: Int64(Date().timeIntervalSince1970) - 10)
+
+        try home.startApp(tmux, "you", relay: relay.url)
+        try tmux.waitFor("you", text: "no sessions yet", timeout: 30)
+        try tmux.keys("you", "3")
+        try tmux.waitFor("you", text: "Contacts (0)")
+        try tmux.keys("you", "f")
+        var screen = try tmux.waitFor("you", text: "Added you (Enter adds", timeout: 20)
+        XCTAssertTrue(screen.contains(String(friend.publicKey.npub.prefix(9))), screen)
+        XCTAssertTrue(screen.contains("1 added you."), screen)
+        try tmux.keys("you", "Enter")
+        try tmux.waitFor("you", text: "Add contact")
+        try tmux.type("you", "Friend")
+        try tmux.keys("you", "Enter")
+        screen = try tmux.waitFor("you", text: "Contacts (1)", timeout: 20)
+        XCTAssertTrue(screen.contains("Friend"), screen)
+        XCTAssertFalse(screen.contains("Added you (Enter adds"), "a contact is no longer listed as someone who added you")
+    }
 }

@@ -166,6 +166,9 @@ public final class EffectRunner: @unchecked Sendable {
             guard let store else { return }
             dispatch(.contactsLoaded(try store.contacts()))
             dispatch(.profileNamesLoaded(try store.profileNames()))
+        case .loadAddedYou:
+            guard let actions else { return }
+            run({ try await actions.addedYou().map(\.pubkey) }, { [.addedYouLoaded($0)] }, failed: { .addedYouFailed($0) })
         case .loadIdentities:
             let active = vault.activePubkey()
             dispatch(.identitiesLoaded(try vault.list().map { IdentityEntry(pubkey: $0.pubkey, npub: $0.npub, active: $0.pubkey == active) }))

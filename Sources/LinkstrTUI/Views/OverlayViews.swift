@@ -101,7 +101,7 @@ enum OverlayViews {
                  "Post      + 👍 - 👎 * 👀 · e emoji · ←→ Space toggle · 1-4 panes",
                  "          o open/play · y copy link · Y copy linkstr:// · d delete"]),
         (.you, ["You       e name · y copy npub · a add contact · r rename · x remove",
-                "          Enter on an identity switches to it"]),
+                "          f who added you · Enter: add them, or switch identity"]),
         (.settings, ["Settings  a add relay · x remove · Space on/off · R defaults · s stats",
                      "          C clear cache · S show nsec · L log out · X log out+clear",
                      "          t test relay · D delete account (asks twice)"]),

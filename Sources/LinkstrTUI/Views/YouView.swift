@@ -40,7 +40,7 @@ enum YouView {
         // Contacts (your follow list), then the other identities when there are several.
         let entries = state.you.entries(contacts: state.contacts)
         c.put("Contacts (\(state.contacts.count))", x: 2, y: y, Style(.title, bold: true))
-        c.put("a add", x: 2 + 14 + String(state.contacts.count).count, y: y, Style(.dim), limit: leftWidth - 16)
+        c.put("a add · f who added you", x: 2 + 14 + String(state.contacts.count).count, y: y, Style(.dim), limit: leftWidth - 16)
         y += 1
         if entries.isEmpty {
             c.put("no contacts yet: press a to add someone's npub.", x: 4, y: y, Style(.dim), limit: leftWidth - 2)
@@ -61,6 +61,21 @@ enum YouView {
                 x = c.put(DisplayWidth.truncate(name, to: leftWidth - 4), x: x, y: y, Style(.text, reverse: selected))
                 if let profile, profile != name { x = c.put("  " + profile, x: x, y: y, Style(.label), limit: max(0, leftWidth - x)) }
                 if name != npub { c.put("  " + npub, x: x, y: y, Style(.dim), limit: max(0, leftWidth - x)) }
+            case .follower(let pk):
+                if lastKind != "follower" {
+                    lastKind = "follower"
+                    c.put("Added you (Enter adds)", x: 2, y: y, Style(.title, bold: true), limit: leftWidth)
+                    y += 1
+                    guard y < area.bottom else { break }
+                }
+                let npub = AccountState.shortNpub(pk)
+                var x = c.put(selected ? "› " : "  ", x: 2, y: y, Style(.accent, bold: true))
+                if let profile = state.profileNames[pk].map(DisplayText.singleLine) {
+                    x = c.put(DisplayWidth.truncate(profile, to: leftWidth - 4), x: x, y: y, Style(.text, reverse: selected))
+                    c.put("  " + npub, x: x, y: y, Style(.dim), limit: max(0, leftWidth - x))
+                } else {
+                    c.put(npub, x: x, y: y, Style(.text, reverse: selected), limit: max(0, leftWidth - x))
+                }
             case .identity(let entry):
                 if lastKind != "identity" {
                     lastKind = "identity"
