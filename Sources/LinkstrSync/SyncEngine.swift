@@ -54,8 +54,8 @@ public actor SyncEngine {
     public static let profilesSubscription = "linkstr-profiles"
     /// Our private preferences (kind 30078, wire 2026 §3): stored ones, then live.
     public static let preferencesSubscription = "linkstr-private-preferences"
-    /// The most preference records asked for at once (relays may send fewer).
-    public static let preferencesLimit = 4_000
+    /// Pages of our stored preferences, per relay (the second history chain, wire 2026 §3.6).
+    public static let preferencesHistoryPrefix = "linkstr-preferences-history-"
     /// One-shot read-only requests (`query`), numbered.
     public static let queryPrefix = "linkstr-query-"
     /// Authors per filter in the profiles request, well under common relay limits on filter size.
@@ -120,13 +120,16 @@ public actor SyncEngine {
     private var queryCount = 0
     public private(set) var stats = SyncStats()
 
-    /// Each relay's history chain (`HistoryPager`, pure); the engine carries out what it decides.
-    private var pagers: [String: HistoryPager] = [:]
+    /// The history chains of each relay (wire 2026 §6): our gift wraps, and our private preferences.
+    private enum Chain: Hashable, CaseIterable { case giftWraps, preferences }
+    private struct ChainKey: Hashable { let relay: String; let chain: Chain }
+    /// Each chain's pager (`HistoryPager`, pure); the engine carries out what it decides.
+    private var pagers: [ChainKey: HistoryPager] = [:]
     /// Relays whose chain a disconnect cut short, until their next connection attempt tells: true once
     /// that attempt started. A reconnect restarts the chain; a failed attempt settles it as incomplete.
     private var awaitingRetry: [String: Bool] = [:]
     private var relayIndex: [String: Int] = [:]
-    private var pageTimers: [String: Task<Void, Never>] = [:]
+    private var pageTimers: [ChainKey: Task<Void, Never>] = [:]
     private var relayStatus: [String: RelayStatus] = [:]
     private var backfillWaiters: [CheckedContinuation<Void, Never>] = []
     private var completedOnce = false
@@ -163,7 +166,8 @@ public actor SyncEngine {
         await pool.subscribe(Self.livePrefix, filters: [Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]], since: now - Self.liveWindow,
                                                                limit: Self.pageSize)])
         await subscribeFollowList()
-        await pool.subscribe(Self.preferencesSubscription, filters: [Filter(authors: [me], kinds: [PrivatePreference.kind], limit: Self.preferencesLimit)])
+        // Live only: the stored ones are paged per relay with the history (`Chain.preferences`).
+        await pool.subscribe(Self.preferencesSubscription, filters: [Filter(authors: [me], kinds: [PrivatePreference.kind], limit: 0)])
         await refreshProfileSubscription()
     }
 
@@ -277,9 +281,9 @@ public actor SyncEngine {
     /// The initial history is settled when no page is running, at least one relay's chain settled
     /// (finished or incomplete), and every relay still trying to connect has given up for now.
     private var backfillComplete: Bool {
-        let settled = pagers.values.contains { $0.outcome != nil }
+        let settled = pagers.contains { $0.key.chain == .giftWraps && $0.value.outcome != nil }
         let running = pagers.values.contains(where: \.isRunning)
-        let connecting = relayStatus.contains { url, status in status == .connecting && pagers[url] == nil }
+        let connecting = relayStatus.contains { url, status in status == .connecting && pagers[ChainKey(relay: url, chain: .giftWraps)] == nil }
         return settled && !running && !connecting && awaitingRetry.isEmpty
     }
 
@@ -292,14 +296,22 @@ public actor SyncEngine {
                 ingestFollowList(e)
             } else if sub == Self.preferencesSubscription {
                 ingestPreference(e)
+            } else if sub.hasPrefix(Self.preferencesHistoryPrefix) {
+                let key = ChainKey(relay: relay, chain: .preferences)
+                if let page = pagers[key]?.page, sub == subscription(key, page) {
+                    pagers[key]?.received(id: e.id.hex, createdAt: e.createdAt,
+                                          matchesFilter: e.kind == PrivatePreference.kind && e.pubkey.hex == me, page: page.number)
+                }
+                ingestPreference(e)
             } else if sub == Self.profilesSubscription {
                 ingestProfile(e)
             } else if sub.hasPrefix(Self.queryPrefix) {
                 queries[sub]?.events[e.id.hex] = e
             } else if sub == Self.livePrefix || sub.hasPrefix(Self.backfillPrefix) {
-                if let page = pagers[relay]?.page, sub == subscription(relay, page) {
+                let key = ChainKey(relay: relay, chain: .giftWraps)
+                if let page = pagers[key]?.page, sub == subscription(key, page) {
                     let matches = e.kind == NIP59.giftWrapKind && e.tags.contains { $0.count >= 2 && $0[0] == "p" && $0[1] == me }
-                    pagers[relay]?.received(id: e.id.hex, createdAt: e.createdAt, matchesFilter: matches, page: page.number)
+                    pagers[key]?.received(id: e.id.hex, createdAt: e.createdAt, matchesFilter: matches, page: page.number)
                 }
                 await enqueue(relay, sub, e)
             }
@@ -307,12 +319,13 @@ public actor SyncEngine {
             if sub == Self.livePrefix { liveEOSE.insert(relay) }
             if sub == Self.profilesSubscription { profilesAnswered.insert(relay); release(.profiles) }
             if sub == Self.followListSubscription { followListAnswered.insert(relay); release(.followList) }
-            if sub == Self.preferencesSubscription { await preferencesHistoryAnswered() }
-            if sub.hasPrefix(Self.backfillPrefix) { await pageEnded(relay, sub, .eose) }
+            if sub.hasPrefix(Self.backfillPrefix) { await pageEnded(ChainKey(relay: relay, chain: .giftWraps), sub, .eose) }
+            if sub.hasPrefix(Self.preferencesHistoryPrefix) { await pageEnded(ChainKey(relay: relay, chain: .preferences), sub, .eose) }
             if sub.hasPrefix(Self.queryPrefix) { queryEnded(sub, relay) }
             await flush()
         case .closed(let relay, let sub, let reason):
-            if sub.hasPrefix(Self.backfillPrefix) { await pageEnded(relay, sub, .closed(reason.raw)) }
+            if sub.hasPrefix(Self.backfillPrefix) { await pageEnded(ChainKey(relay: relay, chain: .giftWraps), sub, .closed(reason.raw)) }
+            if sub.hasPrefix(Self.preferencesHistoryPrefix) { await pageEnded(ChainKey(relay: relay, chain: .preferences), sub, .closed(reason.raw)) }
             if sub.hasPrefix(Self.queryPrefix) { queryEnded(sub, relay) }
         case .notice(let relay, let text):
             updateSink.yield(.notice(relay: relay, text))
@@ -334,8 +347,9 @@ public actor SyncEngine {
                     historyIncomplete(snapshot.url, .disconnected)
                 }
             }
-            if snapshot.status != .connected, let page = pagers[snapshot.url]?.page {
-                await pageEnded(snapshot.url, subscription(snapshot.url, page), .disconnected)
+            for chain in Chain.allCases where snapshot.status != .connected {
+                let key = ChainKey(relay: snapshot.url, chain: chain)
+                if let page = pagers[key]?.page { await pageEnded(key, subscription(key, page), .disconnected) }
             }
             checkBackfillComplete()
         }
@@ -343,56 +357,69 @@ public actor SyncEngine {
 
     // MARK: backfill
 
-    private func subscription(_ relay: String, _ page: HistoryPager.Page) -> String {
-        "\(Self.backfillPrefix)\(relayIndex[relay] ?? 0)-\(page.number)"
+    private func subscription(_ key: ChainKey, _ page: HistoryPager.Page) -> String {
+        let prefix = key.chain == .giftWraps ? Self.backfillPrefix : Self.preferencesHistoryPrefix
+        return "\(prefix)\(relayIndex[key.relay] ?? 0)-\(page.number)"
     }
 
-    /// On every (re)connect the relay's history starts again from its newest events (wire 2026 §6):
-    /// what a disconnect cut short is read again; what was read already costs no decryption.
+    private func filter(_ key: ChainKey, _ page: HistoryPager.Page) -> Filter {
+        switch key.chain {
+        case .giftWraps: return Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]], until: page.wireUntil, limit: page.limit)
+        case .preferences: return Filter(authors: [me], kinds: [PrivatePreference.kind], until: page.wireUntil, limit: page.limit)
+        }
+    }
+
+    /// On every (re)connect the relay's history chains start again from their newest events (wire 2026
+    /// §6): what a disconnect cut short is read again; what was read already costs no decryption.
     private func restartHistory(_ relay: String) async {
         if relayIndex[relay] == nil { relayIndex[relay] = relayIndex.count }
-        if pagers[relay] == nil { pagers[relay] = HistoryPager(relayLimit: await pool.effectiveLimit(Self.pageSize, relay: relay)) }
         awaitingRetry[relay] = nil
-        guard let actions = pagers[relay]?.start() else { return }
-        await carryOut(actions, relay)
+        for chain in Chain.allCases {
+            let key = ChainKey(relay: relay, chain: chain)
+            if pagers[key] == nil { pagers[key] = HistoryPager(relayLimit: await pool.effectiveLimit(Self.pageSize, relay: relay)) }
+            guard let actions = pagers[key]?.start() else { continue }
+            await carryOut(actions, key)
+        }
     }
 
-    /// A page ends on EOSE, CLOSED, a disconnect or its deadline; the relay's pager decides what follows.
-    private func pageEnded(_ relay: String, _ sub: String, _ end: HistoryPager.PageEnd) async {
-        guard let page = pagers[relay]?.page, sub == subscription(relay, page),
-              let actions = pagers[relay]?.ended(end, page: page.number) else { return }
-        await carryOut(actions, relay)
+    /// A page ends on EOSE, CLOSED, a disconnect or its deadline; the chain's pager decides what follows.
+    private func pageEnded(_ key: ChainKey, _ sub: String, _ end: HistoryPager.PageEnd) async {
+        guard let page = pagers[key]?.page, sub == subscription(key, page),
+              let actions = pagers[key]?.ended(end, page: page.number) else { return }
+        await carryOut(actions, key)
     }
 
-    private func carryOut(_ actions: [HistoryPager.Action], _ relay: String) async {
+    private func carryOut(_ actions: [HistoryPager.Action], _ key: ChainKey) async {
+        let relay = key.relay
         for action in actions {
             switch action {
             case .close(let page):
-                pageTimers[relay]?.cancel()
-                pageTimers[relay] = nil
-                await pool.unsubscribe(subscription(relay, page), relays: [relay])
+                pageTimers[key]?.cancel()
+                pageTimers[key] = nil
+                await pool.unsubscribe(subscription(key, page), relays: [relay])
                 // Backpressure: what this page brought is ingested before the next one is asked for.
                 await flush()
             case .request(let page):
-                let sub = subscription(relay, page)
-                stats.backfillPages += 1
-                log.debug("history page", metadata: ["relay": "\(relay)", "page": "\(page.number)", "limit": "\(page.limit)"])
-                await pool.subscribe(sub, filters: [Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]], until: page.wireUntil, limit: page.limit)],
-                                     relays: [relay])
-                pageTimers[relay]?.cancel()
-                pageTimers[relay] = Task { [weak self] in
+                let sub = subscription(key, page)
+                stats.backfillPages += key.chain == .giftWraps ? 1 : 0
+                log.debug("history page", metadata: ["relay": "\(relay)", "chain": "\(key.chain)", "page": "\(page.number)", "limit": "\(page.limit)"])
+                await pool.subscribe(sub, filters: [filter(key, page)], relays: [relay])
+                pageTimers[key]?.cancel()
+                pageTimers[key] = Task { [weak self] in
                     try? await Task.sleep(for: Self.pageDeadline)
                     if Task.isCancelled { return }
-                    await self?.pageEnded(relay, sub, .timedOut)
+                    await self?.pageEnded(key, sub, .timedOut)
                 }
-            case .settled(.finished):
-                log.debug("history finished", metadata: ["relay": "\(relay)"])
-                checkBackfillComplete()
             case .settled(.incomplete(.disconnected)):
                 // The pool reconnects by itself: the chain starts again then; said only if that fails.
                 awaitingRetry[relay] = false
-            case .settled(.incomplete(let why)):
-                historyIncomplete(relay, why)
+            case .settled(let outcome):
+                if case .incomplete(let why) = outcome { historyIncomplete(relay, why) } else {
+                    log.debug("history finished", metadata: ["relay": "\(relay)", "chain": "\(key.chain)"])
+                    checkBackfillComplete()
+                }
+                // Seeding and uploading wait for the stored preferences (wire 2026 §3.5).
+                if key.chain == .preferences { await preferencesHistoryAnswered() }
             }
         }
     }

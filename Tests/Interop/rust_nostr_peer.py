@@ -10,6 +10,7 @@ Commands (JSON on stdin/stdout):
   event        {"secret", "kind", "content", "tags", "created_at"} -> a plain event signed by rust-nostr
   preference   {"secret", "plaintext", "key", "created_at"} -> a kind 30078 private preference as iOS builds it
   decrypt-self {"secret", "content"} -> {"plaintext"}: NIP-44 v2 to self, opened by rust-nostr
+  preferences  {"secret", "items": [{"plaintext", "key", "created_at"}]} -> {"events": [...]}: many at once
 """
 import json
 import sys
@@ -67,6 +68,10 @@ def cmd_preference(req):
     builder = n.EventBuilder(n.Kind(30078), content).tags([n.Tag.parse(["d", d])])
     builder = builder.custom_created_at(n.Timestamp.from_secs(req["created_at"]))
     return json.loads(builder.finalize(k).as_json())
+
+
+def cmd_preferences(req):
+    return {"events": [cmd_preference(dict(item, secret=req["secret"])) for item in req["items"]]}
 
 
 def cmd_decrypt_self(req):
@@ -156,7 +161,7 @@ def cmd_query(req):
 def main():
     command = sys.argv[1]
     req = json.load(sys.stdin)
-    out = {"wrap": cmd_wrap, "unwrap": cmd_unwrap, "bench-unwrap": cmd_bench_unwrap, "publish": cmd_publish, "fetch": cmd_fetch, "event": cmd_event, "preference": cmd_preference, "decrypt-self": cmd_decrypt_self,
+    out = {"wrap": cmd_wrap, "unwrap": cmd_unwrap, "bench-unwrap": cmd_bench_unwrap, "publish": cmd_publish, "fetch": cmd_fetch, "event": cmd_event, "preference": cmd_preference, "preferences": cmd_preferences, "decrypt-self": cmd_decrypt_self,
            "query": cmd_query}[command](req)
     json.dump(out, sys.stdout)
 

@@ -73,4 +73,29 @@ final class PreferencesInteropTests: XCTestCase {
             XCTAssertEqual(seen[bobD]?.plaintext, #"{"alias":{"pubkey":"\#(bob)","name":"Bob offline"}}"#, relay)
         }
     }
+
+    /// More records than the relay sends at once (nostr-relay clamped to 100): the stored preferences are
+    /// paged like the history (wire 2026 §3.6), so every alias arrives.
+    func testStoredPreferencesArePagedPerRelay() throws {
+        let relay = try TestRelay(maxLimit: 100)
+        let home = try Home("prefs-paged", relays: [relay.url])
+        defer { home.remove() }
+        _ = try home.createIdentity()
+        let nsec = try home.ok(["identity", "export-secret", "--yes"]).trimmed
+        let people = (0..<250).map { _ in SecretKey.generate().publicKey.hex }
+        let now = Int64(Date().timeIntervalSince1970)
+        try RustNostrPeer.publishEvent(relay: relay.url, secret: nsec, kind: 3, tags: people.map { ["p", $0] }, at: now - 100)
+        // Timestamps shared by several records, so pages end inside seconds.
+        let items: [[String: Any]] = people.enumerated().map { i, pk in
+            ["plaintext": #"{"alias":{"pubkey":"\#(pk)","name":"friend \#(i)"}}"#, "key": "alias:" + pk, "created_at": now - 50 + Int64(i / 7)]
+        }
+        let events = try RustNostrPeer.call("preferences", ["secret": nsec, "items": items])["events"] as! [Any]
+        let out = try RustNostrPeer.call("publish", ["relay": relay.url, "events": events])
+        XCTAssertEqual((out["ok"] as! [Bool]).filter { $0 }.count, 250)
+
+        _ = try home.sync(timeout: 60)
+        let contacts = try home.ok(["contacts", "list", "--json"]).json() as? [[String: Any]] ?? []
+        XCTAssertEqual(contacts.count, 250)
+        XCTAssertEqual(contacts.filter { ($0["alias"] as? String)?.hasPrefix("friend ") == true }.count, 250, "every record, across pages")
+    }
 }

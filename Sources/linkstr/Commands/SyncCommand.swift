@@ -43,7 +43,11 @@ struct SyncCommand: LinkstrCommand {
         await engine.publishPendingProfileName()
         let complete = await engine.waitForBackfill(timeout: .milliseconds(Int(timeout * 1000)))
         // Only after a complete backfill: relays that did not answer a REQ would not answer an EVENT either.
-        if complete { await engine.publishInboxRelaysIfChanged() }
+        if complete {
+            await engine.publishInboxRelaysIfChanged()
+            // Preference edits made here while offline, and the initial backup, go out now.
+            await engine.publishPendingPreferences()
+        }
         if follow {
             try? await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
         }
