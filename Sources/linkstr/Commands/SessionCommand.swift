@@ -98,21 +98,20 @@ struct SessionCommand: AsyncParsableCommand {
     struct Archive: LinkstrCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Session id.", completion: Completion.sessionIDs) var id: String
-        func execute() async throws {
-            let ctx = try CLIContext(global)
-            let (me, store) = try ctx.account()
-            try await ctx.withActions(me, store) { try await $0.setArchived(id, true) }
-        }
+        func execute() async throws { try await SessionCommand.setArchived(global, id, true) }
     }
 
     struct Unarchive: LinkstrCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Session id.", completion: Completion.sessionIDs) var id: String
-        func execute() async throws {
-            let ctx = try CLIContext(global)
-            let (me, store) = try ctx.account()
-            try await ctx.withActions(me, store) { try await $0.setArchived(id, false) }
-        }
+        func execute() async throws { try await SessionCommand.setArchived(global, id, false) }
+    }
+
+    /// Archive state is applied here and synced to your own devices as a private preference.
+    static func setArchived(_ global: GlobalOptions, _ id: String, _ archived: Bool) async throws {
+        let ctx = try CLIContext(global)
+        let (me, store) = try ctx.account()
+        try await ctx.withActions(me, store) { try await $0.setArchived(id, archived) }
     }
 
     struct Accept: LinkstrCommand {
