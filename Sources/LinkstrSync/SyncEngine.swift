@@ -658,8 +658,15 @@ public actor SyncEngine {
     // MARK: private preferences (wire 2026 §3)
 
     private func ingestPreference(_ e: NostrEvent) {
-        guard let preference = PrivatePreference.open(e, secretKey: identity),
-              write("a private preference", { try store.receivePreference(preference, event: e) }) == true else { return }
+        let preference: PrivatePreference
+        switch PrivatePreference.check(e, secretKey: identity) {
+        case .success(let p): preference = p
+        case .failure(let why):
+            // Ignored, as the spec asks; the log says why (never what it holds).
+            log.debug("private preference ignored", metadata: ["event": "\(e.id.hex.prefix(12))", "why": "\(why.rawValue)"])
+            return
+        }
+        guard write("a private preference", { try store.receivePreference(preference, event: e) }) == true else { return }
         announce(preference)
     }
 

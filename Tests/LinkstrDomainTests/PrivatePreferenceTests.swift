@@ -66,6 +66,19 @@ final class PrivatePreferenceTests: XCTestCase {
         XCTAssertNil(PrivatePreference.open(forged, secretKey: one), "a changed event no longer matches its id")
         let garbage = UnsignedEvent(pubkey: one.publicKey, createdAt: 100, kind: 30078, tags: event.tags, content: "AgAAAA==").signed(with: one)
         XCTAssertNil(PrivatePreference.open(garbage, secretKey: one))
+        // Each refusal has its reason.
+        XCTAssertEqual(PrivatePreference.check(wrongD, secretKey: one), .failure(.dTagMismatch))
+        XCTAssertEqual(PrivatePreference.check(otherApp, secretKey: one), .failure(.otherApp))
+        XCTAssertEqual(PrivatePreference.check(forged, secretKey: one), .failure(.invalidEvent))
+        XCTAssertEqual(PrivatePreference.check(garbage, secretKey: one), .failure(.undecryptable))
+        XCTAssertEqual(PrivatePreference.check(event, secretKey: SecretKey.generate()), .failure(.notOurs))
+        let conversation = try NIP44.conversationKey(secretKey: one, publicKey: one.publicKey)
+        func sealed(_ text: String) throws -> NostrEvent {
+            UnsignedEvent(pubkey: one.publicKey, createdAt: 100, kind: 30078, tags: event.tags,
+                          content: try NIP44.encrypt(text, conversationKey: conversation)).signed(with: one)
+        }
+        XCTAssertEqual(PrivatePreference.check(try sealed(#"{"theme":{}}"#), secretKey: one), .failure(.malformed))
+        XCTAssertEqual(PrivatePreference.check(try sealed(#"{"archive":{"sessionID":" x","archived":true}}"#), secretKey: one), .failure(.invalidValue))
     }
 
     func testTheConflictRuleKeepsTheLowestIdWithinASecond() {

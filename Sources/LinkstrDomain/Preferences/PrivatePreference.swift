@@ -81,16 +81,34 @@ public enum PrivatePreference: Equatable, Sendable {
                              tags: [["d", Self.dTag(for: key, secretKey: secretKey)]], content: content).signed(with: secretKey, random: random)
     }
 
+    /// Why an event is not a preference of ours (§3.3); such an event changes nothing.
+    public enum Rejection: String, Error, Sendable {
+        case notOurs = "not a kind 30078 event of this account"
+        case otherApp = "another app's record (its d tag is not in linkstr's namespace)"
+        case invalidEvent = "its id or signature is not valid"
+        case undecryptable = "it does not decrypt to this account"
+        case malformed = "its content is not a preference linkstr knows"
+        case invalidValue = "its value is not valid (key, name or session id)"
+        case dTagMismatch = "its d tag does not match its content"
+    }
+
     /// §3.3: ours, with a valid id and signature, our namespace's `d` (other apps' are not decrypted),
     /// decrypting to a valid preference whose recomputed `d` matches. nil: ignored, changing nothing.
     public static func open(_ event: NostrEvent, secretKey: SecretKey) -> PrivatePreference? {
-        guard event.kind == kind, event.pubkey == secretKey.publicKey,
-              let d = event.tags.first(where: { $0.first == "d" }), d.count >= 2, d[1].hasPrefix(namespace), event.isValid,
-              let conversation = try? NIP44.conversationKey(secretKey: secretKey, publicKey: secretKey.publicKey),
-              let plaintext = try? NIP44.decrypt(event.content, conversationKey: conversation),
-              let preference = decode(plaintext), preference.isValid,
-              dTag(for: preference.key, secretKey: secretKey) == d[1] else { return nil }
-        return preference
+        try? check(event, secretKey: secretKey).get()
+    }
+
+    /// `open`, saying why a refused event was refused.
+    public static func check(_ event: NostrEvent, secretKey: SecretKey) -> Result<PrivatePreference, Rejection> {
+        guard event.kind == kind, event.pubkey == secretKey.publicKey else { return .failure(.notOurs) }
+        guard let d = event.tags.first(where: { $0.first == "d" }), d.count >= 2, d[1].hasPrefix(namespace) else { return .failure(.otherApp) }
+        guard event.isValid else { return .failure(.invalidEvent) }
+        guard let conversation = try? NIP44.conversationKey(secretKey: secretKey, publicKey: secretKey.publicKey),
+              let plaintext = try? NIP44.decrypt(event.content, conversationKey: conversation) else { return .failure(.undecryptable) }
+        guard let preference = decode(plaintext) else { return .failure(.malformed) }
+        guard preference.isValid else { return .failure(.invalidValue) }
+        guard dTag(for: preference.key, secretKey: secretKey) == d[1] else { return .failure(.dTagMismatch) }
+        return .success(preference)
     }
 
     /// §3.4, per `d`: the newer second wins; within a second the lower id (an equal id is a replay and

@@ -3,17 +3,15 @@ import COpenSSL
 public enum HMACSHA256 {
     /// HMAC-SHA256(key, part1 || part2 || …) without concatenating the parts first.
     public static func authenticate(key: UnsafeRawBufferPointer, parts: [UnsafeRawBufferPointer]) -> Bytes32 {
-        let algos = OpenSSLAlgorithms.shared
-        guard let ctx = EVP_MAC_CTX_new(algos.hmac) else { fatalError("out of memory") }
+        // The digest is already set on the template: only the key goes in (no lookup by name).
+        guard let ctx = EVP_MAC_CTX_dup(OpenSSLAlgorithms.shared.hmacSHA256Template) else { fatalError("out of memory") }
         defer { EVP_MAC_CTX_free(ctx) }
-        var params = [
-            OSSL_PARAM_construct_utf8_string(SW_MAC_P_DIGEST, algos.sha256Name, 0),
-            OSSL_PARAM_construct_end(),
-        ]
         // An empty key needs a non-null pointer for OpenSSL.
-        var dummy: UInt8 = 0
-        let keyPointer = key.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? withUnsafeMutablePointer(to: &dummy) { UnsafePointer($0) }
-        precondition(EVP_MAC_init(ctx, keyPointer, key.count, &params) == 1, "HMAC init failed")
+        let empty: [UInt8] = [0]
+        let initialized = empty.withUnsafeBufferPointer { fallback in
+            EVP_MAC_init(ctx, key.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? fallback.baseAddress!, key.count, nil)
+        }
+        precondition(initialized == 1, "HMAC init failed")
         for part in parts where part.count > 0 {
             precondition(EVP_MAC_update(ctx, part.baseAddress!.assumingMemoryBound(to: UInt8.self), part.count) == 1)
         }

@@ -18,6 +18,10 @@ final class OpenSSLAlgorithms: @unchecked Sendable {
     let chacha20Poly1305: OpaquePointer
     /// "SHA256" as a C string that lives as long as the process (OSSL_PARAM keeps the pointer).
     let sha256Name: UnsafeMutablePointer<CChar>
+    /// An HMAC context with its digest (SHA-256) set, never keyed: each HMAC duplicates it, so no call
+    /// looks the digest up by name again. That lookup, run on several threads at once, made
+    /// `EVP_MAC_init` fail now and then (a crash in a CLI run), and it was a third of a short HMAC's cost.
+    let hmacSHA256Template: OpaquePointer
 
     private init() {
         func fetched(_ p: OpaquePointer?, _ name: String) -> OpaquePointer {
@@ -31,6 +35,10 @@ final class OpenSSLAlgorithms: @unchecked Sendable {
         chacha20 = fetched(EVP_CIPHER_fetch(nil, "ChaCha20", nil), "ChaCha20")
         chacha20Poly1305 = fetched(EVP_CIPHER_fetch(nil, "ChaCha20-Poly1305", nil), "ChaCha20-Poly1305")
         sha256Name = strdup("SHA256")
+        guard let template = EVP_MAC_CTX_new(hmac) else { fatalError("out of memory") }
+        var params = [OSSL_PARAM_construct_utf8_string(SW_MAC_P_DIGEST, sha256Name, 0), OSSL_PARAM_construct_end()]
+        guard EVP_MAC_CTX_set_params(template, &params) == 1 else { fatalError("OpenSSL 3 cannot set up HMAC-SHA256") }
+        hmacSHA256Template = template
     }
 }
 
