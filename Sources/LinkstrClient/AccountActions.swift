@@ -133,7 +133,8 @@ public struct AccountActions: Sendable {
     public func setAlias(_ pubkey: Pubkey, _ alias: String?) async throws -> Bool {
         let trimmed = alias?.trimmingWhitespace()
         let name = trimmed?.isEmpty == false ? trimmed : nil
-        guard try store.setAlias(pubkey, name) else { return false }
+        guard try store.contacts().contains(where: { $0.pubkey == pubkey }) else { return false }
+        // Saving the preference applies it here too (one write).
         try await engine().savePreference(.alias(pubkey: pubkey, name: name))
         return true
     }
@@ -141,7 +142,7 @@ public struct AccountActions: Sendable {
     /// Archives or unarchives a session: here at once, then synced to your own devices (wire 2026 §3).
     public func setArchived(_ sessionID: String, _ archived: Bool) async throws {
         guard try store.session(sessionID)?.isListed == true else { throw DomainError.message("that session is not available.") }
-        try store.setArchived(sessionID, archived)
+        // Saving the preference applies it here too (one write).
         try await engine().savePreference(.archive(sessionID: sessionID, archived: archived))
     }
 

@@ -73,6 +73,11 @@ public enum PrivatePreference: Equatable, Sendable {
         return namespace + mac.hex
     }
 
+    /// The first `d` tag's value of an event, if it has one.
+    public static func dTag(in event: NostrEvent) -> String? {
+        event.tags.first { $0.first == "d" }.flatMap { $0.count >= 2 ? $0[1] : nil }
+    }
+
     /// The signed event: NIP-44 v2 to ourselves, tags exactly `[["d", D]]`.
     public func event(secretKey: SecretKey, createdAt: Int64, random: any RandomSource = SystemRandom()) throws -> NostrEvent {
         let conversation = try NIP44.conversationKey(secretKey: secretKey, publicKey: secretKey.publicKey)
@@ -101,13 +106,13 @@ public enum PrivatePreference: Equatable, Sendable {
     /// `open`, saying why a refused event was refused.
     public static func check(_ event: NostrEvent, secretKey: SecretKey) -> Result<PrivatePreference, Rejection> {
         guard event.kind == kind, event.pubkey == secretKey.publicKey else { return .failure(.notOurs) }
-        guard let d = event.tags.first(where: { $0.first == "d" }), d.count >= 2, d[1].hasPrefix(namespace) else { return .failure(.otherApp) }
+        guard let d = dTag(in: event), d.hasPrefix(namespace) else { return .failure(.otherApp) }
         guard event.isValid else { return .failure(.invalidEvent) }
         guard let conversation = try? NIP44.conversationKey(secretKey: secretKey, publicKey: secretKey.publicKey),
               let plaintext = try? NIP44.decrypt(event.content, conversationKey: conversation) else { return .failure(.undecryptable) }
         guard let preference = decode(plaintext) else { return .failure(.malformed) }
         guard preference.isValid else { return .failure(.invalidValue) }
-        guard dTag(for: preference.key, secretKey: secretKey) == d[1] else { return .failure(.dTagMismatch) }
+        guard dTag(for: preference.key, secretKey: secretKey) == d else { return .failure(.dTagMismatch) }
         return .success(preference)
     }
 

@@ -28,8 +28,7 @@ extension AccountStore {
     /// applied when it wins the conflict rule (§3.4), replacing a pending local one. True when applied.
     @discardableResult
     public func receivePreference(_ p: PrivatePreference, event: NostrEvent) throws -> Bool {
-        guard let tag = event.tags.first(where: { $0.first == "d" }), tag.count >= 2 else { return false }
-        let d = tag[1]
+        guard let d = PrivatePreference.dTag(in: event) else { return false }
         let stamp = LWWStamp(createdAt: event.createdAt, eventID: event.id.hex)
         return try writing { scope in
             guard PrivatePreference.shouldApply(stamp, over: try preference(dTag: d, scope.c)?.stamp) else { return false }
@@ -40,8 +39,7 @@ extension AccountStore {
 
     /// A change made here (§3.5): stored as pending and applied at once; `PreferenceOutbox` publishes it.
     public func savePreference(_ p: PrivatePreference, event: NostrEvent) throws {
-        guard let tag = event.tags.first(where: { $0.first == "d" }), tag.count >= 2 else { return }
-        let d = tag[1]
+        guard let d = PrivatePreference.dTag(in: event) else { return }
         try writing { scope in try storePreference(p, event: event, dTag: d, pending: true, scope) }
     }
 
