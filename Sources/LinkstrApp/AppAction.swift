@@ -48,6 +48,8 @@ public enum AppAction: Equatable, Sendable {
     case sessionCreateFailed(String)
     case membersSaved(sessionID: String)
     case sessionRenamed(sessionID: String, name: String)
+    /// We deleted one of our posts for everyone; `warnings`: what the best-effort kind 5 could not do.
+    case postDeleted(postID: String, sessionID: String, warnings: [String])
     /// We deleted the session for everyone; `warnings`: what the best-effort relay request could not do.
     case sessionDeleted(sessionID: String, warnings: [String])
     case membersSaveFailed(String)
@@ -55,8 +57,6 @@ public enum AppAction: Equatable, Sendable {
     case contactSaveFailed(String)
     case actionSucceeded(String)
     case actionFailed(String)
-    /// Done, with a best-effort step that did not go through (a relay refused the kind 5).
-    case actionWarned(String)
     case clipboardRead(String?)
     case secretRevealed(String)
     case profileNameSaved(String?)

@@ -247,6 +247,19 @@ public enum AppReducer {
             state.overlay = nil
             state.status = StatusLine("members updated.", .success)
             return [.loadSessions(state.sessions.list), .loadFeed(sessionID: sid, limit: feedPage)]
+        case .postDeleted(let postID, let sid, let warnings):
+            // The detail closes here, so a reload racing this result cannot say "no longer available".
+            if case .detail(let d) = state.post.mode, d.postID == postID {
+                state.post.mode = .empty
+                if state.pane == .post { state.pane = .sessions }
+            }
+            let summary = PostDeletionWording.summary(warnings)
+            state.status = StatusLine(summary, warnings.isEmpty ? .success : .warning)
+            var effects: [AppEffect] = [.loadSessions(state.sessions.list)]
+            if let open = state.sessions.open, open.sessionID == sid {
+                effects.append(.loadFeed(sessionID: sid, limit: max(feedPage, open.posts.count)))
+            }
+            return effects
         case .sessionDeleted(let sid, let warnings):
             if state.sessions.open?.sessionID == sid { state.sessions.open = nil }
             state.status = StatusLine((["session deleted."] + warnings).joined(separator: " "), warnings.isEmpty ? .success : .error)
@@ -280,10 +293,6 @@ public enum AppReducer {
             return []
         case .actionSucceeded(let message):
             state.status = StatusLine(message, .success)
-            if case .detail(var d) = state.post.mode { d.busy = false; state.post.mode = .detail(d) }
-            return []
-        case .actionWarned(let message):
-            state.status = StatusLine(message, .warning)
             if case .detail(var d) = state.post.mode { d.busy = false; state.post.mode = .detail(d) }
             return []
         case .actionFailed(let message):

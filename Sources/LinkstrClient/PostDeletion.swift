@@ -12,9 +12,7 @@ public enum PostDeletion {
     public struct Outcome: Equatable, Sendable {
         /// Best-effort steps that did not go through, one line each ("wss://r: kind 5 refused: …").
         public let warnings: [String]
-        public var summary: String {
-            warnings.isEmpty ? "post deleted." : "post deleted; " + warnings.joined(separator: "; ")
-        }
+        public var summary: String { PostDeletionWording.summary(warnings) }
     }
 
     /// Carries out `plan` (made by `OutboundPlanner.deletePost`, which refuses what is not ours).

@@ -185,8 +185,22 @@ final class PostReducerTests: XCTestCase {
             $0.post.mode = self.detail(mine, busy: true)
             $0.status = StatusLine("deleting…")
         }
-        // The post is gone when it reloads: back to the feed with a note.
-        h.send(.postLoaded(postID: "p2", view: nil, sessionName: "")) {
+        // The result closes the detail and says what the relays did; the feed and the list reload.
+        h.send(.postDeleted(postID: "p2", sessionID: "s1", warnings: ["ws://r: kind 5 refused: no"]),
+               [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)]) {
+            $0.post.mode = .empty
+            $0.pane = .sessions
+            $0.status = StatusLine("post deleted; ws://r: kind 5 refused: no", .warning)
+        }
+        // A reload that was already on its way (a sync batch) finds no detail left to close: the result stays.
+        h.send(.postLoaded(postID: "p2", view: nil, sessionName: ""))
+    }
+
+    func testAPostDeletedElsewhereWhileOpenClosesWithANote() {
+        let view = F.post("p1", in: "s1")
+        var h = ReducerHarness(F.feed(films, posts: [view]))
+        h.send(.keyPressed(.enter), [.loadPost("p1"), .markPostRead("p1")]) { $0.post.mode = self.detail(view); $0.pane = .post }
+        h.send(.postLoaded(postID: "p1", view: nil, sessionName: "")) {
             $0.post.mode = .empty
             $0.pane = .sessions
             $0.status = StatusLine("that post is no longer available.", .error)

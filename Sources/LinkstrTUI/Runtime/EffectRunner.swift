@@ -192,10 +192,8 @@ public final class EffectRunner: @unchecked Sendable {
         case .deletePost(let id):
             guard let actions, let store else { return }
             let sid = try store.postView(id)?.post.sessionID ?? ""
-            run({ [now] in try await actions.deletePost(id, now: now) }, { outcome in
-                [.messagesArrived(touchedSessions: [sid], notifications: []),
-                 outcome.warnings.isEmpty ? .actionSucceeded(outcome.summary) : .actionWarned(outcome.summary)]
-            }, failed: { .actionFailed($0) })
+            run({ [now] in try await actions.deletePost(id, now: now) },
+                { [.postDeleted(postID: id, sessionID: sid, warnings: $0.warnings)] }, failed: { .actionFailed($0) })
         case .createSession(let name, let members):
             guard let actions else { return }
             run({ [now] in try await actions.createSession(name: name, members: members, now: now, random: SystemRandom()) },
