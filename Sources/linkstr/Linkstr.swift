@@ -18,7 +18,7 @@ struct Linkstr: AsyncParsableCommand {
         version: Version.full,
         subcommands: [IdentityCommand.self, LogoutCommand.self, AccountCommand.self, ContactsCommand.self, RelaysCommand.self,
                       SessionCommand.self, PostCommand.self, PostsCommand.self, ReactCommand.self, DeleteCommand.self,
-                      ReadCommand.self, SyncCommand.self, OpenCommand.self, PreviewCommand.self, WipeCommand.self]
+                      ReadCommand.self, SyncCommand.self, OpenCommand.self, PreviewCommand.self, BackupCommand.self, WipeCommand.self]
     )
 
     @OptionGroup var global: GlobalOptions

@@ -11,6 +11,7 @@ Commands (JSON on stdin/stdout):
   preference   {"secret", "plaintext", "key", "created_at"} -> a kind 30078 private preference as iOS builds it
   decrypt-self {"secret", "content"} -> {"plaintext"}: NIP-44 v2 to self, opened by rust-nostr
   preferences  {"secret", "items": [{"plaintext", "key", "created_at"}]} -> {"events": [...]}: many at once
+  ios-backup   {"secret", "sessions", "posts", ...} (unix seconds) -> a .linkstrbackup file as the iOS app writes it
 """
 import json
 import sys
@@ -72,6 +73,60 @@ def cmd_preference(req):
 
 def cmd_preferences(req):
     return {"events": [cmd_preference(dict(item, secret=req["secret"])) for item in req["items"]]}
+
+
+APPLE_EPOCH = 978307200
+
+
+def cmd_ios_backup(req):
+    """Wire 2026 §8: what the iOS app's default JSONEncoder writes. Dates are seconds since 2001 (a JSON
+    number), Data is base64, nil optionals are left out. The request gives unix seconds and plain values;
+    preference records are built here like `preference` (a list of {"plaintext", "key", "created_at",
+    "pending"}); `overrides` replaces top-level keys verbatim (for broken files)."""
+    import base64
+    k = keys(req["secret"])
+
+    def date(unix):
+        return float(unix - APPLE_EPOCH)
+
+    def dated(record, fields):
+        out = {}
+        for key, value in record.items():
+            if value is None:
+                continue
+            out[key] = date(value) if key in fields else value
+        return out
+
+    account = req.get("account")
+    if account is not None:
+        account = dated(account, {"followDate", "profileDate", "createdAt", "updatedAt"})
+        if "followTags" in account:
+            account["followTags"] = base64.b64encode(json.dumps(account["followTags"]).encode()).decode()
+    preferences = []
+    for p in req.get("preferences", []):
+        event = cmd_preference(dict(p, secret=req["secret"]))
+        preferences.append({"event": base64.b64encode(json.dumps(event).encode()).decode(), "pending": p.get("pending", False)})
+    relays = [dated(r, {"createdAt"}) for r in req.get("relays", [])]
+    backup = {
+        "version": 1,
+        "createdAt": date(req.get("created_at", int(time.time()))),
+        "nsec": k.secret_key().to_bech32(),
+        "owner": k.public_key().to_hex(),
+        "settings": {"loopLocalVideos": False, "customRelays": bool(relays) or req.get("custom_relays", False), "relays": relays},
+        "sessions": [dated(s, {"createdAt", "updatedAt", "membershipDate"}) for s in req.get("sessions", [])],
+        "posts": [dated(p, {"timestamp", "readAt"}) for p in req.get("posts", [])],
+        "members": [dated(m, {"createdAt", "updatedAt"}) for m in req.get("members", [])],
+        "intervals": [dated(i, {"start", "end"}) for i in req.get("intervals", [])],
+        "reactions": [dated(r, {"updatedAt"}) for r in req.get("reactions", [])],
+        "deletions": [dated(d, {"updatedAt"}) for d in req.get("deletions", [])],
+        "contacts": [dated(c, {"createdAt", "profileDate"}) for c in req.get("contacts", [])],
+        "follows": [dated(f, {"updatedAt"}) for f in req.get("follows", [])],
+        "preferences": preferences,
+    }
+    if account is not None:
+        backup["account"] = account
+    backup.update(req.get("overrides", {}))
+    return backup
 
 
 def cmd_decrypt_self(req):
@@ -161,7 +216,7 @@ def cmd_query(req):
 def main():
     command = sys.argv[1]
     req = json.load(sys.stdin)
-    out = {"wrap": cmd_wrap, "unwrap": cmd_unwrap, "bench-unwrap": cmd_bench_unwrap, "publish": cmd_publish, "fetch": cmd_fetch, "event": cmd_event, "preference": cmd_preference, "preferences": cmd_preferences, "decrypt-self": cmd_decrypt_self,
+    out = {"wrap": cmd_wrap, "unwrap": cmd_unwrap, "bench-unwrap": cmd_bench_unwrap, "publish": cmd_publish, "fetch": cmd_fetch, "event": cmd_event, "preference": cmd_preference, "preferences": cmd_preferences, "decrypt-self": cmd_decrypt_self, "ios-backup": cmd_ios_backup,
            "query": cmd_query}[command](req)
     json.dump(out, sys.stdout)
 

@@ -37,6 +37,38 @@ public struct SessionDerivation: Equatable, Sendable {
         return out
     }
 
+    /// One span of membership: active from `start` until `end` (nil: still a member).
+    public struct Interval: Equatable, Sendable {
+        public let member: Pubkey
+        public let start: Int64
+        public let end: Int64?
+    }
+
+    /// Who was a member when, from the timeline, with each member's last change; spans that open and
+    /// close in the same second mean nothing and are left out.
+    public var memberIntervals: (intervals: [Interval], lastChange: [Pubkey: Int64], active: Set<Pubkey>) {
+        var open = [Pubkey: Int64]()
+        var lastChange = [Pubkey: Int64]()
+        var order = [Pubkey: Int]()
+        var out: [Interval] = []
+        for snapshot in timeline {
+            for m in snapshot.members where open[m] == nil {
+                open[m] = snapshot.createdAt
+                lastChange[m] = snapshot.createdAt
+                if order[m] == nil { order[m] = order.count }
+            }
+            for (m, start) in open where !snapshot.members.contains(m) {
+                if start < snapshot.createdAt { out.append(Interval(member: m, start: start, end: snapshot.createdAt)) }
+                open[m] = nil
+                lastChange[m] = snapshot.createdAt
+            }
+        }
+        for (m, start) in open { out.append(Interval(member: m, start: start, end: nil)) }
+        // In the order members first appear (the order a session's member list shows them in), then by time.
+        out.sort { (order[$0.member] ?? 0, $0.start) < (order[$1.member] ?? 0, $1.start) }
+        return (out, lastChange, Set(open.keys))
+    }
+
     static func derive(me: Pubkey, snapshots: [String: Snapshot], deletions: [String: SessionDeletion]) -> SessionDerivation {
         let all = snapshots.values.sorted { $0.stamp < $1.stamp }
         let creates = all.filter(\.isCreate)

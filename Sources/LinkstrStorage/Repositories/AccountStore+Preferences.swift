@@ -70,7 +70,7 @@ extension AccountStore {
     /// The blind reference of a preference's target, as stored.
     public func preferenceTarget(_ key: String) -> String { cipher.reference(key) }
 
-    private func storePreference(_ p: PrivatePreference, event: NostrEvent, dTag d: String, pending: Bool, _ scope: WriteScope) throws {
+    func storePreference(_ p: PrivatePreference, event: NostrEvent, dTag d: String, pending: Bool, _ scope: WriteScope) throws {
         try scope.c.run("""
             INSERT INTO preferences (owner, d_tag, target_ref, created_at, event_id, value_enc, event_enc, pending) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (owner, d_tag) DO UPDATE SET target_ref = excluded.target_ref, created_at = excluded.created_at,

@@ -46,10 +46,16 @@ extension AccountStore {
 
     /// Replaces the list with the defaults, all enabled.
     public func resetRelays(now: Int64, to urls: [String] = RelayURL.defaults) throws {
-        try db.write { c in
-            try c.run("DELETE FROM relays WHERE owner = ?", [.text(owner)])
-            for url in urls { try c.run("INSERT INTO relays (owner, url, enabled, added_at) VALUES (?, ?, 1, ?)", [.text(owner), .text(url), .integer(now)]) }
-            try setSetting(.relaysInitialized, "1", c)
+        try db.write { try replaceRelays(urls.map { ($0, true, now) }, $0) }
+    }
+
+    /// The whole list at once (a reset, a restored backup); an empty list stays empty.
+    func replaceRelays(_ relays: [(url: String, enabled: Bool, addedAt: Int64)], _ c: Connection) throws {
+        try c.run("DELETE FROM relays WHERE owner = ?", [.text(owner)])
+        for r in relays {
+            try c.run("INSERT INTO relays (owner, url, enabled, added_at) VALUES (?, ?, ?, ?)",
+                      [.text(owner), .text(r.url), .integer(r.enabled ? 1 : 0), .integer(r.addedAt)])
         }
+        try setSetting(.relaysInitialized, "1", c)
     }
 }

@@ -88,9 +88,15 @@ public final class AccountStore: Sendable {
     }
 
     public func setting(_ setting: Setting) throws -> String? {
-        let key = setting.rawValue
-        return try cipher.open(try db.scalar("SELECT value_enc FROM settings WHERE owner = ? AND key = ?", [o, .text(key)]), ctx("settings", key))
+        try cipher.open(try db.scalar(Self.settingSQL, [o, .text(setting.rawValue)]), ctx("settings", setting.rawValue))
     }
+
+    func setting(_ setting: Setting, _ c: Connection) throws -> String? {
+        try cipher.open(try c.scalar(Self.settingSQL, [o, .text(setting.rawValue)]), ctx("settings", setting.rawValue))
+    }
+
+    private static let settingSQL = "SELECT value_enc FROM settings WHERE owner = ? AND key = ?"
+
 
     public func setSetting(_ setting: Setting, _ value: String?) throws {
         try db.write { try setSetting(setting, value, $0) }

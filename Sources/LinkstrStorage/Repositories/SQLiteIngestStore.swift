@@ -270,23 +270,13 @@ extension AccountStore {
             try c.run("UPDATE sessions SET archived = 0, unread = 0, last_post_id = NULL WHERE owner = ? AND session_id = ?", [o, .text(s.id)])
             return
         }
-        var open = [Pubkey: Int64]()
-        var lastChange = [Pubkey: Int64]()
-        for snapshot in d.timeline {
-            for m in snapshot.members where open[m] == nil { open[m] = snapshot.createdAt; lastChange[m] = snapshot.createdAt }
-            for (m, start) in open where !snapshot.members.contains(m) {
-                // Snapshots in the same second can open and close at once: an empty interval means nothing.
-                if start < snapshot.createdAt { try insertInterval(s.id, m, start, snapshot.createdAt, c) }
-                open[m] = nil
-                lastChange[m] = snapshot.createdAt
-            }
-        }
-        for (m, start) in open { try insertInterval(s.id, m, start, nil, c) }
-        for (m, at) in lastChange {
+        let spans = d.memberIntervals
+        for v in spans.intervals { try insertInterval(s.id, v.member, v.start, v.end, c) }
+        for (m, at) in spans.lastChange {
             let ref = cipher.reference(m)
             try c.run("INSERT INTO session_members (owner, session_id, member_ref, member_enc, active, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
                        [o, .text(s.id), .text(ref), cipher.seal(m, ctx("session_members.member", s.id + "/" + ref)),
-                        .integer(open[m] != nil ? 1 : 0), .integer(at)])
+                        .integer(spans.active.contains(m) ? 1 : 0), .integer(at)])
         }
     }
 
