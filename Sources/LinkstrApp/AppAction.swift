@@ -16,6 +16,12 @@ public enum AppAction: Equatable, Sendable {
     case identityReady(IdentityInfo, inMemory: Bool)
     case onboardingFailed(String)
     case identityCreated(IdentityInfo, nsec: String)
+    /// The chosen file is a sealed backup: its passphrase is needed to check it.
+    case backupNeedsPassphrase(path: String)
+    /// The backup passed every check (§8); it holds `npub`'s account.
+    case backupChecked(path: String, backupPassphrase: String?, npub: String)
+    /// A backup was restored and its account opened.
+    case backupRestored(sessionsAdded: Int, postsAdded: Int)
 
     // Input.
     case keyPressed(Key)
@@ -74,6 +80,10 @@ public enum AppEffect: Equatable, Sendable {
     /// A nil passphrase is the one the environment gives (`passphraseInEnvironment`).
     case createIdentity(name: String?, passphrase: String?)
     case importIdentity(key: String, passphrase: String?)
+    /// Reads and checks the backup at `path` (answers `backupNeedsPassphrase`, `backupChecked` or `onboardingFailed`).
+    case checkBackup(path: String, backupPassphrase: String?)
+    /// Restore it: `passphrase` stores its key here (nil: the environment's).
+    case restoreBackup(path: String, backupPassphrase: String?, passphrase: String?)
     /// The emergency wipe (`:wipe!`): erase everything here, then quit.
     case wipe
     case startSync

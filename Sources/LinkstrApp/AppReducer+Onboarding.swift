@@ -25,6 +25,8 @@ extension AppReducer {
         switch o.step {
         case .createName(var f): f.insert(DisplayText.singleLine(line)); o.step = .createName(f)
         case .importKey(var f): f.insert(line.trimmingWhitespace()); o.step = .importKey(f)
+        case .restoreFile(var f): f.insert(DisplayText.singleLine(line).trimmingWhitespace()); o.step = .restoreFile(f)
+        case .restoreSecret(let path, var f): f.insert(line); o.step = .restoreSecret(path: path, f)
         case .passphrase(var p, let confirm, let focusConfirm):
             if focusConfirm, var c = confirm { c.insert(line); o.step = .passphrase(p, confirm: c, focusConfirm: true) } else {
                 p.insert(line)
@@ -43,12 +45,13 @@ extension AppReducer {
         switch o.step {
         case .choose(var selection):
             switch key {
-            case .up, .char("k"): selection = 0
-            case .down, .char("j"): selection = 1
-            case .char("c"): selection = 0; o.step = .createName(TextField()); return []
-            case .char("i"): selection = 1; o.step = .importKey(TextField()); return []
+            case .up, .char("k"): selection = max(0, selection - 1)
+            case .down, .char("j"): selection = min(2, selection + 1)
+            case .char("c"): o.step = .createName(TextField()); return []
+            case .char("i"): o.step = .importKey(TextField()); return []
+            case .char("b"): o.step = .restoreFile(TextField()); return []
             case .enter:
-                o.step = selection == 0 ? .createName(TextField()) : .importKey(TextField())
+                o.step = [.createName(TextField()), .importKey(TextField()), .restoreFile(TextField())][selection]
                 return []
             case .char("q"), .escape: return [.quit]
             default: break
@@ -61,6 +64,7 @@ extension AppReducer {
                 let name = f.text.trimmingWhitespace()
                 o.pendingName = name.isEmpty ? nil : name
                 o.pendingImport = nil
+                o.pendingRestore = nil
                 if state.passphraseInEnvironment {
                     o.busy = true
                     return [.createIdentity(name: o.pendingName, passphrase: nil)]
@@ -83,6 +87,7 @@ extension AppReducer {
                 o.error = nil
                 o.pendingImport = text
                 o.pendingName = nil
+                o.pendingRestore = nil
                 // An ncryptsec has its own password, so that one is always asked for.
                 if state.passphraseInEnvironment, !text.lowercased().hasPrefix("ncryptsec1") {
                     o.busy = true
@@ -91,9 +96,33 @@ extension AppReducer {
                 o.step = .passphrase(TextField(), confirm: text.lowercased().hasPrefix("ncryptsec1") ? nil : TextField(), focusConfirm: false)
             default: editField(&f, key); o.step = .importKey(f); o.error = nil
             }
+        case .restoreFile(var f):
+            switch key {
+            case .escape: o.step = .choose(selection: 2); o.error = nil
+            case .enter:
+                let path = f.text.trimmingWhitespace()
+                guard !path.isEmpty else { o.error = "type the path of a .linkstrbackup file."; return [] }
+                o.busy = true
+                o.error = nil
+                return [.checkBackup(path: path, backupPassphrase: nil)]
+            default: editField(&f, key); o.step = .restoreFile(f); o.error = nil
+            }
+        case .restoreSecret(let path, var f):
+            switch key {
+            case .escape: o.step = .choose(selection: 2); o.error = nil
+            case .enter:
+                guard !f.text.isEmpty else { o.error = "type the passphrase the backup was sealed with."; return [] }
+                o.busy = true
+                o.error = nil
+                return [.checkBackup(path: path, backupPassphrase: f.text)]
+            default: editField(&f, key); o.step = .restoreSecret(path: path, f); o.error = nil
+            }
         case .passphrase(var p, var confirm, let focusConfirm):
             switch key {
-            case .escape: o.step = .choose(selection: o.pendingImport == nil ? 0 : 1); o.error = nil
+            case .escape:
+                o.step = .choose(selection: o.pendingRestore != nil ? 2 : o.pendingImport == nil ? 0 : 1)
+                o.error = nil
+                o.pendingRestore = nil
             case .enter, .tab:
                 if !focusConfirm, confirm != nil {
                     o.step = .passphrase(p, confirm: confirm, focusConfirm: true)
@@ -108,6 +137,7 @@ extension AppReducer {
                 o.busy = true
                 o.error = nil
                 if let key = o.pendingImport { return [.importIdentity(key: key, passphrase: p.text)] }
+                if let r = o.pendingRestore { return [.restoreBackup(path: r.path, backupPassphrase: r.backupPassphrase, passphrase: p.text)] }
                 return [.createIdentity(name: o.pendingName, passphrase: p.text)]
             default:
                 if focusConfirm, var c = confirm { editField(&c, key); confirm = c } else { editField(&p, key) }

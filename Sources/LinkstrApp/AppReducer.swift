@@ -81,6 +81,32 @@ public enum AppReducer {
                 state.phase = .onboarding(o)
             }
             return []
+        case .backupNeedsPassphrase(let path):
+            guard case .onboarding(var o) = state.phase, case .restoreFile = o.step else { return [] }
+            o.busy = false
+            o.error = nil
+            o.step = .restoreSecret(path: path, TextField())
+            state.phase = .onboarding(o)
+            return []
+        case .backupChecked(let path, let backupPassphrase, let npub):
+            guard case .onboarding(var o) = state.phase else { return [] }
+            switch o.step { case .restoreFile, .restoreSecret: break; default: return [] }
+            o.busy = false
+            o.error = nil
+            o.pendingRestore = PendingRestore(path: path, backupPassphrase: backupPassphrase, npub: npub)
+            o.pendingImport = nil
+            o.pendingName = nil
+            if state.passphraseInEnvironment {
+                o.busy = true
+                state.phase = .onboarding(o)
+                return [.restoreBackup(path: path, backupPassphrase: backupPassphrase, passphrase: nil)]
+            }
+            o.step = .passphrase(TextField(), confirm: TextField(), focusConfirm: false)
+            state.phase = .onboarding(o)
+            return []
+        case .backupRestored(let sessions, let posts):
+            state.status = StatusLine("backup restored: \(sessions) new session\(sessions == 1 ? "" : "s"), \(posts) new post\(posts == 1 ? "" : "s").", .success)
+            return []
         case .identityCreated(let info, let nsec):
             state.identity = info
             var o = OnboardingState()

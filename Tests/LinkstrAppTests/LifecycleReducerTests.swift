@@ -217,6 +217,80 @@ final class LifecycleReducerTests: XCTestCase {
         }
     }
 
+    /// wire 2026 §8: restore at onboarding. The file is checked first (a sealed one with its passphrase),
+    /// so a broken backup or a wrong passphrase is said before anything else is asked; then the
+    /// passphrase for the key here. A refusal says why and keeps the step.
+    func testRestoringASealedBackupAsksForBothPassphrases() {
+        var h = ReducerHarness(); h.send(.identityMissing) { $0.phase = .onboarding(OnboardingState()) }
+        h.send(.keyPressed(.down)) { var x = OnboardingState(); x.step = .choose(selection: 1); $0.phase = .onboarding(x) }
+        h.send(.keyPressed(.down)) { var x = OnboardingState(); x.step = .choose(selection: 2); $0.phase = .onboarding(x) }
+        h.send(.keyPressed(.down)) { var x = OnboardingState(); x.step = .choose(selection: 2); $0.phase = .onboarding(x) }
+        h.send(.keyPressed(.enter)) { var x = OnboardingState(); x.step = .restoreFile(TextField()); $0.phase = .onboarding(x) }
+        h.send(.keyPressed(.enter)) {
+            var x = OnboardingState(); x.step = .restoreFile(TextField()); x.error = "type the path of a .linkstrbackup file."; $0.phase = .onboarding(x)
+        }
+        let path = "~/b.linkstrbackup"
+        h.send(.textPasted(" ~/b.linkstrbackup\n")) { var x = OnboardingState(); x.step = .restoreFile(TextField(path)); $0.phase = .onboarding(x) }
+        h.send(.keyPressed(.enter), [.checkBackup(path: path, backupPassphrase: nil)]) {
+            var x = OnboardingState(); x.step = .restoreFile(TextField(path)); x.busy = true; $0.phase = .onboarding(x)
+        }
+        h.send(.backupNeedsPassphrase(path: path)) { var x = OnboardingState(); x.step = .restoreSecret(path: path, TextField()); $0.phase = .onboarding(x) }
+        h.type("s") { var x = OnboardingState(); x.step = .restoreSecret(path: path, TextField("s")); $0.phase = .onboarding(x) }
+        h.send(.keyPressed(.enter), [.checkBackup(path: path, backupPassphrase: "s")]) {
+            var x = OnboardingState(); x.step = .restoreSecret(path: path, TextField("s")); x.busy = true; $0.phase = .onboarding(x)
+        }
+        // A wrong passphrase is said here, before a new one is chosen.
+        h.send(.onboardingFailed("wrong passphrase, or the backup is damaged.")) {
+            var x = OnboardingState(); x.step = .restoreSecret(path: path, TextField("s")); x.error = "wrong passphrase, or the backup is damaged."
+            $0.phase = .onboarding(x)
+        }
+        h.send(.keyPressed(.enter), [.checkBackup(path: path, backupPassphrase: "s")]) {
+            var x = OnboardingState(); x.step = .restoreSecret(path: path, TextField("s")); x.busy = true; $0.phase = .onboarding(x)
+        }
+        let pending = PendingRestore(path: path, backupPassphrase: "s", npub: "npub1x")
+        h.send(.backupChecked(path: path, backupPassphrase: "s", npub: "npub1x")) {
+            var x = OnboardingState(); x.step = .passphrase(TextField(), confirm: TextField(), focusConfirm: false); x.pendingRestore = pending
+            $0.phase = .onboarding(x)
+        }
+        h.type("p") {
+            var x = OnboardingState(); x.step = .passphrase(TextField("p"), confirm: TextField(), focusConfirm: false); x.pendingRestore = pending
+            $0.phase = .onboarding(x)
+        }
+        h.send(.keyPressed(.enter)) {
+            var x = OnboardingState(); x.step = .passphrase(TextField("p"), confirm: TextField(), focusConfirm: true); x.pendingRestore = pending
+            $0.phase = .onboarding(x)
+        }
+        h.type("p") {
+            var x = OnboardingState(); x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true); x.pendingRestore = pending
+            $0.phase = .onboarding(x)
+        }
+        h.send(.keyPressed(.enter), [.restoreBackup(path: path, backupPassphrase: "s", passphrase: "p")]) {
+            var x = OnboardingState(); x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true); x.pendingRestore = pending
+            x.busy = true
+            $0.phase = .onboarding(x)
+        }
+        h.send(.onboardingFailed("backup conflicts with this device's data: … nothing was restored.")) {
+            var x = OnboardingState(); x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true); x.pendingRestore = pending
+            x.error = "backup conflicts with this device's data: … nothing was restored."
+            $0.phase = .onboarding(x)
+        }
+        // Esc goes back to the choice and forgets the file.
+        h.send(.keyPressed(.escape)) { var x = OnboardingState(); x.step = .choose(selection: 2); $0.phase = .onboarding(x) }
+    }
+
+    func testAPlainBackupWithThePassphraseInTheEnvironmentRestoresAtOnce() {
+        var h = ReducerHarness()
+        h.send(.passphraseInEnvironment) { $0.passphraseInEnvironment = true }
+        var x = OnboardingState(); x.step = .restoreFile(TextField("/tmp/b")); x.busy = true
+        h.state.phase = .onboarding(x)
+        h.send(.backupChecked(path: "/tmp/b", backupPassphrase: nil, npub: "npub1y"), [.restoreBackup(path: "/tmp/b", backupPassphrase: nil, passphrase: nil)]) {
+            var y = OnboardingState(); y.step = .restoreFile(TextField("/tmp/b")); y.busy = true
+            y.pendingRestore = PendingRestore(path: "/tmp/b", backupPassphrase: nil, npub: "npub1y")
+            $0.phase = .onboarding(y)
+        }
+        h.send(.backupRestored(sessionsAdded: 2, postsAdded: 1)) { $0.status = StatusLine("backup restored: 2 new sessions, 1 new post.", .success) }
+    }
+
     func testAnNcryptsecAsksForItsPassphraseOnceWithoutConfirmation() {
         var h = ReducerHarness()
         var x = OnboardingState(); x.step = .importKey(TextField("ncryptsec1qqqq"))

@@ -144,6 +144,29 @@ public final class EffectRunner: @unchecked Sendable {
             } catch {
                 dispatch(.onboardingFailed(String(describing: error)))
             }
+        case .checkBackup(let path, let backupPassphrase):
+            do {
+                let file = Self.expandingTilde(path)
+                if backupPassphrase == nil, try BackupActions.needsPassphrase(file) {
+                    dispatch(.backupNeedsPassphrase(path: path))
+                } else {
+                    let backup = try BackupActions.load(file, passphrase: backupPassphrase)
+                    dispatch(.backupChecked(path: path, backupPassphrase: backupPassphrase, npub: backup.secretKey.publicKey.npub))
+                }
+            } catch {
+                dispatch(.onboardingFailed(String(describing: error)))
+            }
+        case .restoreBackup(let path, let backupPassphrase, let given):
+            do {
+                guard let local else { throw StorageError.closed }
+                let backup = try BackupActions.load(Self.expandingTilde(path), passphrase: backupPassphrase)
+                let passphrase = try given ?? environmentPassphrase() ?? { throw VaultError.noPassphrase }()
+                let (key, _, outcome) = try BackupActions(vault: vault, local: local).restore(backup, passphrase: passphrase, now: now)
+                try openAccount(key)
+                dispatch(.backupRestored(sessionsAdded: outcome.sessionsAdded, postsAdded: outcome.postsAdded))
+            } catch {
+                dispatch(.onboardingFailed(String(describing: error)))
+            }
         case .startSync: startSync()
 
         case .loadSessions(let list):
@@ -391,6 +414,9 @@ public final class EffectRunner: @unchecked Sendable {
         relaySnapshots = [:]
         dispatch(.relaysChanged(relayRows()))
     }
+
+    /// "~/backups/x.linkstrbackup", as a shell would read it.
+    static func expandingTilde(_ path: String) -> String { NSString(string: path).expandingTildeInPath }
 
     private func openAccount(_ key: SecretKey) throws {
         try prepareAccount(key)

@@ -54,6 +54,7 @@ enum BootViews {
             c.put("Welcome. linkstr needs a key: it is your identity on Nostr.", x: 4, y: y, Style(.text))
             c.put(" c  Create a new account ", x: 6, y: y + 2, Style(.text, bold: true, reverse: selection == 0))
             c.put(" i  Sign in with a key you have (nsec, hex or ncryptsec) ", x: 6, y: y + 3, Style(.text, bold: true, reverse: selection == 1))
+            c.put(" b  Restore a backup (.linkstrbackup) ", x: 6, y: y + 4, Style(.text, bold: true, reverse: selection == 2))
             c.put("↑↓ choose · Enter continue · q quit", x: 4, y: y + 6, Style(.dim))
         case .createName(let f):
             c.put("A profile name others will see (optional)", x: 4, y: y, Style(.text))
@@ -63,15 +64,28 @@ enum BootViews {
             c.put("Paste your secret key (nsec1…, 64 hex characters, or ncryptsec1…)", x: 4, y: y, Style(.text), limit: c.width - 5)
             AppView.drawField(&c, f, x: 6, y: y + 2, width: min(60, c.width - 8), focused: true, mask: true)
             c.put("Enter continue · Esc back", x: 4, y: y + 5, Style(.dim))
+        case .restoreFile(let f):
+            c.put("The path of a .linkstrbackup file (from the iOS app, or exported here)", x: 4, y: y, Style(.text), limit: c.width - 5)
+            AppView.drawField(&c, f, x: 6, y: y + 2, width: min(60, c.width - 8), focused: !o.busy, placeholder: "~/Downloads/linkstr.linkstrbackup")
+            if o.busy { c.put("reading the backup…", x: 6, y: y + 4, Style(.warning)) }
+            c.put("Enter continue · Esc back", x: 4, y: y + 5, Style(.dim))
+        case .restoreSecret(_, let f):
+            c.put("This backup is sealed: type the passphrase it was exported with", x: 4, y: y, Style(.text), limit: c.width - 5)
+            AppView.drawField(&c, f, x: 6, y: y + 2, width: min(40, c.width - 8), focused: !o.busy, mask: true)
+            if o.busy { c.put("opening the backup (scrypt)…", x: 6, y: y + 4, Style(.warning)) }
+            c.put("Enter continue · Esc back", x: 4, y: y + 5, Style(.dim))
         case .passphrase(let p, let confirm, let focusConfirm):
-            c.put(o.pendingImport?.lowercased().hasPrefix("ncryptsec1") == true ? "The ncryptsec's passphrase (it also protects the key here)"
-                    : "Choose a passphrase: it encrypts your key on this device", x: 4, y: y, Style(.text), limit: c.width - 5)
+            let question = o.pendingImport?.lowercased().hasPrefix("ncryptsec1") == true ? "The ncryptsec's passphrase (it also protects the key here)"
+                : o.pendingRestore != nil ? "The backup is fine. Choose a passphrase: it encrypts its key here"
+                : "Choose a passphrase: it encrypts your key on this device"
+            c.put(question, x: 4, y: y, Style(.text), limit: c.width - 5)
             AppView.drawField(&c, p, x: 6, y: y + 2, width: min(40, c.width - 8), focused: !focusConfirm && !o.busy, mask: true)
             if let confirm {
                 c.put("again", x: 6, y: y + 3, Style(.dim))
                 AppView.drawField(&c, confirm, x: 12, y: y + 3, width: min(34, c.width - 14), focused: focusConfirm && !o.busy, mask: true)
             }
-            if o.busy { c.put("deriving the key (scrypt)…", x: 6, y: y + 5, Style(.warning)) }
+            if let r = o.pendingRestore { c.put("account " + r.npub, x: 6, y: y + 5, Style(.dim), limit: c.width - 7) }
+            if o.busy { c.put(o.pendingRestore != nil ? "restoring the backup…" : "deriving the key (scrypt)…", x: 6, y: y + 6, Style(.warning)) }
             c.put("Enter continue · Esc back", x: 4, y: y + 7, Style(.dim))
         case .backup(let revealed):
             let lines = [
@@ -86,7 +100,12 @@ enum BootViews {
                 c.put("r reveal the key · Enter back it up later (You will remind you)", x: 4, y: y + 3, Style(.dim))
             }
         }
-        if let e = o.error { c.put(DisplayText.singleLine(e), x: 6, y: y + 9, Style(.error, bold: true), limit: c.width - 7) }
+        if let e = o.error {
+            // Wrapped, never cut: a refused backup says exactly which record and why.
+            for (i, line) in PostViews.wrap(DisplayText.singleLine(e), width: max(10, c.width - 7)).prefix(3).enumerated() {
+                c.put(line, x: 6, y: y + 9 + i, Style(.error, bold: true))
+            }
+        }
         _ = state
     }
 }
