@@ -43,7 +43,8 @@ public enum AppAction: Equatable, Sendable {
     case relaysChanged([RelayRow])
     case identitiesLoaded([IdentityEntry])
     /// "Added you" (wire 2026 §7.2): who follows us, as the relays answered.
-    case addedYouLoaded([Pubkey])
+    /// `complete`: every relay sent its whole answer (else the list may be short).
+    case addedYouLoaded([Pubkey], complete: Bool)
     case addedYouFailed(String)
     case messagesArrived(touchedSessions: Set<String>, notifications: [InboundNotification])
 

@@ -219,12 +219,13 @@ public enum AppReducer {
         case .identitiesLoaded(let entries):
             state.you.identities = entries
             return []
-        case .addedYouLoaded(let keys):
+        case .addedYouLoaded(let keys, let complete):
             state.you.addedYou = keys
             state.you.askingAddedYou = false
             let count = keys.filter { k in !state.contacts.contains { $0.pubkey == k } }.count
-            state.status = StatusLine(keys.isEmpty ? "nobody's follow list names you on your relays."
-                                      : "\(keys.count) added you\(count < keys.count ? ", \(count) not in your contacts" : "").", .success)
+            let summary = keys.isEmpty ? "nobody's follow list names you on your relays."
+                : "\(keys.count) added you\(count < keys.count ? ", \(count) not in your contacts" : "")."
+            state.status = complete ? StatusLine(summary, .success) : StatusLine(summary + " " + AddedYouRule.partialNote, .warning)
             return []
         case .addedYouFailed(let why):
             state.you.askingAddedYou = false

@@ -118,14 +118,21 @@ public struct AccountActions: Sendable {
         public let profileName: String?
     }
 
+    public struct AddedYou: Equatable, Sendable {
+        public let followers: [Follower]
+        /// False when a relay did not send every page: the list may be missing people.
+        public let complete: Bool
+    }
+
     /// "Added you" (wire 2026 §7.2): who follows you now, asked of the relays (read-only), each marked
     /// when already a contact. Throws when no relay answered: an unknown list is never shown as empty.
-    public func addedYou() async throws -> [Follower] {
-        guard let keys = await (try await engine()).addedYou() else {
+    public func addedYou() async throws -> AddedYou {
+        guard let answer = await (try await engine()).addedYou() else {
             throw DomainError.message("no relay answered, so who added you is unknown right now. try again.")
         }
         let contacts = Set(try store.contacts().map(\.pubkey)), names = try store.profileNames()
-        return keys.map { Follower(pubkey: $0, isContact: contacts.contains($0), profileName: names[$0]) }
+        return AddedYou(followers: answer.followers.map { Follower(pubkey: $0, isContact: contacts.contains($0), profileName: names[$0]) },
+                        complete: answer.complete)
     }
 
     /// A contact's private alias (blank clears it): set here at once, then synced to your own devices as

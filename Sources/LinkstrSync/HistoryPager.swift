@@ -17,15 +17,26 @@
 /// Beyond iOS: a second holding more events than the relay will send (more than 4 000, or more than
 /// a relay that clamps `limit` silently returns: rust-nostr's relay sends at most 500) cannot be read
 /// with NIP-01. iOS stops there; here the chain goes on to the older seconds and settles as incomplete
-/// (`.crowdedSecond`) at its end, so the rest of the history is still read and the user is told.
+/// (`.crowdedSecond`) at its end, so the rest of the history is still read and the user is told. A
+/// silent clamp below the page limit is learned from the answers (a short page followed by older
+/// events), so a boundary second as full as the clamp counts as crowded: a second holding exactly that
+/// many cannot be told from a fuller one, and is reported as possibly incomplete rather than trusted.
 ///
 /// Also beyond iOS: some relays (nostr-relay) read `until` as exclusive. A page asked `until: U` after a
 /// page whose oldest second was U must bring events of second U from an inclusive relay; when none
 /// come, the relay is exclusive, the same page is asked again with `U + 1`, and every later `until`
 /// is sent one higher. The chain means the same on both kinds of relay.
 public struct HistoryPager: Sendable, Equatable {
-    public static let firstLimit = 500
-    public static let maxLimit = 4_000
+    /// The page sizes of a chain: gift wraps and preferences (§6: 500, doubling to 4 000 on a crowded
+    /// second) or the follow lists naming us (§7.2: 200, doubling to 1 600).
+    public struct Limits: Sendable, Equatable {
+        public let first: Int
+        public let max: Int
+        public static let history = Limits(first: 500, max: 4_000)
+        public static let followLists = Limits(first: 200, max: 1_600)
+    }
+    public static let firstLimit = Limits.history.first
+    public static let maxLimit = Limits.history.max
 
     public struct Page: Sendable, Equatable {
         public let number: Int
@@ -59,6 +70,7 @@ public struct HistoryPager: Sendable, Equatable {
     /// Learned from the relay's answers; kept across restarts.
     public private(set) var untilIsExclusive = false
     private let firstLimit: Int
+    private let maxLimit: Int
     private var pageCount = 0
     private var ids = Set<String>()
     private var oldest: Int64?
@@ -70,10 +82,17 @@ public struct HistoryPager: Sendable, Equatable {
     private var skippedCrowdedSecond = false
     /// Events the previous page brought when it ended full on its boundary second (0 otherwise).
     private var fullBoundaryCount = 0
+    /// How many events the relay really sends per request, learned when a short page was followed by
+    /// older events (it clamped `limit` without saying so); kept across restarts.
+    public private(set) var learnedClamp: Int?
+    /// The previous page: its count when it was short, and its oldest second.
+    private var previousShort: Int?
+    private var previousOldest: Int64?
 
-    /// `relayLimit`: what the relay says it allows per request (NIP-11), when less than 500.
-    public init(relayLimit: Int? = nil) {
-        firstLimit = max(1, min(Self.firstLimit, relayLimit ?? Self.firstLimit))
+    /// `relayLimit`: what the relay says it allows per request (NIP-11), when less than the first limit.
+    public init(relayLimit: Int? = nil, limits: Limits = .history) {
+        firstLimit = max(1, min(limits.first, relayLimit ?? limits.first))
+        maxLimit = limits.max
     }
 
     public var isRunning: Bool { page != nil }
@@ -84,6 +103,8 @@ public struct HistoryPager: Sendable, Equatable {
         if let page { actions.append(.close(page)) }
         outcome = nil
         boundaryOfPrevious = nil
+        previousShort = nil
+        previousOldest = nil
         skippedCrowdedSecond = false
         fullBoundaryCount = 0
         actions.append(request(until: nil, limit: firstLimit))
@@ -102,7 +123,7 @@ public struct HistoryPager: Sendable, Equatable {
         }
         if !matchesFilter || createdAt < 0 || page.until.map({ createdAt > $0 }) == true { invalid = true }
         guard ids.insert(id).inserted else { return }
-        if ids.count > Self.maxLimit { invalid = true }
+        if ids.count > maxLimit { invalid = true }
         oldest = min(oldest ?? createdAt, createdAt)
         if createdAt == boundaryOfPrevious { sawBoundary = true }
     }
@@ -128,17 +149,22 @@ public struct HistoryPager: Sendable, Equatable {
         }
         guard let oldest, !ids.isEmpty else { return actions + settle(endOfChain) }
         let count = ids.count
+        // Older events after a short page: that page was cut by the relay, not by the end of history.
+        if let short = previousShort, let before = previousOldest, oldest < before { learnedClamp = max(learnedClamp ?? 0, short) }
+        previousShort = count < page.limit ? count : nil
+        previousOldest = oldest
+        let full = count >= min(page.limit, learnedClamp ?? .max)
         let previousFull = fullBoundaryCount
         fullBoundaryCount = 0
         if oldest == page.until {
-            if count >= page.limit && page.limit < Self.maxLimit {
+            if full && page.limit < maxLimit {
                 fullBoundaryCount = count
-                actions.append(request(until: oldest, limit: min(page.limit * 2, Self.maxLimit), boundary: oldest))
+                actions.append(request(until: oldest, limit: min(page.limit * 2, maxLimit), boundary: oldest))
                 return actions
             }
             // Full at 4 000, or a doubled limit that brought no more than before (the relay clamps):
             // the rest of this second cannot be read. Move on and say so at the end.
-            if count >= page.limit || (previousFull > 0 && count <= previousFull) { skippedCrowdedSecond = true }
+            if full || (previousFull > 0 && count <= previousFull) { skippedCrowdedSecond = true }
             guard oldest > 0 else { return actions + settle(endOfChain) }
             actions.append(request(until: oldest - 1, limit: firstLimit))
         } else {

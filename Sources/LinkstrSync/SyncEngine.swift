@@ -113,8 +113,12 @@ public actor SyncEngine {
     /// One-shot requests in flight: what came, which relays still owe an end, who waits.
     private struct PendingQuery {
         var events: [String: NostrEvent] = [:]
+        /// Which relay sent each event (a paged query accounts its pages per relay).
+        var sources: [String: Set<String>] = [:]
         var relays: Set<String>
-        var waiter: CheckedContinuation<[NostrEvent], Never>?
+        /// How each relay ended the request (a relay missing here timed out).
+        var ends: [String: HistoryPager.PageEnd] = [:]
+        var waiter: CheckedContinuation<Void, Never>?
     }
     private var queries: [String: PendingQuery] = [:]
     private var queryCount = 0
@@ -307,6 +311,7 @@ public actor SyncEngine {
                 ingestProfile(e)
             } else if sub.hasPrefix(Self.queryPrefix) {
                 queries[sub]?.events[e.id.hex] = e
+                queries[sub]?.sources[relay, default: []].insert(e.id.hex)
             } else if sub == Self.livePrefix || sub.hasPrefix(Self.backfillPrefix) {
                 let key = ChainKey(relay: relay, chain: .giftWraps)
                 if let page = pagers[key]?.page, sub == subscription(key, page) {
@@ -321,12 +326,12 @@ public actor SyncEngine {
             if sub == Self.followListSubscription { followListAnswered.insert(relay); release(.followList) }
             if sub.hasPrefix(Self.backfillPrefix) { await pageEnded(ChainKey(relay: relay, chain: .giftWraps), sub, .eose) }
             if sub.hasPrefix(Self.preferencesHistoryPrefix) { await pageEnded(ChainKey(relay: relay, chain: .preferences), sub, .eose) }
-            if sub.hasPrefix(Self.queryPrefix) { queryEnded(sub, relay) }
+            if sub.hasPrefix(Self.queryPrefix) { queryEnded(sub, relay, .eose) }
             await flush()
         case .closed(let relay, let sub, let reason):
             if sub.hasPrefix(Self.backfillPrefix) { await pageEnded(ChainKey(relay: relay, chain: .giftWraps), sub, .closed(reason.raw)) }
             if sub.hasPrefix(Self.preferencesHistoryPrefix) { await pageEnded(ChainKey(relay: relay, chain: .preferences), sub, .closed(reason.raw)) }
-            if sub.hasPrefix(Self.queryPrefix) { queryEnded(sub, relay) }
+            if sub.hasPrefix(Self.queryPrefix) { queryEnded(sub, relay, .closed(reason.raw)) }
         case .notice(let relay, let text):
             updateSink.yield(.notice(relay: relay, text))
         case .ready(let relay):
@@ -603,9 +608,24 @@ public actor SyncEngine {
     /// ended the request (EOSE or CLOSED) or `timeout` passed. Nothing is stored; the caller verifies.
     /// nil: no relay could be reached.
     public func query(_ filters: [Filter], timeout: Duration = .seconds(10)) async -> [NostrEvent]? {
+        await queryEach(filters, timeout: timeout)?.events
+    }
+
+    /// What a one-shot request brought: the events, which relay sent which, and how each relay ended
+    /// it (a relay missing from `ends` did not answer in time).
+    public struct QueryAnswer: Sendable {
+        public var events: [NostrEvent]
+        public var sources: [String: Set<String>]
+        public var ends: [String: HistoryPager.PageEnd]
+        public var relays: Set<String>
+    }
+
+    /// `query`, with each relay's part of the answer; `relays`: only these (when connected).
+    public func queryEach(_ filters: [Filter], relays only: Set<String>? = nil, timeout: Duration = .seconds(10)) async -> QueryAnswer? {
         ensureConsuming()
         if await pool.waitForWritableRelay() != nil { return nil }
-        let relays = Set(await pool.snapshots().filter { $0.status == .connected || $0.status == .readOnly }.map(\.url))
+        var relays = Set(await pool.snapshots().filter { $0.status == .connected || $0.status == .readOnly }.map(\.url))
+        if let only { relays.formIntersection(only) }
         guard !relays.isEmpty else { return nil }
         queryCount += 1
         let sub = "\(Self.queryPrefix)\(queryCount)"
@@ -615,44 +635,91 @@ public actor SyncEngine {
             try? await Task.sleep(for: timeout)
             await self?.finishQuery(sub)
         }
-        let events = await withCheckedContinuation { continuation in
-            if queries[sub]?.relays.isEmpty == true { continuation.resume(returning: queries[sub].map { Array($0.events.values) } ?? []) }
-            else { queries[sub]?.waiter = continuation }
+        await withCheckedContinuation { continuation in
+            if queries[sub]?.relays.isEmpty == true { continuation.resume() } else { queries[sub]?.waiter = continuation }
         }
         timer.cancel()
+        let pending = queries[sub]
         queries[sub] = nil
         await pool.unsubscribe(sub, relays: relays)
-        return events
+        return QueryAnswer(events: pending.map { Array($0.events.values) } ?? [], sources: pending?.sources ?? [:],
+                           ends: pending?.ends ?? [:], relays: relays)
     }
 
-    private func queryEnded(_ sub: String, _ relay: String) {
-        queries[sub]?.relays.remove(relay)
+    private func queryEnded(_ sub: String, _ relay: String, _ end: HistoryPager.PageEnd) {
+        guard queries[sub]?.relays.remove(relay) != nil else { return }
+        queries[sub]?.ends[relay] = end
         if queries[sub]?.relays.isEmpty == true { finishQuery(sub) }
     }
 
     private func finishQuery(_ sub: String) {
         guard let waiter = queries[sub]?.waiter else { return }
         queries[sub]?.waiter = nil
-        waiter.resume(returning: queries[sub].map { Array($0.events.values) } ?? [])
+        waiter.resume()
     }
 
     /// "Added you" (wire 2026 §7.2): who follows you now, by their newest verified follow list. nil: no
-    /// relay answered. Read-only.
-    public func addedYou(timeout: Duration = .seconds(10)) async -> [Pubkey]? {
+    /// relay answered. Read-only. Each relay's lists naming us are paged (200 at a time, doubling to
+    /// 1 600 on a crowded second, `HistoryPager`); `complete` is false when a relay's pages did not all
+    /// come (closed, timed out, a second too crowded to read): the list may then be short.
+    public func addedYou(timeout: Duration = .seconds(10)) async -> (followers: [Pubkey], complete: Bool)? {
         func lists(_ events: [NostrEvent]) -> [AddedYouRule.FollowList] {
             events.filter { $0.kind == 3 && $0.isValid }.map {
                 AddedYouRule.FollowList(author: $0.pubkey.hex, stamp: LWWStamp(createdAt: $0.createdAt, eventID: $0.id.hex), tags: $0.tags)
             }
         }
-        guard let naming = await query([Filter(kinds: [3], tags: ["p": [me]], limit: AddedYouRule.queryLimit)], timeout: timeout) else { return nil }
-        var found = lists(naming)
+        guard let relays = await connectedRelays(), !relays.isEmpty else { return nil }
+        var found: [AddedYouRule.FollowList] = []
+        var complete = true
+        var answered = false
+        for relay in relays.sorted() {
+            guard let paged = await pagedFollowLists(relay: relay, timeout: timeout) else { continue }
+            answered = true
+            found += lists(paged.events)
+            if paged.outcome != .finished { complete = false }
+        }
+        guard answered else { return nil }
         let authors = Array(Set(found.map(\.author))).sorted()
         // Their newest lists, which may no longer name us (an unfollow a relay has not caught up with).
         for start in stride(from: 0, to: authors.count, by: AddedYouRule.authorsPerQuery) {
             let batch = Array(authors[start..<min(start + AddedYouRule.authorsPerQuery, authors.count)])
             found += lists(await query([Filter(authors: batch, kinds: [3], limit: 2 * batch.count)], timeout: timeout) ?? [])
         }
-        return AddedYouRule.followers(found, me: me)
+        return (AddedYouRule.followers(found, me: me), complete)
+    }
+
+    private func connectedRelays() async -> Set<String>? {
+        if await pool.waitForWritableRelay() != nil { return nil }
+        return Set(await pool.snapshots().filter { $0.status == .connected || $0.status == .readOnly }.map(\.url))
+    }
+
+    /// One relay's kind 3 lists naming us, page by page. nil: the relay did not take the first page.
+    private func pagedFollowLists(relay: String, timeout: Duration) async -> (events: [NostrEvent], outcome: HistoryPager.Outcome)? {
+        var pager = HistoryPager(relayLimit: await pool.effectiveLimit(HistoryPager.Limits.followLists.first, relay: relay), limits: .followLists)
+        var events: [String: NostrEvent] = [:]
+        var actions = pager.start()
+        var pages = 0
+        while let action = actions.first {
+            actions.removeFirst()
+            switch action {
+            case .close: continue
+            case .settled(let outcome): return (Array(events.values), outcome)
+            case .request(let page):
+                pages += 1
+                guard let answer = await queryEach([Filter(kinds: [3], tags: ["p": [me]], until: page.wireUntil, limit: page.limit)],
+                                                   relays: [relay], timeout: timeout) else {
+                    return pages == 1 ? nil : (Array(events.values), .incomplete(.disconnected))
+                }
+                let sent = answer.sources[relay] ?? []
+                for e in answer.events where sent.contains(e.id.hex) {
+                    let names = e.tags.contains { $0.count >= 2 && $0[0] == "p" && $0[1] == me }
+                    pager.received(id: e.id.hex, createdAt: e.createdAt, matchesFilter: e.kind == 3 && names, page: page.number)
+                    events[e.id.hex] = e
+                }
+                actions += pager.ended(answer.ends[relay] ?? .timedOut, page: page.number)
+            }
+        }
+        return (Array(events.values), pager.outcome ?? .incomplete(.timedOut))
     }
 
     // MARK: private preferences (wire 2026 §3)

@@ -11,6 +11,8 @@ Commands (JSON on stdin/stdout):
   preference   {"secret", "plaintext", "key", "created_at"} -> a kind 30078 private preference as iOS builds it
   decrypt-self {"secret", "content"} -> {"plaintext"}: NIP-44 v2 to self, opened by rust-nostr
   preferences  {"secret", "items": [{"plaintext", "key", "created_at"}]} -> {"events": [...]}: many at once
+  follow-lists {"names", "count", "crowded", "crowded_at", "start_at"} -> {"events": [...]}: kind 3 lists naming `names`, each
+               from a new key: `count` one second apart from start_at down, `crowded` more all at crowded_at
   ios-backup   {"secret", "sessions", "posts", ...} (unix seconds) -> a .linkstrbackup file as the iOS app writes it
 """
 import json
@@ -73,6 +75,16 @@ def cmd_preference(req):
 
 def cmd_preferences(req):
     return {"events": [cmd_preference(dict(item, secret=req["secret"])) for item in req["items"]]}
+
+
+def cmd_follow_lists(req):
+    events = []
+    times = [req["start_at"] - i for i in range(req["count"])] + [req["crowded_at"]] * req.get("crowded", 0)
+    for at in times:
+        builder = n.EventBuilder(n.Kind(3), "").tags([n.Tag.parse(["p", name]) for name in req["names"]])
+        builder = builder.custom_created_at(n.Timestamp.from_secs(at))
+        events.append(json.loads(builder.finalize(n.Keys.generate()).as_json()))
+    return {"events": events}
 
 
 APPLE_EPOCH = 978307200
@@ -216,7 +228,7 @@ def cmd_query(req):
 def main():
     command = sys.argv[1]
     req = json.load(sys.stdin)
-    out = {"wrap": cmd_wrap, "unwrap": cmd_unwrap, "bench-unwrap": cmd_bench_unwrap, "publish": cmd_publish, "fetch": cmd_fetch, "event": cmd_event, "preference": cmd_preference, "preferences": cmd_preferences, "decrypt-self": cmd_decrypt_self, "ios-backup": cmd_ios_backup,
+    out = {"wrap": cmd_wrap, "unwrap": cmd_unwrap, "bench-unwrap": cmd_bench_unwrap, "publish": cmd_publish, "fetch": cmd_fetch, "event": cmd_event, "preference": cmd_preference, "preferences": cmd_preferences, "decrypt-self": cmd_decrypt_self, "ios-backup": cmd_ios_backup, "follow-lists": cmd_follow_lists,
            "query": cmd_query}[command](req)
     json.dump(out, sys.stdout)
 

@@ -36,7 +36,7 @@ final class YouSettingsReducerTests: XCTestCase {
             $0.status = StatusLine("asking your relays who added you…")
         }
         h.send(.keyPressed(.char("f")))  // one question at a time
-        h.send(.addedYouLoaded([F.bob, F.carol])) {
+        h.send(.addedYouLoaded([F.bob, F.carol], complete: true)) {
             $0.you.addedYou = [F.bob, F.carol]
             $0.you.askingAddedYou = false
             $0.status = StatusLine("2 added you, 1 not in your contacts.", .success)

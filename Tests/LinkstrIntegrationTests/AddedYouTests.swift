@@ -39,6 +39,36 @@ final class AddedYouTests: XCTestCase {
         XCTAssertTrue(offline.err.contains("no relay answered"), offline.err)
     }
 
+    /// More lists than one page (200), a second holding 300 of them: paged per relay (wire 2026 §7.2),
+    /// the limit doubling on the crowded second, on both relay implementations; a relay that clamps its
+    /// answers to 100 cannot give the whole crowded second, and the list says it may be partial.
+    func testManyFollowersArePagedAndACrowdedSecondIsReadOrReported() throws {
+        let nostrRelay = try TestRelay(), rustRelay = try RustRelay.start(), clamped = try TestRelay(maxLimit: 100)
+        let now = Int64(Date().timeIntervalSince1970)
+        for (relay, complete) in [(nostrRelay.url, true), (rustRelay.url, true), (clamped.url, false)] {
+            let home = try Home("added-you-many", relays: [relay])
+            defer { home.remove() }
+            let (_, me) = try home.createIdentity()
+            let events = try RustNostrPeer.call("follow-lists", ["names": [me], "count": 260, "start_at": now - 10,
+                                                                 "crowded": 300, "crowded_at": now - 400])["events"] as! [[String: Any]]
+            for start in stride(from: 0, to: events.count, by: 100) {
+                let out = try RustNostrPeer.call("publish", ["relay": relay, "events": Array(events[start..<min(start + 100, events.count)])])
+                XCTAssertEqual((out["ok"] as? [Bool])?.allSatisfy { $0 }, true, "\(out["messages"] ?? "")")
+            }
+            let r = try home.ok(["contacts", "added-you", "--json"])
+            let followers = Set((try r.json() as? [[String: Any]] ?? []).compactMap { $0["pubkey"] as? String })
+            if complete {
+                XCTAssertEqual(followers.count, 560, relay)
+                XCTAssertEqual(followers, Set(events.map { $0["pubkey"] as! String }), relay)
+                XCTAssertFalse(r.err.contains("may be missing people"), r.err)
+            } else {
+                XCTAssertTrue(followers.isSuperset(of: events.prefix(260).map { $0["pubkey"] as! String }), "every other second is read: \(followers.count)")
+                XCTAssertLessThan(followers.count, 560)
+                XCTAssertTrue(r.err.contains("some relays did not send their whole answer: the list may be missing people."), r.err)
+            }
+        }
+    }
+
     /// The You pane: f asks, the follower who is not a contact yet is listed, Enter adds them with an alias.
     func testTheYouPaneShowsWhoAddedYouAndAddsThem() throws {
         let relay = try TestRelay()

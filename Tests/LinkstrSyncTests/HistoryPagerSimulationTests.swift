@@ -27,9 +27,10 @@ final class HistoryPagerSimulationTests: XCTestCase {
             let n = Int(rng.next() % 400)
             let window = Int64(1 + rng.next() % 200)
             var events = (0..<n).map { (id: $0, at: 1_000 + Int64(rng.next() % UInt64(window))) }
-            // Thin out seconds holding more than the clamp: those cannot be paged by any NIP-01 client.
+            // Thin out seconds holding as many events as the clamp or more: those cannot be paged by any
+            // NIP-01 client (a second exactly as full as the clamp cannot be told from a fuller one).
             var perSecond = [Int64: Int]()
-            events = events.filter { perSecond[$0.at, default: 0] += 1; return perSecond[$0.at]! <= clamp }
+            events = events.filter { perSecond[$0.at, default: 0] += 1; return perSecond[$0.at]! < clamp }
             let relay = SimulatedRelay(events: events, inclusive: rng.next() % 2 == 0, clamp: clamp)
             var pager = HistoryPager()
             var seen = Set<Int>()
@@ -48,7 +49,7 @@ final class HistoryPagerSimulationTests: XCTestCase {
                 }
                 actions = pager.ended(.eose, page: page.number)
             }
-            XCTAssertEqual(pager.outcome, .finished, "seed \(seed)")
+            XCTAssertEqual(pager.outcome, .finished, "seed \(seed) (clamp \(clamp), \(relay.inclusive ? "inclusive" : "exclusive") until)")
             XCTAssertLessThan(steps, 10_000)
             if seen.count != events.count {
                 return XCTFail("seed \(seed): read \(seen.count) of \(events.count) (clamp \(clamp), \(relay.inclusive ? "inclusive" : "exclusive") until)")
@@ -57,6 +58,29 @@ final class HistoryPagerSimulationTests: XCTestCase {
             pages += steps
         }
         print("history pager: \(cases) simulated relays read completely in \(pages) pages (seed \(seed))")
+    }
+
+    /// A second fuller than a silent clamp below the page limit: every other second is read, and the
+    /// chain says it is incomplete (before, a short page there read as "that was all").
+    func testASecondFullerThanASilentClampIsReportedUnderEitherUntil() {
+        for inclusive in [true, false] {
+            let events = (0..<150).map { (id: $0, at: Int64(2_000 - $0)) } + (150..<450).map { (id: $0, at: Int64(1_000)) }
+            let relay = SimulatedRelay(events: events, inclusive: inclusive, clamp: 100)
+            var rng = SplitMix(seed: 7)
+            var pager = HistoryPager(limits: .followLists)
+            var seen = Set<Int>()
+            var actions = pager.start()
+            while let page = actions.lazy.compactMap({ if case .request(let p) = $0 { p } else { nil } }).first {
+                for e in relay.page(until: page.wireUntil, limit: page.limit, rng: &rng) {
+                    seen.insert(e.id)
+                    pager.received(id: "\(e.id)", createdAt: e.at, matchesFilter: true, page: page.number)
+                }
+                actions = pager.ended(.eose, page: page.number)
+            }
+            XCTAssertEqual(pager.outcome, .incomplete(.crowdedSecond), "inclusive: \(inclusive)")
+            XCTAssertTrue(seen.isSuperset(of: 0..<150), "inclusive: \(inclusive)")
+            XCTAssertEqual(pager.learnedClamp, 100)
+        }
     }
 
     func testOldStyleOldestMinusOneLosesBoundarySeconds() {

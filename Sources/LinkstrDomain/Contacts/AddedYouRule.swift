@@ -1,8 +1,9 @@
 /// "Added you" (wire 2026 §7.2): the people whose follow list names you. Read-only: nothing is published.
 public enum AddedYouRule {
-    /// Follow lists asked for at once by the `#p` query; authors asked about per follow-up query.
-    public static let queryLimit = 1_600
+    /// Authors asked about per follow-up query (the `#p` lists are paged: `HistoryPager.Limits.followLists`).
     public static let authorsPerQuery = 50
+    /// Said when a relay did not send every page.
+    public static let partialNote = "some relays did not send their whole answer: the list may be missing people."
 
     public struct FollowList: Equatable, Sendable {
         public let author: Pubkey

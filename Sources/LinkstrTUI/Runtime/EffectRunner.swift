@@ -191,7 +191,7 @@ public final class EffectRunner: @unchecked Sendable {
             dispatch(.profileNamesLoaded(try store.profileNames()))
         case .loadAddedYou:
             guard let actions else { return }
-            run({ try await actions.addedYou().map(\.pubkey) }, { [.addedYouLoaded($0)] }, failed: { .addedYouFailed($0) })
+            run({ try await actions.addedYou() }, { [.addedYouLoaded($0.followers.map(\.pubkey), complete: $0.complete)] }, failed: { .addedYouFailed($0) })
         case .loadIdentities:
             let active = vault.activePubkey()
             dispatch(.identitiesLoaded(try vault.list().map { IdentityEntry(pubkey: $0.pubkey, npub: $0.npub, active: $0.pubkey == active) }))

@@ -43,7 +43,9 @@ struct ContactsCommand: AsyncParsableCommand {
         func execute() async throws {
             let ctx = try CLIContext(global)
             let (me, store) = try ctx.account()
-            let followers = try await ctx.withActions(me, store) { try await $0.addedYou() }
+            let answer = try await ctx.withActions(me, store) { try await $0.addedYou() }
+            let followers = answer.followers
+            if !answer.complete { printError(AddedYouRule.partialNote) }
             if global.json {
                 printLine(Output.json(.array(followers.map { f in
                     .object(JSONObject([("pubkey", .string(f.pubkey)), ("npub", .string((try? PublicKey(hex: f.pubkey))?.npub ?? "")),
