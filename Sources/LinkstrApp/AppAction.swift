@@ -46,6 +46,8 @@ public enum AppAction: Equatable, Sendable {
     /// `complete`: every relay sent its whole answer (else the list may be short).
     case addedYouLoaded([Pubkey], complete: Bool)
     case addedYouFailed(String)
+    /// A follow list arrived live while "added you" is shown.
+    case addedYouChanged([Pubkey])
     case messagesArrived(touchedSessions: Set<String>, notifications: [InboundNotification])
 
     // Results of effects.
@@ -95,6 +97,8 @@ public enum AppEffect: Equatable, Sendable {
     case loadContacts
     case loadIdentities
     case loadAddedYou
+    /// Keep "added you" current from live follow lists (on once it was asked).
+    case watchAddedYou(Bool)
     case markSessionRead(String)
     case markPostRead(String)
 

@@ -226,6 +226,11 @@ public enum AppReducer {
             let summary = keys.isEmpty ? "nobody's follow list names you on your relays."
                 : "\(keys.count) added you\(count < keys.count ? ", \(count) not in your contacts" : "")."
             state.status = complete ? StatusLine(summary, .success) : StatusLine(summary + " " + AddedYouRule.partialNote, .warning)
+            return [.watchAddedYou(true)]
+        case .addedYouChanged(let keys):
+            guard state.you.addedYou != nil else { return [] }
+            state.you.addedYou = keys
+            state.you.selection = min(state.you.selection, max(0, state.you.entries(contacts: state.contacts).count - 1))
             return []
         case .addedYouFailed(let why):
             state.you.askingAddedYou = false

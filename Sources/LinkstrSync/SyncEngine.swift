@@ -21,6 +21,8 @@ public enum SyncUpdate: Sendable {
     case notice(relay: String, String)
     /// Every relay that connected has been backfilled (late relays get their own later).
     case backfillComplete
+    /// While "added you" is watched: who follows us now, after a follow list arrived live.
+    case addedYouChanged([Pubkey])
 }
 
 /// Counters of one engine's life (`sync --json` prints them).
@@ -52,6 +54,9 @@ public actor SyncEngine {
     public static let backfillPrefix = "linkstr-backfill-"
     public static let followListSubscription = "linkstr-follow-list"
     public static let profilesSubscription = "linkstr-profiles"
+    /// "Added you" live (wire 2026 §7.2): new lists naming us, and the newest lists of who is listed.
+    public static let addedYouNewSubscription = "linkstr-contact-new"
+    public static let addedYouRowsSubscription = "linkstr-contact-rows"
     /// Our private preferences (kind 30078, wire 2026 §3): stored ones, then live.
     public static let preferencesSubscription = "linkstr-private-preferences"
     /// Pages of our stored preferences, per relay (the second history chain, wire 2026 §3.6).
@@ -122,6 +127,9 @@ public actor SyncEngine {
     }
     private var queries: [String: PendingQuery] = [:]
     private var queryCount = 0
+    /// The newest follow list per author seen by the last "added you" (and live since, when watched).
+    private var addedYouLists: [Pubkey: AddedYouRule.FollowList] = [:]
+    private var watchingAddedYou = false
     public private(set) var stats = SyncStats()
 
     /// The history chains of each relay (wire 2026 §6): our gift wraps, and our private preferences.
@@ -309,6 +317,8 @@ public actor SyncEngine {
                 ingestPreference(e)
             } else if sub == Self.profilesSubscription {
                 ingestProfile(e)
+            } else if sub == Self.addedYouNewSubscription || sub == Self.addedYouRowsSubscription {
+                await addedYouListArrived(e)
             } else if sub.hasPrefix(Self.queryPrefix) {
                 queries[sub]?.events[e.id.hex] = e
                 queries[sub]?.sources[relay, default: []].insert(e.id.hex)
@@ -663,11 +673,7 @@ public actor SyncEngine {
     /// 1 600 on a crowded second, `HistoryPager`); `complete` is false when a relay's pages did not all
     /// come (closed, timed out, a second too crowded to read): the list may then be short.
     public func addedYou(timeout: Duration = .seconds(10)) async -> (followers: [Pubkey], complete: Bool)? {
-        func lists(_ events: [NostrEvent]) -> [AddedYouRule.FollowList] {
-            events.filter { $0.kind == 3 && $0.isValid }.map {
-                AddedYouRule.FollowList(author: $0.pubkey.hex, stamp: LWWStamp(createdAt: $0.createdAt, eventID: $0.id.hex), tags: $0.tags)
-            }
-        }
+        func lists(_ events: [NostrEvent]) -> [AddedYouRule.FollowList] { events.compactMap(Self.followList) }
         guard let relays = await connectedRelays(), !relays.isEmpty else { return nil }
         var found: [AddedYouRule.FollowList] = []
         var complete = true
@@ -685,7 +691,61 @@ public actor SyncEngine {
             let batch = Array(authors[start..<min(start + AddedYouRule.authorsPerQuery, authors.count)])
             found += lists(await query([Filter(authors: batch, kinds: [3], limit: 2 * batch.count)], timeout: timeout) ?? [])
         }
-        return (AddedYouRule.followers(found, me: me), complete)
+        addedYouLists = [:]
+        for list in found { keepNewer(list) }
+        let followers = AddedYouRule.followers(Array(addedYouLists.values), me: me)
+        if watchingAddedYou { await subscribeAddedYouRows(followers) }
+        return (followers, complete)
+    }
+
+    /// A verified kind 3 as a follow list; nil for anything else.
+    private static func followList(_ e: NostrEvent) -> AddedYouRule.FollowList? {
+        guard e.kind == 3, e.isValid else { return nil }
+        return AddedYouRule.FollowList(author: e.pubkey.hex, stamp: LWWStamp(createdAt: e.createdAt, eventID: e.id.hex), tags: e.tags)
+    }
+
+    @discardableResult
+    private func keepNewer(_ list: AddedYouRule.FollowList) -> Bool {
+        if let current = addedYouLists[list.author], !FollowListRule.shouldApply(list.stamp, over: current.stamp) || current == list { return false }
+        addedYouLists[list.author] = list
+        return true
+    }
+
+    /// Keeps "added you" current while it is shown: new lists naming us (`limit: 0`, only what comes from
+    /// now on) and the newest lists of the people listed (an unfollow). Off again: both closed.
+    public func watchAddedYou(_ on: Bool) async {
+        guard on != watchingAddedYou else { return }
+        watchingAddedYou = on
+        if on {
+            ensureConsuming()
+            await pool.subscribe(Self.addedYouNewSubscription, filters: [Filter(kinds: [3], tags: ["p": [me]], limit: 0)])
+            await subscribeAddedYouRows(AddedYouRule.followers(Array(addedYouLists.values), me: me))
+        } else {
+            await pool.unsubscribe(Self.addedYouNewSubscription)
+            await pool.unsubscribe(Self.addedYouRowsSubscription)
+        }
+    }
+
+    private func subscribeAddedYouRows(_ followers: [Pubkey]) async {
+        let shown = Array(followers.prefix(AddedYouRule.watchedRows))
+        guard !shown.isEmpty else { return await pool.unsubscribe(Self.addedYouRowsSubscription) }
+        var filters: [Filter] = []
+        for start in stride(from: 0, to: shown.count, by: AddedYouRule.authorsPerQuery) {
+            let batch = Array(shown[start..<min(start + AddedYouRule.authorsPerQuery, shown.count)])
+            filters.append(Filter(authors: batch, kinds: [3], limit: 2 * batch.count))
+        }
+        await pool.subscribe(Self.addedYouRowsSubscription, filters: filters)
+    }
+
+    private func addedYouListArrived(_ e: NostrEvent) async {
+        guard watchingAddedYou, let list = Self.followList(e), list.author != me else { return }
+        let before = AddedYouRule.followers(Array(addedYouLists.values), me: me)
+        guard keepNewer(list) else { return }
+        let after = AddedYouRule.followers(Array(addedYouLists.values), me: me)
+        guard after != before else { return }
+        updateSink.yield(.addedYouChanged(after))
+        // A new follower's later lists are watched too (an unfollow).
+        if !Set(after).isSubset(of: before) { await subscribeAddedYouRows(after) }
     }
 
     private func connectedRelays() async -> Set<String>? {

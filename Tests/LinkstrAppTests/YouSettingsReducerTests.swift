@@ -27,6 +27,15 @@ final class YouSettingsReducerTests: XCTestCase {
 
     /// Wire 2026 §7.2: f asks the relays who added you; those who are not contacts are listed after the
     /// contacts, and Enter on one opens the add-contact form with their key filled in.
+    func testAPartialAnswerSaysSoAndLiveChangesWaitUntilAsked() {
+        var h = ReducerHarness(F.main())
+        h.send(.addedYouChanged([F.bob]))  // not asked yet: nothing to update
+        h.send(.addedYouLoaded([F.bob], complete: false), [.watchAddedYou(true)]) {
+            $0.you.addedYou = [F.bob]
+            $0.status = StatusLine("1 added you. " + AddedYouRule.partialNote, .warning)
+        }
+    }
+
     func testWhoAddedYouIsAskedForAndEachCanBeAdded() throws {
         var h = ReducerHarness(F.main())
         h.state.contacts = [Contact(pubkey: F.bob)]
@@ -36,12 +45,18 @@ final class YouSettingsReducerTests: XCTestCase {
             $0.status = StatusLine("asking your relays who added you…")
         }
         h.send(.keyPressed(.char("f")))  // one question at a time
-        h.send(.addedYouLoaded([F.bob, F.carol], complete: true)) {
+        h.send(.addedYouLoaded([F.bob, F.carol], complete: true), [.watchAddedYou(true)]) {
             $0.you.addedYou = [F.bob, F.carol]
             $0.you.askingAddedYou = false
             $0.status = StatusLine("2 added you, 1 not in your contacts.", .success)
         }
         XCTAssertEqual(h.state.you.entries(contacts: h.state.contacts), [.contact(F.bob), .follower(F.carol)])
+        // Live: someone follows, someone unfollows; the selection stays on a row.
+        h.send(.addedYouChanged([F.bob, F.carol, F.me])) { $0.you.addedYou = [F.bob, F.carol, F.me] }
+        h.send(.keyPressed(.down)) { $0.you.selection = 1 }
+        h.send(.keyPressed(.down)) { $0.you.selection = 2 }
+        h.send(.addedYouChanged([F.bob, F.carol])) { $0.you.addedYou = [F.bob, F.carol]; $0.you.selection = 1 }
+        h.send(.keyPressed(.up)) { $0.you.selection = 0 }
         h.send(.keyPressed(.down)) { $0.you.selection = 1 }
         h.send(.keyPressed(.enter)) {
             var form = ContactForm()

@@ -90,6 +90,14 @@ final class AddedYouTests: XCTestCase {
         var screen = try tmux.waitFor("you", text: "Added you (Enter adds", timeout: 20)
         XCTAssertTrue(screen.contains(String(friend.publicKey.npub.prefix(9))), screen)
         XCTAssertTrue(screen.contains("1 added you."), screen)
+        // Live while shown: a new follower appears, and goes when their newer list no longer names us.
+        let newcomer = SecretKey.generate()
+        let mark = String(newcomer.publicKey.npub.prefix(9))
+        let now = Int64(Date().timeIntervalSince1970)
+        try RustNostrPeer.publishEvent(relay: relay.url, secret: newcomer.revealNsec(), kind: 3, tags: [["p", me]], at: now)
+        try tmux.waitFor("you", "the newcomer listed", timeout: 20) { $0.contains(mark) }
+        try RustNostrPeer.publishEvent(relay: relay.url, secret: newcomer.revealNsec(), kind: 3, tags: [], at: now + 1)
+        try tmux.waitFor("you", "the newcomer gone after unfollowing", timeout: 20) { !$0.contains(mark) && $0.contains("Added you (Enter adds") }
         try tmux.keys("you", "Enter")
         try tmux.waitFor("you", text: "Add contact")
         try tmux.type("you", "Friend")

@@ -2,6 +2,8 @@
 public enum AddedYouRule {
     /// Authors asked about per follow-up query (the `#p` lists are paged: `HistoryPager.Limits.followLists`).
     public static let authorsPerQuery = 50
+    /// How many of the people listed get their newest list watched live (the rows a screen can show).
+    public static let watchedRows = 200
     /// Said when a relay did not send every page.
     public static let partialNote = "some relays did not send their whole answer: the list may be missing people."
 

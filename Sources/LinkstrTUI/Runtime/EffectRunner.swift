@@ -192,6 +192,9 @@ public final class EffectRunner: @unchecked Sendable {
         case .loadAddedYou:
             guard let actions else { return }
             run({ try await actions.addedYou() }, { [.addedYouLoaded($0.followers.map(\.pubkey), complete: $0.complete)] }, failed: { .addedYouFailed($0) })
+        case .watchAddedYou(let on):
+            guard let engine else { return }
+            run({ await engine.watchAddedYou(on) }, { _ in [] }, failed: { .actionFailed($0) })
         case .loadIdentities:
             let active = vault.activePubkey()
             dispatch(.identitiesLoaded(try vault.list().map { IdentityEntry(pubkey: $0.pubkey, npub: $0.npub, active: $0.pubkey == active) }))
@@ -447,6 +450,8 @@ public final class EffectRunner: @unchecked Sendable {
                     dispatch(.messagesArrived(touchedSessions: touched, notifications: shown))
                 case .contactsChanged:
                     if let contacts = try? store.contacts() { dispatch(.contactsLoaded(contacts)) }
+                case .addedYouChanged(let followers):
+                    dispatch(.addedYouChanged(followers))
                 case .profilesChanged:
                     if let names = try? store.profileNames() { dispatch(.profileNamesLoaded(names)) }
                     // Our own name may have come from another device or client.
