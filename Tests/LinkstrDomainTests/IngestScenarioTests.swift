@@ -274,12 +274,17 @@ final class IngestScenarioTests: XCTestCase {
     /// Another creator's delete hides the content (sealed) instead: a create dated earlier from someone
     /// else would make them the creator, and the content must then still be there.
     func testOurDeleteOfOurSessionPurgesItsContentOthersHideIt() throws {
-        let post = F.root(S, by: alice, at: 15)
-        var s = state([F.create(S, by: me, members: [me, alice], at: 10), post, F.reaction(S, post: post.rumorID, by: me, at: 16)])
+        let post = F.root(S, by: alice, at: 15), gone = F.root(S, by: alice, at: 17, url: "https://example.com/gone")
+        var s = state([F.create(S, by: me, members: [me, alice], at: 10), post, F.reaction(S, post: post.rumorID, by: me, at: 16),
+                       gone, F.delete(S, post: gone.rumorID, by: alice, at: 18), F.delete(S, post: "not-here-yet", by: alice, at: 18)])
+        XCTAssertEqual(s.tombstones.count, 2)
         XCTAssertEqual(try s.ingest(F.sessionDelete(S, by: me, at: 20)).outcome, .applied)
         XCTAssertTrue(s.session(S)!.derived.deletedForGood)
         XCTAssertNil(s.post(post.rumorID), "purged, not kept hidden")
         XCTAssertTrue(s.reactions.isEmpty)
+        XCTAssertTrue(s.tombstones.isEmpty, "its post tombstones go too (wire 2026 §1.4)")
+        XCTAssertEqual(try s.ingest(F.delete(S, post: "later", by: alice, at: 25)).outcome, .ignored(.sessionDeleted))
+        XCTAssertTrue(s.tombstones.isEmpty)
         XCTAssertEqual(try s.ingest(F.root(S, by: alice, at: 30)).outcome, .ignored(.sessionDeleted))
         XCTAssertTrue(s.posts.isEmpty, "what comes later is dropped")
 

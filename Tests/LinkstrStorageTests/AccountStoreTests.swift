@@ -340,8 +340,18 @@ final class SessionDeleteStorageTests: StorageTestCase {
                               MessageFactory.root("S", by: alice, at: 5, url: "https://example.com/before-membership")], now: 20)
         try store.setArchived("S", true)
         XCTAssertGreaterThan(try local.db.scalar("SELECT count(*) FROM staged_messages").int ?? 0, 0, "a post from before the session waits")
+        // A post deleted by its author (a tombstone), and the page title of a shared link.
+        let gone = MessageFactory.root("S", by: alice, at: 17, url: "https://example.com/gone")
+        _ = try store.ingest([gone, MessageFactory.delete("S", post: gone.rumorID, by: alice, at: 18)], now: 21)
+        try store.storeLinkMetadata(.init(title: "Purged Title", thumbnailPath: nil, fetchedAt: 20), for: "https://example.com/purged")
+        try store.storeLinkMetadata(.init(title: "Kept Title", thumbnailPath: nil, fetchedAt: 20), for: "https://example.com/elsewhere")
+        XCTAssertEqual(try local.db.scalar("SELECT count(*) FROM tombstones").int, 1)
         _ = try store.ingest([MessageFactory.sessionDelete("S", by: m, at: 30)], now: 31)
-        for table in ["posts", "reactions", "staged_messages", "session_members", "membership_intervals"] {
+        XCTAssertNil(try store.linkMetadata(for: "https://example.com/purged"), "its links' titles go")
+        XCTAssertEqual(try store.linkMetadata(for: "https://example.com/elsewhere")?.title, "Kept Title")
+        // A delete notice arriving now is ignored, not kept.
+        _ = try store.ingest([MessageFactory.delete("S", post: "some-post", by: alice, at: 32)], now: 33)
+        for table in ["posts", "reactions", "staged_messages", "session_members", "membership_intervals", "tombstones"] {
             XCTAssertEqual(try local.db.scalar("SELECT count(*) FROM \(table)").int, 0, table)
         }
         XCTAssertEqual(try local.db.scalar("SELECT listed + archived + unread FROM sessions WHERE session_id = 'S'").int, 0)

@@ -47,6 +47,9 @@ public struct AccountState: Equatable, Sendable, IngestStore {
     public func tombstoneKeys(forPost postID: String) -> [TombstoneKey] {
         (tombstonesByPost[postID] ?? []).sorted { ($0.sessionID, $0.deleter) < ($1.sessionID, $1.deleter) }
     }
+    public func tombstoneKeys(inSession sessionID: String) -> [TombstoneKey] {
+        tombstones.keys.filter { $0.sessionID == sessionID }.sorted { ($0.postID, $0.deleter) < ($1.postID, $1.deleter) }
+    }
     public func tombstone(_ key: TombstoneKey) -> Tombstone? { tombstones[key] }
     public mutating func setTombstone(_ tombstone: Tombstone) {
         tombstones[tombstone.key] = tombstone

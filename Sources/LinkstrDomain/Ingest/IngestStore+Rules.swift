@@ -69,6 +69,10 @@ extension IngestStore {
         guard session.derived != old else { return }
         for id in try postIDs(inSession: sid) { try reevaluatePost(id, &tx) }
         for id in try reactionIDs(inSession: sid) { try reevaluateReaction(id, &tx) }
+        // Deleted for good: its post tombstones go too (wire 2026 §1.4); the session's blocks all after.
+        if session.derived.deletedForGood {
+            for key in try tombstoneKeys(inSession: sid) { try removeTombstone(key) }
+        }
     }
 
     // MARK: roots
@@ -216,6 +220,7 @@ extension IngestStore {
     private mutating func ingestRootDelete(_ m: InboundMessage, _ tx: inout IngestTransaction) throws -> IngestOutcome {
         let postID = m.payload.rootID
         let sid = m.payload.conversationID
+        if try session(sid)?.derived.deletedForGood == true { return .ignored(.sessionDeleted) }
         let key = TombstoneKey(sessionID: sid, postID: postID, deleter: m.sender)
         let stamp = LWWStamp(createdAt: m.createdAt, eventID: m.rumorID)
         if try isPostDeleted(postID) {

@@ -20,6 +20,7 @@ public protocol IngestStore {
     mutating func removeReaction(_ id: String) throws
 
     func tombstoneKeys(forPost postID: String) throws -> [TombstoneKey]
+    func tombstoneKeys(inSession sessionID: String) throws -> [TombstoneKey]
     func tombstone(_ key: TombstoneKey) throws -> Tombstone?
     mutating func setTombstone(_ tombstone: Tombstone) throws
     mutating func removeTombstone(_ key: TombstoneKey) throws

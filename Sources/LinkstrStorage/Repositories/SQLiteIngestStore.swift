@@ -131,6 +131,14 @@ struct SQLiteIngestStore: IngestStore {
         }.sorted { ($0.sessionID, $0.deleter) < ($1.sessionID, $1.deleter) }
     }
 
+    func tombstoneKeys(inSession sessionID: String) throws -> [TombstoneKey] {
+        try db.query("SELECT post_id, deleter_enc FROM tombstones WHERE owner = ? AND session_id = ?", [o, .text(sessionID)]).map { r in
+            let pid = r["post_id"].text ?? ""
+            return TombstoneKey(sessionID: sessionID, postID: pid,
+                                deleter: try cipher.openRequired(r["deleter_enc"], store.ctx("tombstones.deleter", sessionID + "/" + pid)))
+        }.sorted { ($0.postID, $0.deleter) < ($1.postID, $1.deleter) }
+    }
+
     func tombstone(_ key: TombstoneKey) throws -> Tombstone? {
         guard let r = try db.query("SELECT created_at, rumor_id, validated FROM tombstones WHERE owner = ? AND session_id = ? AND post_id = ? AND deleter_ref = ?",
                                    [o, .text(key.sessionID), .text(key.postID), .text(cipher.reference(key.deleter))]).first else { return nil }
@@ -268,6 +276,11 @@ extension AccountStore {
         // A deleted session keeps no members, intervals or list state (wire 2026 §1.4).
         if d.deleted {
             try c.run("UPDATE sessions SET archived = 0, unread = 0, last_post_id = NULL WHERE owner = ? AND session_id = ?", [o, .text(s.id)])
+            // Its links' page titles too: a cache, fetched again if another session shows the same link.
+            let refs = try c.query("SELECT post_id, url_enc FROM posts WHERE owner = ? AND session_id = ?", [o, .text(s.id)]).map { r in
+                cipher.reference(try cipher.openRequired(r["url_enc"], ctx("posts.url", r["post_id"].text ?? "")))
+            }
+            if !refs.isEmpty { _ = try c.query(in: refs, "DELETE FROM link_metadata WHERE owner = ? AND url_ref IN (%@)", leading: [o]) }
             return
         }
         let spans = d.memberIntervals
