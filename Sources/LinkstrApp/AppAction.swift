@@ -66,6 +66,9 @@ public enum AppAction: Equatable, Sendable {
     case contactSaveFailed(String)
     case actionSucceeded(String)
     case actionFailed(String)
+    /// A backup file was written at `path`.
+    case backupExported(path: String)
+    case backupExportFailed(String)
     case clipboardRead(String?)
     case secretRevealed(String)
     case profileNameSaved(String?)
@@ -124,6 +127,8 @@ public enum AppEffect: Equatable, Sendable {
     case testRelay(String)
     case resetRelays
 
+    /// Writes this account's backup to a new file: sealed with `passphrase`, or the iOS app's plain file (nil).
+    case exportBackup(path: String, passphrase: String?)
     case revealSecret
     case copy(String, label: String)
     case readClipboard

@@ -92,6 +92,8 @@ extension AppReducer {
             return membersKey(&state, &f, key)
         case .contact(var f):
             return contactFormKey(&state, &f, key)
+        case .exportBackup(var f):
+            return exportFormKey(&state, &f, key)
         case .none:
             return []
         }
@@ -153,6 +155,27 @@ extension AppReducer {
         return []
     }
 
+    static func exportFormKey(_ state: inout AppState, _ f: inout ExportBackupForm, _ key: Key) -> [AppEffect] {
+        if f.busy { return [] }
+        defer { if case .exportBackup = state.overlay { state.overlay = .exportBackup(f) } }
+        switch key {
+        case .escape: state.overlay = nil
+        case .tab, .backTab: f.focusConfirm.toggle()
+        case .enter where !f.focusConfirm:
+            f.focusConfirm = true
+        case .enter:
+            guard !f.passphrase.text.isEmpty else { f.error = "choose a passphrase: it is the only way to open this backup."; f.focusConfirm = false; return [] }
+            guard f.confirm.text == f.passphrase.text else { f.error = "the passphrases do not match."; f.confirm.clear(); return [] }
+            f.busy = true
+            f.error = nil
+            return [.exportBackup(path: f.path, passphrase: f.passphrase.text)]
+        default:
+            if f.focusConfirm { editField(&f.confirm, key) } else { editField(&f.passphrase, key) }
+            f.error = nil
+        }
+        return []
+    }
+
     /// Current members first, then contacts who could be added (members are chosen from contacts).
     public static func memberCandidates(_ state: AppState, _ f: MembersForm) -> [Pubkey] {
         let members = state.sessions.open?.summary?.members ?? Array(f.selected)
@@ -191,6 +214,9 @@ extension AppReducer {
         case .wipe:
             state.status = StatusLine("wiping…")
             return [.wipe]
+        case .exportPlainBackup(let path):
+            state.status = StatusLine("writing the backup…")
+            return [.exportBackup(path: path, passphrase: nil)]
         }
     }
 
@@ -278,6 +304,16 @@ extension AppReducer {
                 return []
             }
             return decide(&state, row, command == "accept" ? .accepted : .declined)
+        case "export", "export-ios":
+            let path = parts.dropFirst().joined(separator: " ").trimmingWhitespace()
+            guard !path.isEmpty else { state.status = StatusLine("usage: :\(command) PATH (a new file)", .error); return [] }
+            if command == "export" {
+                state.overlay = .exportBackup(ExportBackupForm(path: path))
+            } else {
+                state.overlay = .confirm(Confirmation(.exportPlainBackup(path: path),
+                                                      "the iOS backup holds your secret key in plain text: anyone who reads it is you. write it? (y/n)"))
+            }
+            return []
         case "help": state.overlay = .help; return []
         case "quit", "q": return [.quit]
         case "wipe!":

@@ -331,6 +331,19 @@ public enum AppReducer {
             state.status = StatusLine(message, .error)
             if case .detail(var d) = state.post.mode { d.busy = false; state.post.mode = .detail(d) }
             return []
+        case .backupExported(let path):
+            if case .exportBackup = state.overlay { state.overlay = nil }
+            state.status = StatusLine("backup written to \(DisplayText.singleLine(path)).", .success)
+            return []
+        case .backupExportFailed(let why):
+            if case .exportBackup(var f) = state.overlay {
+                f.busy = false
+                f.error = why
+                state.overlay = .exportBackup(f)
+            } else {
+                state.status = StatusLine(why, .error)
+            }
+            return []
         case .clipboardRead(let text):
             guard let text, !text.isEmpty else {
                 state.status = StatusLine("the clipboard is empty or cannot be read here (paste with your terminal instead).", .error)
@@ -477,6 +490,12 @@ public enum AppReducer {
             if f.focus == 0 { f.key.insert(clean.trimmingWhitespace()) } else { f.alias.insert(clean) }
             f.error = nil
             state.overlay = .contact(f)
+            return []
+        case .exportBackup(var f):
+            let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            if f.focusConfirm { f.confirm.insert(line) } else { f.passphrase.insert(line) }
+            f.error = nil
+            state.overlay = .exportBackup(f)
             return []
         case .some: return []
         case .none: break

@@ -105,6 +105,19 @@ public enum Overlay: Equatable, Sendable {
     case contact(ContactForm)
     /// A link handed to the app (`linkstr open URL`, a `linkstr://open?url=` deep link).
     case sharedLink(DeepLink.Link)
+    /// `:export PATH`: the passphrase that seals the backup.
+    case exportBackup(ExportBackupForm)
+}
+
+/// The sealed export's passphrase, typed twice (wire 2026 §8; linkstr's own form).
+public struct ExportBackupForm: Equatable, Sendable {
+    public var path: String
+    public var passphrase = TextField()
+    public var confirm = TextField()
+    public var focusConfirm = false
+    public var busy = false
+    public var error: String?
+    public init(path: String) { self.path = path }
 }
 
 public struct Confirmation: Equatable, Sendable {
@@ -121,6 +134,8 @@ public struct Confirmation: Equatable, Sendable {
         case clearCache
         /// The emergency wipe: every identity and all local data, then the app exits.
         case wipe
+        /// The iOS app's plain backup file, which holds the secret key in plain text.
+        case exportPlainBackup(path: String)
     }
     public var action: Action
     public var question: String

@@ -51,6 +51,43 @@ final class OverlayMouseReducerTests: XCTestCase {
         h.send(.keyPressed(.enter), [.quit]) { $0.overlay = nil }
     }
 
+    /// wire 2026 §8 in the app: `:export PATH` asks for the sealing passphrase twice; `:export-ios PATH`
+    /// says the file holds the key in plain text and asks first.
+    func testExportCommandsAskForAPassphraseOrAConfirmation() {
+        var h = ReducerHarness(F.main())
+        func command(_ line: String, _ effects: [AppEffect] = [], _ change: @escaping (inout AppState) -> Void) {
+            h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
+            h.send(.textPasted(line)) { $0.overlay = .commandLine(TextField("/" + line)) }
+            h.send(.keyPressed(.enter), effects) { $0.overlay = nil; change(&$0) }
+        }
+        command("export") { $0.status = StatusLine("usage: :export PATH (a new file)", .error) }
+        command("export ~/my backup.linkstrbackup") { $0.overlay = .exportBackup(ExportBackupForm(path: "~/my backup.linkstrbackup")) }
+        var form = ExportBackupForm(path: "~/my backup.linkstrbackup")
+        h.send(.keyPressed(.enter)) { form.focusConfirm = true; $0.overlay = .exportBackup(form) }
+        h.send(.keyPressed(.enter)) {
+            form.focusConfirm = false; form.error = "choose a passphrase: it is the only way to open this backup."; $0.overlay = .exportBackup(form)
+        }
+        h.send(.textPasted("words one")) { form.passphrase = TextField("words one"); form.error = nil; $0.overlay = .exportBackup(form) }
+        h.send(.keyPressed(.tab)) { form.focusConfirm = true; $0.overlay = .exportBackup(form) }
+        h.type("words two") { form.confirm = TextField("words two"); $0.overlay = .exportBackup(form) }
+        h.send(.keyPressed(.enter)) { form.confirm = TextField(); form.error = "the passphrases do not match."; $0.overlay = .exportBackup(form) }
+        h.type("words one") { form.confirm = TextField("words one"); form.error = nil; $0.overlay = .exportBackup(form) }
+        h.send(.keyPressed(.enter), [.exportBackup(path: "~/my backup.linkstrbackup", passphrase: "words one")]) {
+            form.busy = true; $0.overlay = .exportBackup(form)
+        }
+        h.send(.keyPressed(.escape)) { $0.status = nil }  // busy: the form stays (Esc only acknowledges the earlier error)
+        h.send(.backupExportFailed("~/my backup.linkstrbackup exists already: choose another name.")) {
+            form.busy = false; form.error = "~/my backup.linkstrbackup exists already: choose another name."; $0.overlay = .exportBackup(form)
+        }
+        h.send(.keyPressed(.escape)) { $0.overlay = nil }
+        command("export-ios /tmp/x") {
+            $0.overlay = .confirm(Confirmation(.exportPlainBackup(path: "/tmp/x"),
+                                               "the iOS backup holds your secret key in plain text: anyone who reads it is you. write it? (y/n)"))
+        }
+        h.send(.keyPressed(.char("y")), [.exportBackup(path: "/tmp/x", passphrase: nil)]) { $0.overlay = nil; $0.status = StatusLine("writing the backup…") }
+        h.send(.backupExported(path: "/tmp/x")) { $0.status = StatusLine("backup written to /tmp/x.", .success) }
+    }
+
     func testCommandsThatNeedASessionSaySo() {
         var h = ReducerHarness(F.main())
         h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }

@@ -214,7 +214,30 @@ final class BackupInteropTests: XCTestCase {
         screen = try tmux.waitFor("restore", text: "backup restored: 2 new sessions, 4 new posts.", timeout: 30)
         XCTAssertTrue(screen.contains("Films"), screen)
         XCTAssertFalse(screen.contains("Bob's"), "archived on the phone, archived here")
+
+        // And out again from the app: sealed (the passphrase twice), and the iOS file (after a warning).
+        let sealedAgain = sealed.path + ".again", plain = sealed.path + ".ios"
+        defer { try? FileManager.default.removeItem(atPath: sealedAgain); try? FileManager.default.removeItem(atPath: plain) }
+        try tmux.keys("restore", ":")
+        try tmux.submit("restore", "export " + sealedAgain)
+        try tmux.waitFor("restore", text: "Export a sealed backup")
+        try tmux.submit("restore", "other words")
+        try tmux.submit("restore", "other words")
+        try tmux.waitFor("restore", text: "backup written to", timeout: 30)
+        try tmux.keys("restore", ":")
+        try tmux.submit("restore", "export-ios " + plain)
+        try tmux.waitFor("restore", text: "holds your secret key in plain text")
+        try tmux.keys("restore", "y")
+        try tmux.waitFor("restore", "the iOS file written", timeout: 30) { _ in
+            (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: plain)))) != nil
+        }
         try tmux.keys("restore", "C-c")
+        let third = try Home("tui-third", relays: [relay.url])
+        defer { third.remove() }
+        try third.ok(["backup", "import", sealedAgain, "--kdf-cost", "10"], environment: ["LINKSTR_BACKUP_PASSPHRASE": "other words"])
+        XCTAssertEqual(try third.posts("FILMS-1").count, 3)
+        let ios = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: plain))) as! [String: Any]
+        XCTAssertEqual(ios["owner"] as? String, me)
         XCTAssertEqual(try target.ok(["identity", "show"]).trimmed.split(separator: "\n").last.map(String.init), me)
         XCTAssertEqual(try target.posts("FILMS-1").compactMap { $0["id"] as? String }, ["POST-C", "POST-B", "POST-A"])
     }

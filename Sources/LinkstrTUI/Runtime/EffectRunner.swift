@@ -192,6 +192,14 @@ public final class EffectRunner: @unchecked Sendable {
         case .loadAddedYou:
             guard let actions else { return }
             run({ try await actions.addedYou() }, { [.addedYouLoaded($0.followers.map(\.pubkey), complete: $0.complete)] }, failed: { .addedYouFailed($0) })
+        case .exportBackup(let path, let passphrase):
+            guard let store, let identity, let local else { return }
+            let vault = self.vault, now = self.now
+            run({
+                let data = try BackupActions(vault: vault, local: local)
+                    .export(store, key: identity, format: passphrase == nil ? .ios : .sealed, passphrase: passphrase, now: now)
+                try BackupActions.write(data, to: Self.expandingTilde(path))
+            }, { [.backupExported(path: path)] }, failed: { .backupExportFailed($0) })
         case .watchAddedYou(let on):
             guard let engine else { return }
             run({ await engine.watchAddedYou(on) }, { _ in [] }, failed: { .actionFailed($0) })

@@ -64,6 +64,8 @@ enum OverlayViews {
             }
             footer(&c, r, f.busy ? "saving… waiting for relays" : f.error ?? (f.editable ? "Space toggle · Enter save · Esc cancel" : "only the creator can change members · Esc"),
                    error: f.error != nil && !f.busy)
+        case .exportBackup(let f):
+            exportForm(&c, f)
         case .contact(let f):
             let r = box(&c, title: f.editing == nil ? "Add contact" : "Rename contact", width: min(72, c.width - 4), height: 10)
             c.put("Key", x: r.x + 2, y: r.y + 2, Style(f.focus == 0 ? .accent : .dim))
@@ -84,6 +86,17 @@ enum OverlayViews {
             AppView.drawField(&c, f.alias, x: r.x + 9, y: r.y + 5, width: r.width - 11, focused: f.focus == 1, placeholder: "private, never published")
             footer(&c, r, f.busy ? "publishing your follow list…" : f.error ?? "Enter next/save · Tab field · Esc cancel", error: f.error != nil && !f.busy)
         }
+    }
+
+    static func exportForm(_ c: inout Canvas, _ f: ExportBackupForm) {
+        let r = box(&c, title: "Export a sealed backup", width: min(72, c.width - 4), height: 10)
+        c.put("to " + DisplayText.singleLine(f.path), x: r.x + 2, y: r.y + 2, Style(.text), limit: r.width - 4)
+        c.put("Passphrase", x: r.x + 2, y: r.y + 4, Style(f.focusConfirm ? .dim : .accent))
+        AppView.drawField(&c, f.passphrase, x: r.x + 14, y: r.y + 4, width: r.width - 16, focused: !f.focusConfirm && !f.busy, mask: true)
+        c.put("Again", x: r.x + 2, y: r.y + 5, Style(f.focusConfirm ? .accent : .dim))
+        AppView.drawField(&c, f.confirm, x: r.x + 14, y: r.y + 5, width: r.width - 16, focused: f.focusConfirm && !f.busy, mask: true)
+        footer(&c, r, f.busy ? "sealing (scrypt) and writing…" : f.error ?? "the only way to open it · Enter next/write · Esc cancel",
+               error: f.error != nil && !f.busy)
     }
 
     static func footer(_ c: inout Canvas, _ r: Rect, _ text: String, error: Bool) {
@@ -111,7 +124,7 @@ enum OverlayViews {
                "Fields    ^A ^E start/end · ^W word · ^U clear · terminal paste works",
                "Command   :  /post URL note · /react 👍 · /who · /open · /copy · /help",
                "          :read · :requests · :accept · :decline · :q quit",
-               "          :rename NAME · :delete-session · :wipe! erase this device"]),
+               "          :rename NAME · :delete-session · :export[-ios] PATH · :wipe!"]),
     ]
 
     /// Every line, the shown pane's keys first, then the general ones, then the other panes'.
