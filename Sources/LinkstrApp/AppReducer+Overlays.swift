@@ -293,6 +293,8 @@ extension AppReducer {
                 return []
             }
             return markAllRead(&state, row)
+        case "unread":
+            return nextUnread(&state)
         case "requests":
             state.pane = .sessions
             state.sessions.open = nil

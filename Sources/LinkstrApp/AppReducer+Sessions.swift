@@ -104,6 +104,38 @@ extension AppReducer {
         return [.loadFeed(sessionID: row.id, limit: feedPage)]
     }
 
+    /// `u` / `:unread`: the next active session with unread posts after the one open or selected (from
+    /// any pane), opened at its feed; round to the first after the last.
+    static func nextUnread(_ state: inout AppState) -> [AppEffect] {
+        let unread = state.sessions.unreadActive
+        guard !unread.isEmpty else {
+            state.status = StatusLine("nothing unread.")
+            return []
+        }
+        let current = state.sessions.open?.sessionID ?? (state.pane == .sessions ? state.sessions.visibleRows[safe: state.sessions.selection]?.id : nil)
+        let order = state.sessions.list == .active && state.sessions.search == nil ? state.sessions.rows.map(\.id) : unread.map(\.id)
+        let unreadIDs = Set(unread.map(\.id))
+        // After the current one in the list's order; sessions not on screen yet come in their own order.
+        let start = current.flatMap { order.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
+        let candidates = order[start...] + order[..<start]
+        let target = candidates.first { unreadIDs.contains($0) && $0 != current } ?? unread.first { $0.id != current }?.id
+        guard let target, let row = unread.first(where: { $0.id == target }) else {
+            state.status = StatusLine("nothing else unread.")
+            return []
+        }
+        var effects: [AppEffect] = []
+        if state.pane == .settings { hideSecret(&state) }
+        state.pane = .sessions
+        state.sessions.search = nil
+        if state.sessions.list != .active {
+            state.sessions.list = .active
+            state.sessions.rows = unread
+            effects.append(.loadSessions(.active))
+        }
+        if let i = state.sessions.rows.firstIndex(where: { $0.id == target }) { state.sessions.selection = i }
+        return effects + openSession(&state, row)
+    }
+
     /// "Mark all as read": every unread inbound post of the session, with one timestamp (later arrivals
     /// stay unread). Nothing goes on the wire.
     static func markAllRead(_ state: inout AppState, _ row: SessionSummary) -> [AppEffect] {

@@ -139,6 +139,8 @@ public enum AppReducer {
         case .sessionsLoaded(let listing):
             state.sessions.requestCount = listing.requestCount
             state.sessions.hasArchived = listing.hasArchived
+            state.sessions.unreadActive = listing.unreadActive
+            state.sessions.archivedUnread = listing.archivedUnread
             guard listing.list == state.sessions.list else { return [] }
             let rows = listing.rows
             let selectedID = state.sessions.visibleRows[safe: state.sessions.selection]?.id
@@ -418,6 +420,7 @@ public enum AppReducer {
         case .tab: return switchPane(&state, to: AppState.Pane(rawValue: state.pane.rawValue % 4 + 1)!)
         case .backTab: return switchPane(&state, to: AppState.Pane(rawValue: (state.pane.rawValue + 2) % 4 + 1)!)
         case .char("q") where !inNestedView(state): return [.quit]
+        case .char("u"): return nextUnread(&state)
         default: return paneKey(&state, key)
         }
     }

@@ -233,6 +233,10 @@ public struct SessionsState: Equatable, Sendable {
     public var hasArchived = false
     /// Undecided requests, for the pane's header.
     public var requestCount = 0
+    /// Active sessions with unread posts, newest first (`u` goes to the next; the tab shows a dot).
+    public var unreadActive: [SessionSummary] = []
+    /// Archived sessions with unread posts (the archive hint says so).
+    public var archivedUnread = 0
     public var selection = 0
     public var scroll = 0
     /// Inline search (`/`); nil when not searching.

@@ -11,9 +11,11 @@ public enum AppFixture {
     public static let meInfo = IdentityInfo(pubkey: me, npub: try! PublicKey(hex: me).npub, profileName: "Me", backedUp: true)
 
     public static func session(_ id: String, _ name: String, creator: Pubkey = me, members: [Pubkey]? = nil, isMember: Bool = true,
-                        archived: Bool = false, unread: Bool = false, at: Int64 = 1_000, standing: SessionStanding = .listed) -> SessionSummary {
+                        archived: Bool = false, unread: Bool = false, unreadCount: Int? = nil, at: Int64 = 1_000,
+                        standing: SessionStanding = .listed) -> SessionSummary {
         var s = SessionSummary(id: id, name: name, creator: creator, members: members ?? [creator], isMember: isMember, archived: archived,
-                               unread: unread, lastActivityAt: at)
+                               unread: unread || (unreadCount ?? 0) > 0, lastActivityAt: at)
+        s.unreadCount = unreadCount ?? (unread ? 1 : 0)
         s.standing = standing
         return s
     }
@@ -30,7 +32,9 @@ public enum AppFixture {
         var s = AppState()
         s.now = 10_000
         _ = AppReducer.reduce(&s, .identityReady(meInfo, inMemory: false))
-        _ = AppReducer.reduce(&s, .sessionsLoaded(SessionListing(list: .active, rows: sessions, hasArchived: false, requestCount: 0)))
+        var listing = SessionListing(list: .active, rows: sessions, hasArchived: false, requestCount: 0)
+        listing.unreadActive = sessions.filter(\.showsUnread)
+        _ = AppReducer.reduce(&s, .sessionsLoaded(listing))
         _ = AppReducer.reduce(&s, .contactsLoaded(contacts))
         return s
     }

@@ -8,6 +8,46 @@ final class SessionsReducerTests: XCTestCase {
     let rows = [F.session("s1", "Films", unread: true, at: 3_000), F.session("s2", "Music", at: 2_000),
                 F.session("s3", "Articles", at: 1_000)]
 
+    /// `u` (and `:unread`) from any pane: the next active session with unread posts after the one open
+    /// or selected, opened at its feed, round to the first; the tab's dot and the archive hint come
+    /// from the same listing.
+    /// A listing as the runtime sends it: Films (s1) stays unread in the active list whichever list is shown.
+    func listing(_ list: SessionList, _ shown: [SessionSummary], hasArchived: Bool, requestCount: Int) -> SessionListing {
+        var l = SessionListing(list: list, rows: shown, hasArchived: hasArchived, requestCount: requestCount)
+        l.unreadActive = [rows[0]]
+        return l
+    }
+
+    func testNextUnreadGoesRoundTheUnreadSessionsFromAnyPane() {
+        let list = [F.session("s1", "Films", unreadCount: 3, at: 3_000), F.session("s2", "Music", at: 2_000),
+                    F.session("s3", "Articles", unreadCount: 120, at: 1_000)]
+        var h = ReducerHarness(F.main(sessions: list))
+        XCTAssertEqual(h.state.sessions.unreadActive.map(\.id), ["s1", "s3"])
+        h.send(.keyPressed(.char("4")), []) { $0.pane = .settings }
+        h.send(.keyPressed(.char("u")), [.loadFeed(sessionID: "s1", limit: 50)]) {
+            $0.pane = .sessions
+            var feed = SessionFeed(sessionID: "s1"); feed.summary = list[0]
+            $0.sessions.open = feed
+        }
+        h.send(.keyPressed(.char("u")), [.loadFeed(sessionID: "s3", limit: 50)]) {
+            $0.sessions.selection = 2
+            var feed = SessionFeed(sessionID: "s3"); feed.summary = list[2]
+            $0.sessions.open = feed
+        }
+        h.send(.keyPressed(.char("u")), [.loadFeed(sessionID: "s1", limit: 50)]) {
+            $0.sessions.selection = 0
+            var feed = SessionFeed(sessionID: "s1"); feed.summary = list[0]
+            $0.sessions.open = feed
+        }
+        // Read everywhere: says so.
+        var listing = SessionListing(list: .active, rows: list, hasArchived: true, requestCount: 0)
+        listing.archivedUnread = 2
+        h.send(.sessionsLoaded(listing)) { $0.sessions.unreadActive = []; $0.sessions.archivedUnread = 2; $0.sessions.hasArchived = true }
+        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
+        h.send(.textPasted("unread")) { $0.overlay = .commandLine(TextField("/unread")) }
+        h.send(.keyPressed(.enter)) { $0.overlay = nil; $0.status = StatusLine("nothing unread.") }
+    }
+
     func testListNavigationClampsAtBothEnds() {
         var h = ReducerHarness(F.main(sessions: rows))
         h.send(.keyPressed(.up))
@@ -25,13 +65,13 @@ final class SessionsReducerTests: XCTestCase {
         h.send(.keyPressed(.down)) { $0.sessions.selection = 1 }
         // Music gets new activity and moves to the top: the selection follows it.
         let reordered = [F.session("s2", "Music", at: 4_000), rows[0], rows[2]]
-        h.send(.sessionsLoaded(SessionListing(list: .active, rows: reordered, hasArchived: true, requestCount: 0))) {
+        h.send(.sessionsLoaded(listing(.active, reordered, hasArchived: true, requestCount: 0))) {
             $0.sessions.rows = reordered
             $0.sessions.hasArchived = true
             $0.sessions.selection = 0
         }
         // A list for the other mode (a late answer) is ignored.
-        h.send(.sessionsLoaded(SessionListing(list: .archived, rows: [], hasArchived: true, requestCount: 0)))
+        h.send(.sessionsLoaded(listing(.archived, [], hasArchived: true, requestCount: 0)))
     }
 
     func testInlineSearchFiltersAndOpensTheMatch() {
@@ -62,7 +102,7 @@ final class SessionsReducerTests: XCTestCase {
         h.send(.keyPressed(.char("a")), [.setArchived(sessionID: "s1", archived: true), .loadSessions(.active)]) {
             $0.status = StatusLine("archived Films.")
         }
-        h.send(.sessionsLoaded(SessionListing(list: .active, rows: Array(rows.dropFirst()), hasArchived: true, requestCount: 0))) {
+        h.send(.sessionsLoaded(listing(.active, Array(rows.dropFirst()), hasArchived: true, requestCount: 0))) {
             $0.sessions.rows = Array(self.rows.dropFirst())
             $0.sessions.hasArchived = true
         }
@@ -72,7 +112,7 @@ final class SessionsReducerTests: XCTestCase {
             $0.sessions.loading = true
         }
         let archived = [F.session("s1", "Films", archived: true, at: 3_000)]
-        h.send(.sessionsLoaded(SessionListing(list: .archived, rows: archived, hasArchived: true, requestCount: 0))) {
+        h.send(.sessionsLoaded(listing(.archived, archived, hasArchived: true, requestCount: 0))) {
             $0.sessions.rows = archived
             $0.sessions.loading = false
         }
@@ -86,7 +126,7 @@ final class SessionsReducerTests: XCTestCase {
 
     func testRequestsListAcceptDeclineAndNoComposingIntoARequest() {
         var h = ReducerHarness(F.main(sessions: rows))
-        h.send(.sessionsLoaded(SessionListing(list: .active, rows: rows, hasArchived: false, requestCount: 2))) { $0.sessions.requestCount = 2 }
+        h.send(.sessionsLoaded(listing(.active, rows, hasArchived: false, requestCount: 2))) { $0.sessions.requestCount = 2 }
         h.send(.keyPressed(.char("R")), [.loadSessions(.requests)]) {
             $0.sessions.list = .requests
             $0.sessions.rows = []
@@ -95,8 +135,8 @@ final class SessionsReducerTests: XCTestCase {
         let requests = [F.session("r1", "Free coins", creator: F.carol, members: [F.carol, F.me], unread: true, at: 5_000, standing: .request),
                         F.session("r2", "Old spam", creator: F.carol, members: [F.carol, F.me], at: 4_000, standing: .declined)]
         // An answer for another list only updates the header's counts.
-        h.send(.sessionsLoaded(SessionListing(list: .active, rows: rows, hasArchived: true, requestCount: 2))) { $0.sessions.hasArchived = true }
-        h.send(.sessionsLoaded(SessionListing(list: .requests, rows: requests, hasArchived: true, requestCount: 1))) {
+        h.send(.sessionsLoaded(listing(.active, rows, hasArchived: true, requestCount: 2))) { $0.sessions.hasArchived = true }
+        h.send(.sessionsLoaded(listing(.requests, requests, hasArchived: true, requestCount: 1))) {
             $0.sessions.rows = requests
             $0.sessions.requestCount = 1
             $0.sessions.loading = false

@@ -40,5 +40,8 @@ final class SessionRequestRuleTests: XCTestCase {
         XCTAssertEqual(requests.rows.map(\.id), ["request", "declined"], "waiting ones first")
         XCTAssertEqual(requests.rows.map(\.showsUnread), [false, false])
         XCTAssertEqual(active.rows.map(\.showsUnread), [true, true])
+        // For "next unread" and the archive hint: active and archived rows with unread posts, never requests.
+        XCTAssertEqual(requests.unreadActive.map(\.id), ["mine", "accepted"], "whichever list is shown")
+        XCTAssertEqual(active.archivedUnread, 1)
     }
 }

@@ -33,8 +33,8 @@ final class RenderTests: XCTestCase {
     }
 
     func testSessionListShowsNamesTimesUnreadDotsTabsAndRelayDots() throws {
-        var state = F.main(sessions: [F.session("s1", "Weekend films", members: [F.me, F.bob], unread: true, at: 9_700),
-                                      F.session("s2", "Reading list", at: 5_000)])
+        var state = F.main(sessions: [F.session("s1", "Weekend films", members: [F.me, F.bob], unreadCount: 7, at: 9_700),
+                                      F.session("s2", "Reading list", at: 5_000), F.session("s3", "Busy", unreadCount: 250, at: 4_000)])
         state.settings.relays = [RelayRow(url: "wss://a.example", health: .connected), RelayRow(url: "wss://b.example", health: .failed),
                                  RelayRow(url: "wss://c.example", health: .readOnly)]
         let c = render(state)
@@ -47,10 +47,28 @@ final class RenderTests: XCTestCase {
         let films = try XCTUnwrap(row(c, containing: "Weekend films"))
         XCTAssertTrue(c.row(films).hasSuffix("5m  "), "relative time on the row: \(c.row(films))")
         XCTAssertTrue(c.row(films + 1).contains("2 members"))
-        // The unread dot, a dot only (never a count), in the unread colour.
+        // The unread dot with how many, in the unread colour (99+ beyond).
         XCTAssertEqual(c.styles(ofText: "●", onRow: films + 1).first?.role, .unread)
+        XCTAssertTrue(c.row(films + 1).hasSuffix(" 7 ●  "), c.row(films + 1))
+        XCTAssertEqual(c.styles(ofText: "7 ●", onRow: films + 1).first?.role, .unread)
+        XCTAssertTrue(c.row(try XCTUnwrap(row(c, containing: "Busy")) + 1).hasSuffix(" 99+ ●  "))
         let reading = try XCTUnwrap(row(c, containing: "Reading list"))
         XCTAssertFalse(c.row(reading + 1).contains("●"))
+        // The tab's dot: unread somewhere, seen from every pane.
+        let tabDot = "1 Sessions".count + 2
+        XCTAssertEqual(c[tabDot, 0].text, "●")
+        var settings = state
+        settings.pane = .settings
+        XCTAssertEqual(render(settings)[tabDot, 0].text, "●")
+        var read = state
+        _ = AppReducer.reduce(&read, .sessionsLoaded(SessionListing(list: .active, rows: [F.session("s2", "Reading list", at: 5_000)],
+                                                                    hasArchived: true, requestCount: 0)))
+        XCTAssertNotEqual(render(read)[tabDot, 0].text, "●", "nothing unread: no dot")
+        XCTAssertTrue(render(read).row(1).contains("(A: archived)"))
+        var archivedNews = SessionListing(list: .active, rows: [F.session("s2", "Reading list", at: 5_000)], hasArchived: true, requestCount: 0)
+        archivedNews.archivedUnread = 2
+        _ = AppReducer.reduce(&read, .sessionsLoaded(archivedNews))
+        XCTAssertTrue(render(read).row(1).contains("(A: archived, 2 with new posts)"), render(read).row(1))
         // The selected row is highlighted.
         XCTAssertTrue(c[10, films].style.reverse)
         XCTAssertFalse(c[10, reading].style.reverse)

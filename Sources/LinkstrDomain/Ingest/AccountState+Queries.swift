@@ -15,6 +15,8 @@ public struct SessionSummary: Equatable, Sendable {
     public let isMember: Bool
     public let archived: Bool
     public let unread: Bool
+    /// How many visible posts from others are unread (the list row shows it beside the dot).
+    public var unreadCount = 0
     /// Newest visible post, else the newest snapshot.
     public let lastActivityAt: Int64
     /// Who shared the newest visible post, and its link (for the list row), when there is one.
@@ -103,7 +105,9 @@ extension AccountState {
 
     private func summary(_ s: SessionRecord) -> SessionSummary {
         let visible = postIDs(inSession: s.id).compactMap { posts[$0] }.filter(\.status.isVisible)
-        var summary = SessionSummary(record: s, me: me, lastPostAt: visible.map(\.createdAt).max(), unread: visible.contains { isUnread($0) })
+        let unreadCount = visible.filter { isUnread($0) }.count
+        var summary = SessionSummary(record: s, me: me, lastPostAt: visible.map(\.createdAt).max(), unread: unreadCount > 0)
+        summary.unreadCount = unreadCount
         // The newest post as the feed orders them (ties by id here: nothing is sent in the reference).
         if let newest = visible.max(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) {
             summary.lastPost = SessionSummary.LastPost(author: newest.author, url: newest.url)

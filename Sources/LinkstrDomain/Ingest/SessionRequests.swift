@@ -55,6 +55,10 @@ public struct SessionListing: Equatable, Sendable {
     public let hasArchived: Bool
     /// Undecided requests (declined ones are not counted).
     public let requestCount: Int
+    /// Active sessions with unread posts, newest first (for "next unread" and the tab's dot).
+    public var unreadActive: [SessionSummary] = []
+    /// Archived sessions with unread posts (the archive toggle says so).
+    public var archivedUnread = 0
 
     public init(list: SessionList, rows: [SessionSummary], hasArchived: Bool, requestCount: Int) {
         self.list = list; self.rows = rows; self.hasArchived = hasArchived; self.requestCount = requestCount
@@ -78,6 +82,9 @@ public struct SessionListing: Equatable, Sendable {
         case .archived: rows = archived
         case .requests: rows = requests + declined
         }
-        return SessionListing(list: list, rows: rows, hasArchived: !archived.isEmpty, requestCount: requests.count)
+        var listing = SessionListing(list: list, rows: rows, hasArchived: !archived.isEmpty, requestCount: requests.count)
+        listing.unreadActive = active.filter(\.showsUnread)
+        listing.archivedUnread = archived.filter(\.showsUnread).count
+        return listing
     }
 }

@@ -119,11 +119,11 @@ extension AccountStore {
         }
     }
 
-    /// The list row's newest activity and unread dot, from its visible posts.
+    /// The list row's newest activity and unread count, from its visible posts.
     func refreshAggregates(_ sessionID: String, _ scope: WriteScope) throws {
         guard let session = try scope.session(sessionID) else { return }
         let c = scope.c
-        let r = try c.query("SELECT max(created_at) AS last, max(inbound AND read_at IS NULL) AS unread FROM posts WHERE owner = ? AND session_id = ?",
+        let r = try c.query("SELECT max(created_at) AS last, coalesce(sum(inbound AND read_at IS NULL), 0) AS unread FROM posts WHERE owner = ? AND session_id = ?",
                              [o, .text(sessionID)]).first
         let last = max(r?["last"].int ?? 0, session.derived.timeline.last?.createdAt ?? 0)
         let newest = try c.scalar("""

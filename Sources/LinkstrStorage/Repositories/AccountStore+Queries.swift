@@ -25,7 +25,8 @@ extension AccountStore {
             var summary = SessionSummary(id: id, name: name.isEmpty ? "untitled session" : name,
                                          creator: try cipher.open(r["creator_enc"], ctx("sessions.creator", id)) ?? "",
                                          members: members, isMember: r["is_member"].int == 1, archived: r["archived"].int == 1,
-                                         unread: r["unread"].int == 1, lastActivityAt: r["last_activity_at"].int ?? 0)
+                                         unread: (r["unread"].int ?? 0) > 0, lastActivityAt: r["last_activity_at"].int ?? 0)
+            summary.unreadCount = Int(r["unread"].int ?? 0)
             if let postID = r["last_post_id"].text,
                let author = try cipher.open(r["last_author_enc"], ctx("posts.author", postID)),
                let url = try cipher.open(r["last_url_enc"], ctx("posts.url", postID)) {

@@ -222,6 +222,12 @@ enum Migrations {
         );
         CREATE INDEX preferences_by_target ON preferences(owner, target_ref);
         """,
+        // 8: `sessions.unread` counts the unread posts (it was 0 or 1).
+        """
+        UPDATE sessions SET unread = (SELECT count(*) FROM posts p WHERE p.owner = sessions.owner AND p.session_id = sessions.session_id
+                                      AND p.inbound = 1 AND p.read_at IS NULL)
+            WHERE listed = 1;
+        """,
     ]
 
     static var migrator: DatabaseMigrator {

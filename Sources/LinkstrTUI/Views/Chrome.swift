@@ -36,7 +36,8 @@ public enum AppView {
             let active = pane == state.pane
             x = c.put(" \(label) ", x: x, y: 0, active ? Style(.tabActive, bold: true, reverse: true) : Style(.tabInactive))
         }
-        if state.sessions.rows.contains(where: \.showsUnread), state.pane != .sessions { c.put("●", x: 2 + "1 Sessions".count, y: 0, Style(.unread, bold: true)) }
+        // Unread somewhere in the active list: a dot on the tab from every pane (`u` goes there).
+        if !state.sessions.unreadActive.isEmpty { c.put("●", x: 2 + "1 Sessions".count, y: 0, Style(.unread, bold: true)) }
         // Relay health at a glance: a dot per relay, then connected_or_readonly / total.
         let relays = state.settings.relays
         let summary = " \(state.settings.header) "

@@ -120,10 +120,10 @@ enum OverlayViews {
                      "          t test relay · D delete account (asks twice)"]),
         (nil, ["Panes     1 Sessions 2 Post 3 You 4 Settings · Tab Shift-Tab · mouse",
                "Move      ↑↓ j k · g G top/bottom · PgUp PgDn · Enter open · Esc back",
-               "App       q quit (Ctrl-C anywhere) · Ctrl-Z suspend · ? Esc close help",
+               "App       u next unread · q quit (Ctrl-C anywhere) · Ctrl-Z suspend · ?",
                "Fields    ^A ^E start/end · ^W word · ^U clear · terminal paste works",
                "Command   :  /post URL note · /react 👍 · /who · /open · /copy · /help",
-               "          :read · :requests · :accept · :decline · :q quit",
+               "          :read · :unread · :requests · :accept · :decline · :q quit",
                "          :rename NAME · :delete-session · :export[-ios] PATH · :wipe!"]),
     ]
 

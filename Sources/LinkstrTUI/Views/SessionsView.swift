@@ -13,7 +13,11 @@ enum SessionsView {
         case .requests: title = "Session requests"
         }
         var x = c.put(" \(title)", x: 0, y: area.y, Style(.title, bold: true))
-        if s.hasArchived && s.list == .active { x = c.put("  (A: archived)", x: x, y: area.y, Style(.dim)) }
+        if s.hasArchived && s.list == .active {
+            // An archived session with new posts says so here, where the toggle is.
+            x = s.archivedUnread > 0 ? c.put("  (A: archived, \(s.archivedUnread) with new posts)", x: x, y: area.y, Style(.accent))
+                                     : c.put("  (A: archived)", x: x, y: area.y, Style(.dim))
+        }
         // Requests wait quietly: a count here, never a dot or a bell.
         if s.requestCount > 0 && s.list != .requests {
             x = c.put("  (R: \(s.requestCount) request\(s.requestCount == 1 ? "" : "s"))", x: x, y: area.y, Style(.accent))
@@ -58,9 +62,13 @@ enum SessionsView {
             }
             if !row.isMember { detail += " · read-only" }
             if row.archived { detail += " · archived" }
-            c.put(DisplayWidth.truncate(detail, to: c.width - 10), x: 5, y: y + 1, Style(.dim, reverse: selected))
-            // The unread dot: a dot only, never a count.
-            if row.showsUnread { c.put("●", x: c.width - 3, y: y + 1, Style(.unread, bold: true, reverse: selected)) }
+            // The unread dot, with how many (99+ beyond).
+            let count = row.showsUnread && row.unreadCount > 0 ? (row.unreadCount > 99 ? "99+" : "\(row.unreadCount)") : ""
+            c.put(DisplayWidth.truncate(detail, to: c.width - 10 - (count.isEmpty ? 0 : count.count + 1)), x: 5, y: y + 1, Style(.dim, reverse: selected))
+            if row.showsUnread {
+                c.put("●", x: c.width - 3, y: y + 1, Style(.unread, bold: true, reverse: selected))
+                if !count.isEmpty { c.put(count, x: c.width - 4 - count.count, y: y + 1, Style(.unread, bold: true, reverse: selected)) }
+            }
         }
         if rows.count > capacity {
             c.put("\(s.selection + 1)/\(rows.count)", x: c.width - 2 - "\(s.selection + 1)/\(rows.count)".count, y: area.y, Style(.dim))

@@ -10,7 +10,8 @@ enum Output {
     static func session(_ s: SessionSummary) -> JSONValue {
         .object(JSONObject([
             ("id", .string(s.id)), ("name", .string(s.name)), ("creator", .string(s.creator)),
-            ("members", .array(s.members.map { .string($0) })), ("unread", .bool(s.showsUnread)), ("archived", .bool(s.archived)),
+            ("members", .array(s.members.map { .string($0) })), ("unread", .bool(s.showsUnread)),
+            ("unread_count", .integer(Int64(s.showsUnread ? s.unreadCount : 0))), ("archived", .bool(s.archived)),
             ("is_member", .bool(s.isMember)), ("updated_at", .integer(s.lastActivityAt)),
             // "listed", "request" (a stranger's session waiting for accept/decline) or "declined".
             ("standing", .string(s.standing.rawValue)),
