@@ -69,6 +69,8 @@ public enum AppAction: Equatable, Sendable {
     /// A backup file was written at `path`.
     case backupExported(path: String)
     case backupExportFailed(String)
+    /// A copy was tried (`label`: "link", "npub"…); what is known of where it went.
+    case copyFinished(label: String, CopyOutcome)
     case clipboardRead(String?)
     case secretRevealed(String)
     case profileNameSaved(String?)
@@ -76,6 +78,14 @@ public enum AppAction: Equatable, Sendable {
     case loggedOut
     /// Everything was erased: the app leaves with a clean screen.
     case wiped
+}
+
+/// What a copy did. A desktop tool (wl-copy, xclip) says whether it worked; OSC 52 is a request the
+/// terminal may ignore without saying so, so it is never reported as "copied".
+public enum CopyOutcome: Equatable, Sendable {
+    case copied(by: String)
+    case sentToTerminal
+    case failed
 }
 
 /// Work for the runtime (I/O, clock, clipboard…); each answers with actions.

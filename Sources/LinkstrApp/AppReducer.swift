@@ -346,6 +346,13 @@ public enum AppReducer {
                 state.status = StatusLine(why, .error)
             }
             return []
+        case .copyFinished(let label, let outcome):
+            switch outcome {
+            case .copied: state.status = StatusLine("copied \(label).", .success)
+            case .sentToTerminal: state.status = StatusLine("\(label) sent by OSC 52 (not copied? install wl-copy or xclip).", .warning)
+            case .failed: state.status = StatusLine("could not copy the \(label): install wl-copy or xclip, or select it on screen.", .error)
+            }
+            return []
         case .clipboardRead(let text):
             guard let text, !text.isEmpty else {
                 state.status = StatusLine("the clipboard is empty or cannot be read here (paste with your terminal instead).", .error)

@@ -88,6 +88,18 @@ final class OverlayMouseReducerTests: XCTestCase {
         h.send(.backupExported(path: "/tmp/x")) { $0.status = StatusLine("backup written to /tmp/x.", .success) }
     }
 
+    /// "Copied" only when a tool said so; OSC 52 alone is reported as sent (issue 14, item 9).
+    func testACopySaysWhereItWent() {
+        var h = ReducerHarness(F.main())
+        h.send(.copyFinished(label: "link", .copied(by: "wl-copy"))) { $0.status = StatusLine("copied link.", .success) }
+        h.send(.copyFinished(label: "npub", .sentToTerminal)) {
+            $0.status = StatusLine("npub sent by OSC 52 (not copied? install wl-copy or xclip).", .warning)
+        }
+        h.send(.copyFinished(label: "secret key", .failed)) {
+            $0.status = StatusLine("could not copy the secret key: install wl-copy or xclip, or select it on screen.", .error)
+        }
+    }
+
     func testCommandsThatNeedASessionSaySo() {
         var h = ReducerHarness(F.main())
         h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }

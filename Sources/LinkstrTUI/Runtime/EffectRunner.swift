@@ -278,7 +278,7 @@ public final class EffectRunner: @unchecked Sendable {
         case .revealSecret:
             if let identity { dispatch(.secretRevealed(identity.revealNsec())) }
         case .copy(let text, let label):
-            dispatch(services.clipboard.copy(text) ? .actionSucceeded("copied \(label).") : .actionFailed("could not copy."))
+            dispatch(.copyFinished(label: label, services.clipboard.copy(text)))
         case .readClipboard:
             dispatch(.clipboardRead(services.clipboard.read()))
         case .openURL(let url):

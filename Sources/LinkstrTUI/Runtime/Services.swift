@@ -1,5 +1,6 @@
 import Foundation
 import LinkstrDomain
+import LinkstrApp
 import Synchronization
 
 /// Escape sequences for the terminal, queued by any thread and written by the UI thread between frames.
@@ -12,7 +13,7 @@ public final class TerminalOutbox: Sendable {
 
 /// The system around the app, as structs of closures: a live value for the terminal, fakes for tests.
 public struct Clipboard: Sendable {
-    public var copy: @Sendable (String) -> Bool
+    public var copy: @Sendable (String) -> CopyOutcome
     public var read: @Sendable () -> String?
 }
 
@@ -35,12 +36,12 @@ public struct Services: Sendable {
         Services(
             clipboard: Clipboard(
                 copy: { text in
-                    // OSC 52 works over SSH and in most terminals; local tools are used as well when present.
+                    // OSC 52 works over SSH and in many terminals, but the terminal never says whether it
+                    // did; a desktop tool does (its exit status), so only that counts as copied.
                     outbox.post("\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}")
-                    if let tool = Tools.find("wl-copy") { _ = Tools.run(tool, [], input: text) } else if let tool = Tools.find("xclip") {
-                        _ = Tools.run(tool, ["-selection", "clipboard"], input: text)
-                    }
-                    return true
+                    if let tool = Tools.find("wl-copy"), Tools.run(tool, [], input: text) != nil { return .copied(by: "wl-copy") }
+                    if let tool = Tools.find("xclip"), Tools.run(tool, ["-selection", "clipboard"], input: text) != nil { return .copied(by: "xclip") }
+                    return .sentToTerminal
                 },
                 read: {
                     if let tool = Tools.find("wl-paste"), let out = Tools.run(tool, ["--no-newline"]) { return out }
@@ -86,7 +87,7 @@ enum Tools {
         return nil
     }
 
-    /// Runs to completion (2 s at most) and returns stdout.
+    /// Runs to completion (2 s at most) and returns stdout; nil when it failed (or took longer).
     static func run(_ exe: URL, _ args: [String], input: String? = nil) -> String? {
         let p = Process()
         p.executableURL = exe
@@ -101,7 +102,8 @@ enum Tools {
         let deadline = Date().addingTimeInterval(2)
         while p.isRunning, Date() < deadline { usleep(10_000) }
         if p.isRunning { p.terminate(); return nil }
-        return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return p.terminationStatus == 0 ? output : nil
     }
 
     /// Starts a program detached from the terminal (its output discarded).
