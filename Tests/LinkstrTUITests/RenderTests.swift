@@ -438,6 +438,45 @@ final class RenderTests: XCTestCase {
         XCTAssertNotNil(row(render(state), containing: "nsec1backup"))
     }
 
+    /// Issue 14 (9): nothing cut mid-word at 80 columns. Hint bars keep whole items (and `? help`),
+    /// guidance wraps, a long status ends at a word with "…".
+    func testGuidanceAndHintsAreNeverCutMidWordAtEightyColumns() {
+        var states: [AppState] = []
+        for pane in AppState.Pane.allCases { var s = F.main(sessions: [F.session("s1", "Films")]); s.pane = pane; states.append(s) }
+        states.append(F.feed(F.session("s1", "Films"), posts: [F.post("p1", in: "s1")]))
+        var detail = states.last!
+        _ = AppReducer.reduce(&detail, .keyPressed(.enter))
+        states.append(detail)
+        for state in states {
+            let c = render(state)
+            let bar = c.row(23).trimmingCharacters(in: .whitespaces)
+            let all = Set(AppView.hintText(state).components(separatedBy: " · ") + ["…"])
+            for item in bar.components(separatedBy: " · ") { XCTAssertTrue(all.contains(item), "a cut hint item: '\(item)' in '\(bar)'") }
+            if DisplayWidth.of(AppView.hintText(state)) > 78, AppView.hintText(state).contains("? help") { XCTAssertTrue(bar.hasSuffix("… · ? help"), bar) }
+        }
+        var post = F.main()
+        post.pane = .post
+        let postText = render(post).lines.joined(separator: " ").split(separator: " ").joined(separator: " ")
+        XCTAssertTrue(postText.contains("or Enter on a post."), "the guidance wraps, whole: \(postText)")
+        var solo = F.main()
+        _ = AppReducer.reduce(&solo, .keyPressed(.char("n")))
+        let dialog = render(solo).lines.joined(separator: "\n")
+        XCTAssertTrue(dialog.contains("solo session") && dialog.contains("You, 3)."), dialog)
+        XCTAssertFalse(render(solo).lines.contains { $0.contains("solo session") && $0.contains("…") }, dialog)
+        // The npub in full where there is room (Settings at 80 columns), shortened where not.
+        var settings = F.main()
+        settings.pane = .settings
+        XCTAssertTrue(render(settings).lines.contains { $0.contains(F.meInfo.npub) }, "the whole npub in Settings")
+        XCTAssertFalse(render(settings, columns: 60).lines.contains { $0.contains(F.meInfo.npub) })
+        XCTAssertTrue(render(settings).lines.contains { $0.contains("L log out") }, "whole items")
+        var long = F.main()
+        long.status = StatusLine("invalid backup: preferences[12] is refused: its d tag does not match its content, so nothing was restored here.", .error)
+        let status = render(long).row(22).trimmingCharacters(in: .whitespaces)
+        XCTAssertTrue(status.hasSuffix(" …"), status)
+        XCTAssertTrue("invalid backup: preferences[12] is refused: its d tag does not match its content, so nothing was restored here."
+            .hasPrefix(String(status.dropLast(2))), "ends at a whole word: \(status)")
+    }
+
     func testHelpListsEveryBindingWithinEightyColumnsThePanesOwnFirst() {
         for pane in AppState.Pane.allCases {
             var state = F.main()

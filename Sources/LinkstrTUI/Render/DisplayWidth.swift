@@ -70,6 +70,34 @@ public enum DisplayWidth {
         return out + "…"
     }
 
+    /// `s` cut to `width` columns at the last whole word that fits, with "…" (mid-word only for a word
+    /// longer than the line).
+    public static func elide(_ s: String, to width: Int) -> String {
+        guard of(s) > width else { return s }
+        let cut = truncate(s, to: width)
+        let body = cut.dropLast()  // the "…"
+        guard let space = body.lastIndex(of: " "), body.distance(from: body.startIndex, to: space) >= width / 3 else { return cut }
+        var head = String(body[..<space])
+        while head.hasSuffix(" ") || head.hasSuffix("·") || head.hasSuffix(",") || head.hasSuffix(":") { head.removeLast() }
+        return head + " …"
+    }
+
+    /// Hint items ("a add · x remove · …") as many as fit in `width`, whole, in order; "? help" (when
+    /// present) goes last, after a "…" that says more exist.
+    public static func fitItems(_ text: String, to width: Int) -> String {
+        guard of(text) > width else { return text }
+        var items = text.components(separatedBy: " · ")
+        let tail = items.firstIndex { $0.hasPrefix("? help") }.map { items.remove(at: $0) }
+        let ending = tail.map { " · … · " + $0 } ?? " · …"
+        var out = ""
+        for item in items {
+            let next = out.isEmpty ? item : out + " · " + item
+            if of(next) + of(ending) > width { break }
+            out = next
+        }
+        return out.isEmpty ? truncate(text, to: width) : out + ending
+    }
+
     /// `s` broken into lines of at most `width` columns, at spaces where possible.
     public static func wrap(_ s: String, to width: Int) -> [String] {
         guard width > 0 else { return [] }

@@ -65,14 +65,14 @@ public enum AppView {
         case .success: role = .success
         case .info: role = .dim
         }
-        c.put(DisplayWidth.truncate(DisplayText.singleLine(status.text), to: c.width - 2), x: 1, y: y, Style(role))
+        c.put(DisplayWidth.elide(DisplayText.singleLine(status.text), to: c.width - 2), x: 1, y: y, Style(role))
     }
 
     static func hints(_ c: inout Canvas, _ state: AppState) {
         let y = c.height - 1
         guard y > 2 else { return }
         c.fill(y: y, Style(.statusBar))
-        c.put(DisplayWidth.truncate(hintText(state), to: c.width - 2), x: 1, y: y, Style(.dim))
+        c.put(DisplayWidth.fitItems(hintText(state), to: c.width - 2), x: 1, y: y, Style(.dim))
     }
 
     static func hintText(_ state: AppState) -> String {
@@ -197,6 +197,11 @@ public enum AppView {
     }
 
     static func name(_ pk: Pubkey, _ state: AppState) -> String { state.displayName(pk) }
+
+    /// An npub in full where `width` has room, else its start and end (enough to compare by eye).
+    static func npub(_ npub: String, width: Int) -> String {
+        DisplayWidth.of(npub) <= width ? npub : String(npub.prefix(10)) + "…" + String(npub.suffix(6))
+    }
 
     /// Reaction summary as on iOS cards: count hidden when 1, badge capped at "10+".
     public static func reactionSummary(_ reactions: [ReactionSummary]) -> String {

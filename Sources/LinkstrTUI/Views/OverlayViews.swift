@@ -41,8 +41,8 @@ enum OverlayViews {
             let r = box(&c, title: "New session", width: min(64, c.width - 4), height: height)
             c.put("Name", x: r.x + 2, y: r.y + 2, Style(f.focus == 0 ? .accent : .dim))
             AppView.drawField(&c, f.name, x: r.x + 8, y: r.y + 2, width: r.width - 10, focused: f.focus == 0, placeholder: "required")
-            c.put(state.contacts.isEmpty ? "No contacts yet: this will be a solo session (add contacts in You, 3)." : "Members (optional, Space toggles)",
-                  x: r.x + 2, y: r.y + 4, Style(.dim), limit: r.width - 4)
+            let guidance = state.contacts.isEmpty ? "No contacts yet: this will be a solo session (add contacts in You, 3)." : "Members (optional, Space toggles)"
+            for (i, line) in DisplayWidth.wrap(guidance, to: r.width - 4).prefix(2).enumerated() { c.put(line, x: r.x + 2, y: r.y + 4 + i, Style(.dim)) }
             let capacity = max(1, r.bottom - 2 - (r.y + 5))
             let scroll = SessionsView.visibleScroll(selection: f.cursor, scroll: 0, capacity: capacity, count: state.contacts.count)
             for (i, contact) in state.contacts.enumerated().dropFirst(scroll).prefix(capacity) {

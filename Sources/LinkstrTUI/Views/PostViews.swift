@@ -7,7 +7,8 @@ enum PostViews {
         switch state.post.mode {
         case .empty:
             c.put(" Post", x: 0, y: area.y, Style(.title, bold: true))
-            c.put("  No post open. Open a session (1) and press c to share a link, or Enter on a post.", x: 0, y: area.y + 2, Style(.dim))
+            let guidance = "No post open. Open a session (1) and press c to share a link, or Enter on a post."
+            for (i, line) in DisplayWidth.wrap(guidance, to: max(10, c.width - 4)).enumerated() { c.put(line, x: 2, y: area.y + 2 + i, Style(.dim)) }
         case .composer(let composer): renderComposer(&c, composer, area)
         case .detail(let d): renderDetail(&c, state, d, area)
         }

@@ -47,10 +47,9 @@ enum SettingsView {
             c.put(secret, x: 12, y: y, Style(.secret, bold: true), limit: c.width - 13)
             c.put("y copy · S hide · hidden in \(left) s or when you leave Settings", x: 12, y: y + 1, Style(.dim), limit: c.width - 13)
         } else {
-            if let npub = state.identity?.npub {
-                c.put(String(npub.prefix(10)) + "…" + String(npub.suffix(6)), x: 12, y: y, Style(.text))
-            }
-            c.put("S show secret key · L log out · X log out and clear data · D delete account", x: 12, y: y + 1, Style(.dim), limit: c.width - 13)
+            if let npub = state.identity?.npub { c.put(AppView.npub(npub, width: c.width - 13), x: 12, y: y, Style(.text)) }
+            c.put(DisplayWidth.fitItems("S show secret key · L log out · X log out and clear data · D delete account", to: c.width - 13),
+                  x: 12, y: y + 1, Style(.dim))
         }
         if state.inMemory { c.put("(in-memory session: nothing is saved)", x: 12, y: y + 2, Style(.warning)) }
         if !state.version.isEmpty, DisplayWidth.of(state.version) < c.width - 2 {

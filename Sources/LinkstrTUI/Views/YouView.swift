@@ -27,7 +27,7 @@ enum YouView {
                   x: 14, y: y + 1, Style(me.profileName == nil ? .dim : .text, bold: me.profileName != nil))
         }
         c.put("Your Nostr ID", x: 14, y: y + 3, Style(.dim))
-        c.put(String(me.npub.prefix(10)) + "…" + String(me.npub.suffix(6)) + "  y copy", x: 14, y: y + 4, Style(.text))
+        c.put(AppView.npub(me.npub, width: leftWidth - 12 - 8) + "  y copy", x: 14, y: y + 4, Style(.text))
         y += 6
         if !me.backedUp {
             let warning = "! Back up your key: Settings (4), then S shows it. Without it this account is lost with this device."
