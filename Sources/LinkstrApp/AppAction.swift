@@ -35,6 +35,8 @@ public enum AppAction: Equatable, Sendable {
     case feedLoaded(sessionID: String, summary: SessionSummary?, posts: [PostView], changes: [MembershipChange], hasMore: Bool)
     case postLoaded(postID: String, view: PostView?, sessionName: String)
     case contactsLoaded([Contact])
+    /// The drafts kept on disk (a restart brings them back).
+    case draftsLoaded([String: Draft])
     case profileNamesLoaded([Pubkey: String])
     /// Titles of shared pages, from the cache or just fetched.
     case linkTitlesLoaded([String: String])
@@ -113,6 +115,9 @@ public enum AppEffect: Equatable, Sendable {
     /// Keep "added you" current from live follow lists (on once it was asked).
     case watchAddedYou(Bool)
     case markSessionRead(String)
+    case loadDrafts
+    /// Keeps (nil: forgets) a session's unsent composer text, sealed on disk.
+    case saveDraft(sessionID: String, Draft?)
     case markPostRead(String)
 
     case sendPost(sessionID: String, url: String, note: String?)

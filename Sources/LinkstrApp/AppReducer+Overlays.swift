@@ -214,6 +214,9 @@ extension AppReducer {
         case .wipe:
             state.status = StatusLine("wiping…")
             return [.wipe]
+        case .quitKeepingDraft:
+            guard case .composer(let c) = state.post.mode else { return [.quit] }
+            return [.saveDraft(sessionID: c.sessionID, c.draft), .quit]
         case .exportPlainBackup(let path):
             state.status = StatusLine("writing the backup…")
             return [.exportBackup(path: path, passphrase: nil)]
@@ -317,7 +320,7 @@ extension AppReducer {
             }
             return []
         case "help": state.overlay = .help; return []
-        case "quit", "q": return [.quit]
+        case "quit", "q": return quit(&state)
         case "wipe!":
             state.overlay = .confirm(Confirmation(.wipe, "erase every identity and all linkstr data on this device, then quit? nothing goes to relays. (y/n)"))
             return []

@@ -41,9 +41,18 @@ extension AppReducer {
         if c.sending { return [] }  // the composer stays open, showing "sending…"
         switch key {
         case .escape:
+            // What was typed stays: the session's draft, back when its composer opens again.
             state.post.mode = .empty
             state.pane = .sessions
-            return []
+            let draft = c.draft
+            if draft.isEmpty {
+                guard state.drafts.removeValue(forKey: c.sessionID) != nil else { return [] }
+                return [.saveDraft(sessionID: c.sessionID, nil)]
+            }
+            guard state.drafts[c.sessionID] != draft else { return [] }
+            state.drafts[c.sessionID] = draft
+            state.status = StatusLine("draft kept: c in \(DisplayText.singleLine(c.sessionName)) brings it back.")
+            return [.saveDraft(sessionID: c.sessionID, draft)]
         case .tab, .backTab:
             c.focus = c.focus == .link ? .note : .link
         case .enter where c.focus == .link:

@@ -207,7 +207,14 @@ extension AppReducer {
             state.status = StatusLine("this is a session request: accept it first (R lists requests, y accepts).", .error)
             return []
         }
-        state.post.mode = .composer(ComposerState(sessionID: summary.id, sessionName: summary.name))
+        var composer = ComposerState(sessionID: summary.id, sessionName: summary.name)
+        if let draft = state.drafts[summary.id] {
+            composer.link = TextField(draft.link)
+            composer.note = TextField(draft.note)
+            composer.focus = draft.link.isEmpty || !draft.note.isEmpty ? (draft.link.isEmpty ? .link : .note) : .link
+            state.status = StatusLine("your draft is back (^L clears the link).")
+        }
+        state.post.mode = .composer(composer)
         state.pane = .post
         return []
     }

@@ -73,7 +73,7 @@ public enum AppReducer {
                 state.overlay = .sharedLink(link)
                 state.pendingLink = nil
             }
-            return [.loadSessions(.active), .loadContacts, .loadIdentities, .startSync]
+            return [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .startSync]
         case .onboardingFailed(let error):
             if case .onboarding(var o) = state.phase {
                 o.error = error
@@ -204,6 +204,9 @@ public enum AppReducer {
         case .ownProfileNameLoaded(let name):
             state.identity?.profileName = name
             return []
+        case .draftsLoaded(let drafts):
+            state.drafts = drafts.filter { !$0.value.isEmpty }
+            return []
         case .contactsLoaded(let contacts):
             // Sorted by the name shown, so lists stay put as contacts arrive.
             state.contacts = contacts.sorted { a, b in
@@ -250,11 +253,13 @@ public enum AppReducer {
         // MARK: results
         case .postSent(let postID, let sessionID):
             state.post.mode = .empty
+            let hadDraft = state.drafts.removeValue(forKey: sessionID) != nil
             state.status = StatusLine("sent.", .success)
             state.pane = .sessions
             if state.sessions.open?.sessionID != sessionID { state.sessions.open = SessionFeed(sessionID: sessionID) }
             state.sessions.open?.selectWhenLoaded = postID
             return [.loadFeed(sessionID: sessionID, limit: feedPage), .loadSessions(state.sessions.list)]
+                + (hadDraft ? [.saveDraft(sessionID: sessionID, nil)] : [])
         case .postSendFailed(let error):
             if case .composer(var c) = state.post.mode {
                 c.sending = false
@@ -403,7 +408,7 @@ public enum AppReducer {
     // MARK: keys
 
     static func handleKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
-        if key == .ctrl("c") { return [.quit] }
+        if key == .ctrl("c") { return quit(&state) }
         switch state.phase {
         case .booting: return []
         case .recovery:
@@ -426,10 +431,18 @@ public enum AppReducer {
             return switchPane(&state, to: AppState.Pane(rawValue: Int(String(c))!)!)
         case .tab: return switchPane(&state, to: AppState.Pane(rawValue: state.pane.rawValue % 4 + 1)!)
         case .backTab: return switchPane(&state, to: AppState.Pane(rawValue: (state.pane.rawValue + 2) % 4 + 1)!)
-        case .char("q") where !inNestedView(state): return [.quit]
+        case .char("q") where !inNestedView(state): return quit(&state)
         case .char("u"): return nextUnread(&state)
         default: return paneKey(&state, key)
         }
+    }
+
+    /// Quitting: with text in the composer it asks first, then keeps it as the session's draft.
+    static func quit(_ state: inout AppState) -> [AppEffect] {
+        guard state.phase == .main, case .composer(let c) = state.post.mode, !c.draft.isEmpty, !c.sending else { return [.quit] }
+        if case .confirm(let confirmation)? = state.overlay, confirmation.action == .quitKeepingDraft { return [.saveDraft(sessionID: c.sessionID, c.draft), .quit] }
+        state.overlay = .confirm(Confirmation(.quitKeepingDraft, "quit? what you typed is kept as this session's draft. (y/n)"))
+        return []
     }
 
     static func paneKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {

@@ -29,6 +29,8 @@ public struct AppState: Equatable, Sendable {
     public var identity: IdentityInfo?
     public var sessions = SessionsState()
     public var post = PostPaneState()
+    /// Unsent composer text per session (kept sealed on disk, so a restart loses nothing).
+    public var drafts: [String: Draft] = [:]
     public var you = YouState()
     public var settings = SettingsState()
     public var contacts: [Contact] = []
@@ -134,6 +136,8 @@ public struct Confirmation: Equatable, Sendable {
         case clearCache
         /// The emergency wipe: every identity and all local data, then the app exits.
         case wipe
+        /// Quitting with text in the composer: it is kept as the session's draft.
+        case quitKeepingDraft
         /// The iOS app's plain backup file, which holds the secret key in plain text.
         case exportPlainBackup(path: String)
     }
@@ -279,6 +283,14 @@ public struct PostPaneState: Equatable, Sendable {
     public init() {}
 }
 
+/// What was typed in a session's composer and not sent.
+public struct Draft: Equatable, Sendable, Codable {
+    public var link: String
+    public var note: String
+    public init(link: String, note: String) { self.link = link; self.note = note }
+    public var isEmpty: Bool { link.trimmingWhitespace().isEmpty && note.trimmingWhitespace().isEmpty }
+}
+
 public struct ComposerState: Equatable, Sendable {
     public enum Field: Equatable, Sendable { case link, note }
     public var sessionID: String
@@ -289,6 +301,8 @@ public struct ComposerState: Equatable, Sendable {
     public var sending = false
     public var error: String?
     public init(sessionID: String, sessionName: String) { self.sessionID = sessionID; self.sessionName = sessionName }
+
+    public var draft: Draft { Draft(link: link.text, note: note.text) }
 
     /// "can be played" hint for the link as typed.
     public var playbackHint: String? {

@@ -52,6 +52,53 @@ final class PostReducerTests: XCTestCase {
         }
     }
 
+    /// Nothing typed is lost (issue 14, item 8): Esc keeps the text as the session's draft, the composer
+    /// brings it back, quitting with text asks and keeps it, a sent post forgets it.
+    func testADraftSurvivesEscAndQuittingAndGoesWhenSent() {
+        var h = composing()
+        h.type("example.com/x") { $0.post.mode = self.composer("example.com/x") }
+        let draft = Draft(link: "example.com/x", note: "")
+        h.send(.keyPressed(.escape), [.saveDraft(sessionID: "s1", draft)]) {
+            $0.post.mode = .empty
+            $0.pane = .sessions
+            $0.drafts = ["s1": draft]
+            $0.status = StatusLine("draft kept: c in Films brings it back.")
+        }
+        h.send(.keyPressed(.char("c"))) {
+            $0.post.mode = self.composer("example.com/x")
+            $0.pane = .post
+            $0.status = StatusLine("your draft is back (^L clears the link).")
+        }
+        h.send(.keyPressed(.enter)) { $0.post.mode = self.composer("example.com/x", focus: .note) }
+        h.type("hi") { $0.post.mode = self.composer("example.com/x", "hi", focus: .note) }
+        // Ctrl-C with text: asked first; yes keeps it and quits.
+        h.send(.keyPressed(.ctrl("c"))) {
+            $0.overlay = .confirm(Confirmation(.quitKeepingDraft, "quit? what you typed is kept as this session's draft. (y/n)"))
+        }
+        h.send(.keyPressed(.char("n"))) { $0.overlay = nil }
+        h.send(.keyPressed(.ctrl("c"))) {
+            $0.overlay = .confirm(Confirmation(.quitKeepingDraft, "quit? what you typed is kept as this session's draft. (y/n)"))
+        }
+        h.send(.keyPressed(.ctrl("c")), [.saveDraft(sessionID: "s1", Draft(link: "example.com/x", note: "hi")), .quit])
+        h.send(.keyPressed(.char("y")), [.saveDraft(sessionID: "s1", Draft(link: "example.com/x", note: "hi")), .quit]) { $0.overlay = nil }
+        // Sent: the draft goes.
+        h.send(.keyPressed(.enter), [.sendPost(sessionID: "s1", url: "https://example.com/x", note: "hi")]) {
+            $0.post.mode = self.composer("example.com/x", "hi", focus: .note, sending: true)
+        }
+        h.send(.postSent(postID: "p1", sessionID: "s1"), [.loadFeed(sessionID: "s1", limit: 50), .loadSessions(.active), .saveDraft(sessionID: "s1", nil)]) {
+            $0.post.mode = .empty
+            $0.drafts = [:]
+            $0.status = StatusLine("sent.", .success)
+            $0.pane = .sessions
+            $0.sessions.open?.selectWhenLoaded = "p1"
+        }
+        // Emptied and left: nothing is kept.
+        h.send(.keyPressed(.char("c"))) { $0.post.mode = self.composer(""); $0.pane = .post }
+        h.send(.keyPressed(.escape)) { $0.post.mode = .empty; $0.pane = .sessions }
+        // Restarted: the drafts on disk come back.
+        h.send(.draftsLoaded(["s1": Draft(link: "", note: "later"), "s2": Draft(link: " ", note: "")])) { $0.drafts = ["s1": Draft(link: "", note: "later")] }
+    }
+
     func testFailureKeepsTheComposerOpenWithTheError() {
         var h = composing()
         h.send(.textPasted("https://example.com/x")) { $0.post.mode = self.composer("https://example.com/x") }
@@ -88,7 +135,12 @@ final class PostReducerTests: XCTestCase {
         // The Clear helper empties the link and focuses it.
         h.send(.keyPressed(.tab)) { $0.post.mode = self.composer("https://b.example/y", "line one line[2J two", focus: .note) }
         h.send(.keyPressed(.ctrl("l"))) { $0.post.mode = self.composer("", "line one line[2J two") }
-        h.send(.keyPressed(.escape)) { $0.post.mode = .empty; $0.pane = .sessions; $0.status = nil }  // Esc also acknowledges the error
+        // Esc keeps the note as the draft (the error it acknowledges gives way to that).
+        let draft = Draft(link: "", note: "line one line[2J two")
+        h.send(.keyPressed(.escape), [.saveDraft(sessionID: "s1", draft)]) {
+            $0.post.mode = .empty; $0.pane = .sessions; $0.drafts = ["s1": draft]
+            $0.status = StatusLine("draft kept: c in Films brings it back.")
+        }
     }
 
     func detail(_ view: PostView, busy: Bool = false, reaction: Int = 0) -> PostPaneState.Mode {

@@ -281,6 +281,7 @@ extension AccountStore {
                 cipher.reference(try cipher.openRequired(r["url_enc"], ctx("posts.url", r["post_id"].text ?? "")))
             }
             if !refs.isEmpty { _ = try c.query(in: refs, "DELETE FROM link_metadata WHERE owner = ? AND url_ref IN (%@)", leading: [o]) }
+            try c.run("DELETE FROM drafts WHERE owner = ? AND session_id = ?", [o, .text(s.id)])
             return
         }
         let spans = d.memberIntervals

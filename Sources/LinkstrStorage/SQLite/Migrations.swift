@@ -228,6 +228,16 @@ enum Migrations {
                                       AND p.inbound = 1 AND p.read_at IS NULL)
             WHERE listed = 1;
         """,
+        // 9: unsent composer text per session (issue 14 item 8), sealed.
+        """
+        CREATE TABLE drafts (
+            owner TEXT NOT NULL REFERENCES accounts(pubkey) ON DELETE CASCADE,
+            session_id TEXT NOT NULL,
+            value_enc BLOB NOT NULL,
+            updated_at INTEGER NOT NULL,
+            PRIMARY KEY (owner, session_id)
+        );
+        """,
     ]
 
     static var migrator: DatabaseMigrator {

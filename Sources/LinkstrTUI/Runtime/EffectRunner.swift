@@ -206,6 +206,11 @@ public final class EffectRunner: @unchecked Sendable {
         case .loadIdentities:
             let active = vault.activePubkey()
             dispatch(.identitiesLoaded(try vault.list().map { IdentityEntry(pubkey: $0.pubkey, npub: $0.npub, active: $0.pubkey == active) }))
+        case .loadDrafts:
+            guard let store else { return }
+            dispatch(.draftsLoaded(try store.drafts().mapValues { Draft(link: $0.link, note: $0.note) }))
+        case .saveDraft(let sid, let draft):
+            try store?.setDraft(draft.map { AccountStore.StoredDraft(link: $0.link, note: $0.note) }, for: sid, now: now)
         case .markSessionRead(let sid):
             try store?.markSessionRead(sid, now: now)
             reloadLists(session: sid)
