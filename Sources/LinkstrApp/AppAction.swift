@@ -37,6 +37,7 @@ public enum AppAction: Equatable, Sendable {
     case contactsLoaded([Contact])
     /// The drafts kept on disk (a restart brings them back).
     case draftsLoaded([String: Draft])
+    case commandHistoryLoaded([String])
     case profileNamesLoaded([Pubkey: String])
     /// Titles of shared pages, from the cache or just fetched.
     case linkTitlesLoaded([String: String])
@@ -116,6 +117,8 @@ public enum AppEffect: Equatable, Sendable {
     case watchAddedYou(Bool)
     case markSessionRead(String)
     case loadDrafts
+    case loadCommandHistory
+    case saveCommandHistory([String])
     /// Keeps (nil: forgets) a session's unsent composer text, sealed on disk.
     case saveDraft(sessionID: String, Draft?)
     case markPostRead(String)

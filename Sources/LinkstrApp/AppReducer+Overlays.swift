@@ -43,9 +43,32 @@ extension AppReducer {
             case .escape: state.overlay = nil
             case .enter:
                 state.overlay = nil
-                return runCommand(&state, field.text)
+                var line = field.text.trimmingWhitespace()
+                if line.hasPrefix("/") { line.removeFirst() }
+                var effects: [AppEffect] = []
+                if !line.isEmpty, state.commandHistory.last != line {
+                    state.commandHistory = Array((state.commandHistory + [line]).suffix(commandHistoryLimit))
+                    effects.append(.saveCommandHistory(state.commandHistory))
+                }
+                return effects + runCommand(&state, field.text)
             case .backspace where field.text.isEmpty:
                 state.overlay = nil
+            case .up, .down:
+                let history = state.commandHistory
+                guard !history.isEmpty else { return [] }
+                if state.historyIndex == nil { state.historyDraft = field.text }
+                let current = state.historyIndex ?? history.count
+                let next = key == .up ? max(0, current - 1) : current + 1
+                if next >= history.count {
+                    state.historyIndex = nil
+                    field = TextField(state.historyDraft)
+                } else {
+                    state.historyIndex = next
+                    field = TextField(history[next])
+                }
+                state.overlay = .commandLine(field)
+            case .tab:
+                state.overlay = .commandLine(complete(field))
             default:
                 editField(&field, key)
                 state.overlay = .commandLine(field)
@@ -225,6 +248,37 @@ extension AppReducer {
 
     // MARK: the command line
 
+    /// Every `:` command, for completion (and what `:help` lists).
+    public static let commands = ["accept", "copy", "decline", "delete-session", "export", "export-ios", "help", "open", "post", "quit",
+                                  "react", "read", "rename", "requests", "unread", "who", "wipe!"]
+
+    /// Tab: the command name completed (to the longest prefix its candidates share; a whole one gets a
+    /// space), and after `react ` an emoji shortcode (`:thumbsup:` → 👍).
+    static func complete(_ field: TextField) -> TextField {
+        var text = field.text
+        let hadSlash = text.hasPrefix("/")
+        if hadSlash { text.removeFirst() }
+        let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        if parts.count == 1 {
+            let matches = commands.filter { $0.hasPrefix(parts[0].lowercased()) }
+            guard let first = matches.first else { return field }
+            var prefix = first
+            for m in matches.dropFirst() { while !m.hasPrefix(prefix) { prefix.removeLast() } }
+            let completed = matches.count == 1 ? first + " " : prefix
+            return TextField((hadSlash ? "/" : "") + completed)
+        }
+        if parts[0].lowercased() == "react", parts[1].hasPrefix(":") {
+            // A whole shortcode first (":+1:", ":fire:"), else the only emoji the text names.
+            let name = parts[1].lowercased().replacingOccurrences(of: ":", with: "")
+            let exact = emojiChoices.first { (emojiNames[$0] ?? []).first == name }
+            let matches = emojiMatches(parts[1])
+            if let emoji = exact ?? (matches.count == 1 ? matches.first : nil) {
+                return TextField((hadSlash ? "/" : "") + "react " + emoji)
+            }
+        }
+        return field
+    }
+
     static func runCommand(_ state: inout AppState, _ line: String) -> [AppEffect] {
         var text = line.trimmingWhitespace()
         if text.hasPrefix("/") { text.removeFirst() }
@@ -252,7 +306,7 @@ extension AppReducer {
             return [.sendPost(sessionID: sessionID, url: url, note: parts.count > 2 ? parts[2] : nil)]
         case "react":
             guard let post = currentPost else { state.status = StatusLine("select a post first.", .error); return [] }
-            guard parts.count >= 2 else { state.status = StatusLine("usage: /react 👍", .error); return [] }
+            guard parts.count >= 2 else { state.status = StatusLine("usage: :react 👍", .error); return [] }
             return [.react(postID: post.id, emoji: parts[1])]
         case "who":
             guard let summary = commandSession else {
@@ -325,7 +379,7 @@ extension AppReducer {
             state.overlay = .confirm(Confirmation(.wipe, "erase every identity and all linkstr data on this device, then quit? nothing goes to relays. (y/n)"))
             return []
         default:
-            state.status = StatusLine("unknown command /\(DisplayText.singleLine(parts[0])) (try /help)", .error)
+            state.status = StatusLine("unknown command :\(DisplayText.singleLine(parts[0])) (try :help, or Tab to complete)", .error)
             return []
         }
     }

@@ -73,7 +73,7 @@ public enum AppReducer {
                 state.overlay = .sharedLink(link)
                 state.pendingLink = nil
             }
-            return [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .startSync]
+            return [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadCommandHistory, .startSync]
         case .onboardingFailed(let error):
             if case .onboarding(var o) = state.phase {
                 o.error = error
@@ -203,6 +203,9 @@ public enum AppReducer {
             return []
         case .ownProfileNameLoaded(let name):
             state.identity?.profileName = name
+            return []
+        case .commandHistoryLoaded(let history):
+            state.commandHistory = Array(history.suffix(commandHistoryLimit))
             return []
         case .draftsLoaded(let drafts):
             state.drafts = drafts.filter { !$0.value.isEmpty }
@@ -426,7 +429,10 @@ public enum AppReducer {
         if textFocused(state) { return paneKey(&state, key) }
         switch key {
         case .char("?"): state.overlay = .help; return []
-        case .char(":"): state.overlay = .commandLine(TextField("/")); return []
+        case .char(":"):
+            state.overlay = .commandLine(TextField())
+            state.historyIndex = nil
+            return []
         case .char(let c) where ("1"..."4").contains(c):
             return switchPane(&state, to: AppState.Pane(rawValue: Int(String(c))!)!)
         case .tab: return switchPane(&state, to: AppState.Pane(rawValue: state.pane.rawValue % 4 + 1)!)
@@ -436,6 +442,9 @@ public enum AppReducer {
         default: return paneKey(&state, key)
         }
     }
+
+    /// Commands kept for ↑/↓ (and on disk).
+    public static let commandHistoryLimit = 100
 
     /// Quitting: with text in the composer it asks first, then keeps it as the session's draft.
     static func quit(_ state: inout AppState) -> [AppEffect] {

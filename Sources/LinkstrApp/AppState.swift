@@ -31,6 +31,11 @@ public struct AppState: Equatable, Sendable {
     public var post = PostPaneState()
     /// Unsent composer text per session (kept sealed on disk, so a restart loses nothing).
     public var drafts: [String: Draft] = [:]
+    /// Commands run from `:`, oldest first (kept sealed on disk: they may hold links).
+    public var commandHistory: [String] = []
+    /// While browsing the history with ↑/↓: the entry shown, and what was typed before.
+    public var historyIndex: Int?
+    public var historyDraft = ""
     public var you = YouState()
     public var settings = SettingsState()
     public var contacts: [Contact] = []

@@ -16,16 +16,16 @@ final class OverlayMouseReducerTests: XCTestCase {
     func testCommandLinePostReactWhoOpenCopyHelpAndUnknown() {
         let post = F.post("p1", in: "s1", url: "https://example.com/z")
         var h = ReducerHarness(F.feed(films, posts: [post], contacts: [Contact(pubkey: F.bob, alias: "Bob")]))
-        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
-        h.type("post example.org/x a note here") { $0.overlay = .commandLine(TextField("/post example.org/x a note here")) }
-        h.send(.keyPressed(.enter), [.sendPost(sessionID: "s1", url: "https://example.org/x", note: "a note here")]) {
+        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
+        h.type("post example.org/x a note here") { $0.overlay = .commandLine(TextField("post example.org/x a note here")) }
+        h.enterCommand([.sendPost(sessionID: "s1", url: "https://example.org/x", note: "a note here")]) {
             $0.overlay = nil
             $0.status = StatusLine("sending…")
         }
         func run(_ line: String, _ effects: [AppEffect], _ change: @escaping (inout AppState) -> Void) {
-            h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
-            h.send(.textPasted(line)) { $0.overlay = .commandLine(TextField("/" + DisplayText.singleLine(line))) }
-            h.send(.keyPressed(.enter), effects) { $0.overlay = nil; change(&$0) }
+            h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
+            h.send(.textPasted(line)) { $0.overlay = .commandLine(TextField(DisplayText.singleLine(line))) }
+            h.enterCommand(effects) { $0.overlay = nil; change(&$0) }
         }
         run("react 🔥", [.react(postID: "p1", emoji: "🔥")]) { _ in }
         run("who", []) { $0.status = StatusLine("members: you, Bob") }
@@ -36,19 +36,18 @@ final class OverlayMouseReducerTests: XCTestCase {
         run("open", [.openURL("https://example.com/z")]) { _ in }
         run("copy", [.copy("https://example.com/z", label: "link")]) { _ in }
         run("post ftp://x.example", []) { $0.status = StatusLine(SendRuleError.invalidURL.description, .error) }
-        run("react", []) { $0.status = StatusLine("usage: /react 👍", .error) }
-        run("frobnicate\u{1B}[2J", []) { $0.status = StatusLine("unknown command /frobnicate[2J (try /help)", .error) }
-        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
-        h.send(.textPasted("help")) { $0.overlay = .commandLine(TextField("/help")) }
-        h.send(.keyPressed(.enter)) { $0.overlay = .help }
+        run("react", []) { $0.status = StatusLine("usage: :react 👍", .error) }
+        run("frobnicate\u{1B}[2J", []) { $0.status = StatusLine("unknown command :frobnicate[2J (try :help, or Tab to complete)", .error) }
+        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
+        h.send(.textPasted("help")) { $0.overlay = .commandLine(TextField("help")) }
+        h.enterCommand { $0.overlay = .help }
         h.send(.keyPressed(.escape)) { $0.overlay = nil; $0.status = nil }  // and acknowledges the error
         // Backspace on an empty command line closes it.
-        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
-        h.send(.keyPressed(.backspace)) { $0.overlay = .commandLine(TextField("")) }
+        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
         h.send(.keyPressed(.backspace)) { $0.overlay = nil }
-        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
-        h.send(.textPasted("quit")) { $0.overlay = .commandLine(TextField("/quit")) }
-        h.send(.keyPressed(.enter), [.quit]) { $0.overlay = nil }
+        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
+        h.send(.textPasted("quit")) { $0.overlay = .commandLine(TextField("quit")) }
+        h.enterCommand([.quit]) { $0.overlay = nil }
     }
 
     /// wire 2026 §8 in the app: `:export PATH` asks for the sealing passphrase twice; `:export-ios PATH`
@@ -56,9 +55,9 @@ final class OverlayMouseReducerTests: XCTestCase {
     func testExportCommandsAskForAPassphraseOrAConfirmation() {
         var h = ReducerHarness(F.main())
         func command(_ line: String, _ effects: [AppEffect] = [], _ change: @escaping (inout AppState) -> Void) {
-            h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
-            h.send(.textPasted(line)) { $0.overlay = .commandLine(TextField("/" + line)) }
-            h.send(.keyPressed(.enter), effects) { $0.overlay = nil; change(&$0) }
+            h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
+            h.send(.textPasted(line)) { $0.overlay = .commandLine(TextField(line)) }
+            h.enterCommand(effects) { $0.overlay = nil; change(&$0) }
         }
         command("export") { $0.status = StatusLine("usage: :export PATH (a new file)", .error) }
         command("export ~/my backup.linkstrbackup") { $0.overlay = .exportBackup(ExportBackupForm(path: "~/my backup.linkstrbackup")) }
@@ -100,14 +99,44 @@ final class OverlayMouseReducerTests: XCTestCase {
         }
     }
 
+    /// Issue 14, item 3: `:` opens empty (no `/`), Tab completes command names and emoji shortcodes,
+    /// ↑/↓ walk the history (kept on disk through an effect; a repeat is not kept twice).
+    func testCommandLineCompletesAndRemembers() {
+        let post = F.post("p1", in: "s1")
+        var h = ReducerHarness(F.feed(films, posts: [post]))
+        h.send(.commandHistoryLoaded(["who", "read"])) { $0.commandHistory = ["who", "read"] }
+        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
+        h.type("re") { $0.overlay = .commandLine(TextField("re")) }
+        h.send(.keyPressed(.tab)) { $0.overlay = .commandLine(TextField("re")) }  // react, read, rename, requests: no longer prefix
+        h.type("a") { $0.overlay = .commandLine(TextField("rea")) }
+        h.send(.keyPressed(.tab)) { $0.overlay = .commandLine(TextField("rea")) }  // react and read
+        h.type("c") { $0.overlay = .commandLine(TextField("reac")) }
+        h.send(.keyPressed(.tab)) { $0.overlay = .commandLine(TextField("react ")) }
+        h.type(":fire:") { $0.overlay = .commandLine(TextField("react :fire:")) }
+        h.send(.keyPressed(.tab)) { $0.overlay = .commandLine(TextField("react 🔥")) }
+        // ↑ shows older commands, ↓ comes back to what was typed.
+        h.send(.keyPressed(.up)) { $0.overlay = .commandLine(TextField("read")); $0.historyIndex = 1; $0.historyDraft = "react 🔥" }
+        h.send(.keyPressed(.up)) { $0.overlay = .commandLine(TextField("who")); $0.historyIndex = 0 }
+        h.send(.keyPressed(.up))
+        h.send(.keyPressed(.down)) { $0.overlay = .commandLine(TextField("read")); $0.historyIndex = 1 }
+        h.send(.keyPressed(.down)) { $0.overlay = .commandLine(TextField("react 🔥")); $0.historyIndex = nil }
+        h.send(.keyPressed(.enter), [.saveCommandHistory(["who", "read", "react 🔥"]), .react(postID: "p1", emoji: "🔥")]) {
+            $0.overlay = nil
+            $0.commandHistory = ["who", "read", "react 🔥"]
+        }
+        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
+        h.send(.keyPressed(.up)) { $0.overlay = .commandLine(TextField("react 🔥")); $0.historyIndex = 2; $0.historyDraft = "" }
+        h.send(.keyPressed(.enter), [.react(postID: "p1", emoji: "🔥")]) { $0.overlay = nil }  // the same again: not kept twice
+    }
+
     func testCommandsThatNeedASessionSaySo() {
         var h = ReducerHarness(F.main())
-        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
-        h.send(.textPasted("post https://x.example")) { $0.overlay = .commandLine(TextField("/post https://x.example")) }
-        h.send(.keyPressed(.enter)) { $0.overlay = nil; $0.status = StatusLine("open a session first.", .error) }
-        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
-        h.send(.textPasted("open")) { $0.overlay = .commandLine(TextField("/open")) }
-        h.send(.keyPressed(.enter)) { $0.overlay = nil; $0.status = StatusLine("select a post first.", .error) }
+        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
+        h.send(.textPasted("post https://x.example")) { $0.overlay = .commandLine(TextField("post https://x.example")) }
+        h.enterCommand { $0.overlay = nil; $0.status = StatusLine("open a session first.", .error) }
+        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
+        h.send(.textPasted("open")) { $0.overlay = .commandLine(TextField("open")) }
+        h.enterCommand { $0.overlay = nil; $0.status = StatusLine("select a post first.", .error) }
     }
 
     func testMouseClicksTabsSelectsAndOpensRowsAndWheelScrolls() {
@@ -142,6 +171,6 @@ final class OverlayMouseReducerTests: XCTestCase {
         h.send(.keyPressed(.char("?"))) { $0.overlay = .help }
         h.send(.keyPressed(.char("q"))) { $0.overlay = nil }
         h.send(.keyPressed(.char("?"))) { $0.overlay = .help }
-        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
+        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
     }
 }

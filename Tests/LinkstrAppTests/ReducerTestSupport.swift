@@ -24,6 +24,21 @@ struct ReducerHarness {
         }
     }
 
+    /// Enter on the `:` command line: the line joins the history (saved by an effect), then runs.
+    mutating func enterCommand(_ effects: [AppEffect] = [], file: StaticString = #filePath, line: UInt = #line,
+                               _ change: (inout AppState) -> Void = { _ in }) {
+        guard case .commandLine(let field)? = state.overlay else { return XCTFail("no command line open", file: file, line: line) }
+        var text = field.text.trimmingWhitespace()
+        if text.hasPrefix("/") { text.removeFirst() }
+        var history = state.commandHistory
+        var saved: [AppEffect] = []
+        if !text.isEmpty, history.last != text {
+            history = Array((history + [text]).suffix(AppReducer.commandHistoryLimit))
+            saved = [.saveCommandHistory(history)]
+        }
+        send(.keyPressed(.enter), saved + effects, file: file, line: line) { $0.commandHistory = history; change(&$0) }
+    }
+
     /// Keys typed one by one (each a `.keyPressed`), expecting no effects.
     mutating func type(_ text: String, file: StaticString = #filePath, line: UInt = #line, _ change: (inout AppState) -> Void) {
         var expected = state

@@ -43,9 +43,9 @@ final class SessionsReducerTests: XCTestCase {
         var listing = SessionListing(list: .active, rows: list, hasArchived: true, requestCount: 0)
         listing.archivedUnread = 2
         h.send(.sessionsLoaded(listing)) { $0.sessions.unreadActive = []; $0.sessions.archivedUnread = 2; $0.sessions.hasArchived = true }
-        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
-        h.send(.textPasted("unread")) { $0.overlay = .commandLine(TextField("/unread")) }
-        h.send(.keyPressed(.enter)) { $0.overlay = nil; $0.status = StatusLine("nothing unread.") }
+        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
+        h.send(.textPasted("unread")) { $0.overlay = .commandLine(TextField("unread")) }
+        h.enterCommand { $0.overlay = nil; $0.status = StatusLine("nothing unread.") }
     }
 
     func testListNavigationClampsAtBothEnds() {
@@ -172,9 +172,9 @@ final class SessionsReducerTests: XCTestCase {
             $0.sessions.loading = true
         }
         // The command line reaches the same list.
-        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField("/")) }
+        h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
         h.state.overlay = .commandLine(TextField("/requests"))
-        h.send(.keyPressed(.enter), [.loadSessions(.requests)]) {
+        h.enterCommand([.loadSessions(.requests)]) {
             $0.overlay = nil
             $0.sessions.list = .requests
         }
@@ -192,13 +192,13 @@ final class SessionsReducerTests: XCTestCase {
         }
         h.send(.keyPressed(.char("r")), [.markSessionRead("s1")]) { $0.status = StatusLine("marked Films read.") }
         h.state.overlay = .commandLine(TextField("/read"))
-        h.send(.keyPressed(.enter), [.markSessionRead("s1")]) { $0.overlay = nil }
+        h.enterCommand([.markSessionRead("s1")]) { $0.overlay = nil }
     }
 
     func testRenameCommandIsTheCreatorsAndReloadsWhatShowsTheName() {
         var h = ReducerHarness(F.main(sessions: rows))
         h.state.overlay = .commandLine(TextField("/rename weekend  links"))
-        h.send(.keyPressed(.enter), [.renameSession(sessionID: "s1", name: "weekend  links")]) {
+        h.enterCommand([.renameSession(sessionID: "s1", name: "weekend  links")]) {
             $0.overlay = nil
             $0.status = StatusLine("renaming…")
         }
@@ -206,23 +206,23 @@ final class SessionsReducerTests: XCTestCase {
             $0.status = StatusLine("renamed to weekend links.", .success)
         }
         h.state.overlay = .commandLine(TextField("/rename"))
-        h.send(.keyPressed(.enter)) { $0.overlay = nil; $0.status = StatusLine("usage: :rename NEW NAME", .error) }
+        h.enterCommand { $0.overlay = nil; $0.status = StatusLine("usage: :rename NEW NAME", .error) }
         h.state.sessions.rows = [F.session("s9", "Theirs", creator: F.bob)]
         h.state.sessions.selection = 0
         h.state.overlay = .commandLine(TextField("/rename x"))
-        h.send(.keyPressed(.enter)) { $0.overlay = nil; $0.status = StatusLine(SendRuleError.notCreator.description, .error) }
+        h.enterCommand { $0.overlay = nil; $0.status = StatusLine(SendRuleError.notCreator.description, .error) }
     }
 
     /// Wire 2026 §1: the creator deletes after a confirmation; a feed whose session went away closes.
     func testDeleteSessionAsksFirstAndAFeedWhoseSessionIsGoneCloses() {
         var h = ReducerHarness(F.main(sessions: rows))
         h.state.overlay = .commandLine(TextField("/delete-session"))
-        h.send(.keyPressed(.enter)) {
+        h.enterCommand {
             $0.overlay = .confirm(Confirmation(.deleteSession("s1"), "delete \"Films\" for every member, for good? (y/n)"))
         }
         h.send(.keyPressed(.char("n"))) { $0.overlay = nil }
         h.state.overlay = .commandLine(TextField("/delete-session"))
-        h.send(.keyPressed(.enter)) {
+        h.enterCommand {
             $0.overlay = .confirm(Confirmation(.deleteSession("s1"), "delete \"Films\" for every member, for good? (y/n)"))
         }
         h.send(.keyPressed(.char("y")), [.deleteSession(sessionID: "s1")]) {
@@ -237,7 +237,7 @@ final class SessionsReducerTests: XCTestCase {
         h.state.sessions.rows = [F.session("s9", "Theirs", creator: F.bob)]
         h.state.sessions.selection = 0
         h.state.overlay = .commandLine(TextField("/delete-session"))
-        h.send(.keyPressed(.enter)) { $0.overlay = nil; $0.status = StatusLine(SendRuleError.notCreator.description, .error) }
+        h.enterCommand { $0.overlay = nil; $0.status = StatusLine(SendRuleError.notCreator.description, .error) }
         // A member viewing it when the creator deletes it: the reload finds no session, the feed closes.
         h.send(.keyPressed(.enter), [.loadFeed(sessionID: "s9", limit: 50)]) {
             var feed = SessionFeed(sessionID: "s9"); feed.summary = F.session("s9", "Theirs", creator: F.bob)

@@ -40,4 +40,30 @@ final class DraftTests: XCTestCase {
         XCTAssertTrue(screen.contains("example.com/half-typed") && screen.contains("and a note"), screen)
         try tmux.keys("draft-two", "C-c")
     }
+
+    /// The `:` history is kept across a restart (issue 14, item 3), and Tab completes.
+    func testCommandHistorySurvivesARestart() throws {
+        let relay = try TestRelay()
+        let home = try Home.forApp("history", relay: relay.url)
+        defer { home.remove() }
+        try home.ok(["session", "create", "History"])
+        let tmux = try Tmux()
+        try home.startApp(tmux, "hist-one", relay: relay.url)
+        try tmux.waitFor("hist-one", text: "History", timeout: 30)
+        try tmux.keys("hist-one", ":")
+        try tmux.type("hist-one", "unr")
+        try tmux.keys("hist-one", "Tab")
+        try tmux.waitFor("hist-one", text: ":unread")
+        try tmux.keys("hist-one", "Enter")
+        try tmux.waitFor("hist-one", text: "nothing unread.")
+        try tmux.keys("hist-one", "C-c")
+        try tmux.waitFor("hist-one", "the app to quit") { !$0.contains("History") }
+
+        try home.startApp(tmux, "hist-two", relay: relay.url)
+        try tmux.waitFor("hist-two", text: "History", timeout: 30)
+        try tmux.keys("hist-two", ":")
+        try tmux.keys("hist-two", "Up")
+        try tmux.waitFor("hist-two", text: ":unread")
+        try tmux.keys("hist-two", "C-c")
+    }
 }

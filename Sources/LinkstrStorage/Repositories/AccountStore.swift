@@ -193,4 +193,6 @@ public enum Setting: String, Sendable, CaseIterable {
     case relaysInitialized = "relays.initialized"
     /// The tags of our applied follow list (JSON), kept verbatim for the next edit.
     case followListTags = "contacts.follow.tags"
+    /// The app's `:` command history (JSON, oldest first), sealed like every setting: it may hold links.
+    case commandHistory = "app.command.history"
 }

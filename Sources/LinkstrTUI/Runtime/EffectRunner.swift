@@ -209,6 +209,13 @@ public final class EffectRunner: @unchecked Sendable {
         case .loadDrafts:
             guard let store else { return }
             dispatch(.draftsLoaded(try store.drafts().mapValues { Draft(link: $0.link, note: $0.note) }))
+        case .loadCommandHistory:
+            guard let store else { return }
+            let stored = try store.setting(.commandHistory)
+            let history = stored.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+            dispatch(.commandHistoryLoaded(history))
+        case .saveCommandHistory(let history):
+            try store?.setSetting(.commandHistory, String(decoding: try JSONEncoder().encode(history), as: UTF8.self))
         case .saveDraft(let sid, let draft):
             try store?.setDraft(draft.map { AccountStore.StoredDraft(link: $0.link, note: $0.note) }, for: sid, now: now)
         case .markSessionRead(let sid):

@@ -122,7 +122,7 @@ enum OverlayViews {
                "Move      ↑↓ j k · g G top/bottom · PgUp PgDn · Enter open · Esc back",
                "App       u next unread · q quit (Ctrl-C anywhere) · Ctrl-Z suspend · ?",
                "Fields    ^A ^E start/end · ^W word · ^U clear · terminal paste works",
-               "Command   :  /post URL note · /react 👍 · /who · /open · /copy · /help",
+               "Command   :post URL note · :react 👍 · :who · :open · :copy · :help",
                "          :read · :unread · :requests · :accept · :decline · :q quit",
                "          :rename NAME · :delete-session · :export[-ios] PATH · :wipe!"]),
     ]
