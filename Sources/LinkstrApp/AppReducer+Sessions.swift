@@ -3,7 +3,12 @@ import LinkstrDomain
 /// The Sessions pane: the chat list (search, archive, new session) and an open session's feed.
 extension AppReducer {
     static func sessionsKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
-        if state.sessions.open != nil { return feedKey(&state, key) }
+        if state.sessions.open != nil {
+            let effects = feedKey(&state, key)
+            // Back at the top: the new posts are in view.
+            if state.sessions.open?.selection == 0 { state.sessions.open?.newAbove = 0 }
+            return effects
+        }
         if state.sessions.search != nil { return searchKey(&state, key) }
         let rows = state.sessions.visibleRows
         switch key {

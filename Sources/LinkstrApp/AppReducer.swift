@@ -162,6 +162,9 @@ public enum AppReducer {
                 return [.loadSessions(state.sessions.list)]
             }
             let selectedID = feed.posts[safe: feed.selection]?.id
+            let before = Set(feed.posts.map(\.id)), oldTop = feed.posts.first?.post.createdAt
+            // A reader at the newest post stays there as newer ones arrive (pinned, like a chat).
+            let pinned = feed.selection == 0 && !feed.posts.isEmpty
             feed.summary = summary ?? feed.summary
             feed.posts = posts
             feed.membershipChanges = changes
@@ -170,10 +173,18 @@ public enum AppReducer {
             if let target = feed.selectWhenLoaded, let i = posts.firstIndex(where: { $0.id == target }) {
                 feed.selection = i
                 feed.selectWhenLoaded = nil
+            } else if pinned {
+                feed.selection = 0
             } else if let selectedID, let i = posts.firstIndex(where: { $0.id == selectedID }) {
                 feed.selection = i
             }
             feed.selection = min(feed.selection, max(0, posts.count - 1))
+            // New posts from others above a reader who scrolled down: counted until they go back up.
+            if let oldTop, feed.selection > 0 {
+                feed.newAbove += posts.filter { !before.contains($0.id) && $0.post.createdAt >= oldTop && $0.post.author != state.identity?.pubkey }.count
+            } else {
+                feed.newAbove = 0
+            }
             state.sessions.open = feed
             return []
         case .postLoaded(let id, let view, let sessionName):

@@ -275,6 +275,8 @@ public struct SessionFeed: Equatable, Sendable {
     public var hasMore = false
     /// A post to select once the feed has it (the one just sent).
     public var selectWhenLoaded: String?
+    /// Posts from others that arrived above while the reader was further down ("↑ N new"; `g` goes up).
+    public var newAbove = 0
     public init(sessionID: String) { self.sessionID = sessionID }
 }
 

@@ -48,6 +48,26 @@ final class SessionsReducerTests: XCTestCase {
         h.enterCommand { $0.overlay = nil; $0.status = StatusLine("nothing unread.") }
     }
 
+    /// Issue 14, item 1: posts from others arriving above a reader who scrolled down are counted
+    /// ("↑ N new"), until the reader is back at the top; at the top nothing is counted.
+    func testNewPostsAboveAScrolledFeedAreCounted() {
+        let films = F.session("s1", "Films", members: [F.me, F.bob])
+        let old = [F.post("p2", in: "s1", at: 9_000), F.post("p1", in: "s1", at: 8_000)]
+        var h = ReducerHarness(F.feed(films, posts: old))
+        h.send(.keyPressed(.down)) { $0.sessions.open?.selection = 1 }
+        let fresh = [F.post("p4", in: "s1", at: 9_200), F.post("p3", in: "s1", by: F.me, at: 9_100)] + old
+        h.send(.feedLoaded(sessionID: "s1", summary: films, posts: fresh, changes: [], hasMore: false)) {
+            $0.sessions.open?.posts = fresh
+            $0.sessions.open?.selection = 3  // still on p1
+            $0.sessions.open?.newAbove = 1  // p4; p3 is ours
+        }
+        h.send(.keyPressed(.char("g"))) { $0.sessions.open?.selection = 0; $0.sessions.open?.newAbove = 0 }
+        let more = [F.post("p5", in: "s1", at: 9_300)] + fresh
+        h.send(.feedLoaded(sessionID: "s1", summary: films, posts: more, changes: [], hasMore: false)) {
+            $0.sessions.open?.posts = more  // at the top: in view, not counted
+        }
+    }
+
     func testListNavigationClampsAtBothEnds() {
         var h = ReducerHarness(F.main(sessions: rows))
         h.send(.keyPressed(.up))

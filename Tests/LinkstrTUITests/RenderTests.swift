@@ -161,8 +161,18 @@ final class RenderTests: XCTestCase {
         state.sessions.open?.membershipChanges = [MembershipChange(at: 6_000, joined: [F.bob], left: [F.carol])]
         let c = render(state)
         XCTAssertNotNil(row(c, containing: "‹ Films  2 members"))
-        // One header for Bob's two consecutive posts.
-        XCTAssertEqual(c.lines.filter { $0.contains("Bob  ") && !$0.contains("in:") }.count, 1, c.lines.joined(separator: "\n"))
+        // The read marker sits below the unread post (p3) and above the read ones; Bob's name is said
+        // again below it, as after any separator.
+        let marker = try XCTUnwrap(row(c, containing: "── new above · read below ──"))
+        XCTAssertEqual(c.styles(ofText: "new above", onRow: marker).first?.role, .unread)
+        XCTAssertEqual(c.lines.filter { $0.contains("Bob  ") && !$0.contains("in:") }.count, 2, c.lines.joined(separator: "\n"))
+        XCTAssertLessThan(try XCTUnwrap(row(c, containing: "watch?v=abc")), marker)
+        XCTAssertGreaterThan(try XCTUnwrap(row(c, containing: "example.com/article")), marker)
+        // All read: no marker, one header for Bob's two posts.
+        var read = state
+        read.sessions.open?.posts = posts.map { PostView(post: $0.post, unread: false, reactions: $0.reactions) }
+        XCTAssertFalse(render(read).lines.contains { $0.contains("read below") })
+        XCTAssertEqual(render(read).lines.filter { $0.contains("Bob  ") && !$0.contains("in:") }.count, 1)
         let link = try XCTUnwrap(row(c, containing: "https://www.youtube.com/watch?v=abc"))
         XCTAssertTrue(c.row(link).contains("[Link]"), "YouTube is embed-only, not an extraction candidate: \(c.row(link))")
         XCTAssertEqual(c.styles(ofText: "●", onRow: link).first?.role, .unread)

@@ -107,8 +107,16 @@ enum FeedView {
                 previousAuthor = nil
             }
         }
+        // The read marker: below the oldest unread post, when read posts follow it.
+        let markerBefore = feed.posts.lastIndex(where: \.unread).map { $0 + 1 }
         for (i, view) in feed.posts.enumerated() {
             separators(newerThan: view.post.createdAt)
+            if i == markerBefore {
+                let text = "── new above · read below ──"
+                out.append(Line(text: "", style: .text))
+                out.append(Line(text: text, style: Style(.unread), x: max(2, (width - DisplayWidth.of(text)) / 2)))
+                previousAuthor = nil
+            }
             let p = view.post
             if p.author != previousAuthor {
                 out.append(Line(text: "", style: .text))
@@ -166,6 +174,7 @@ enum FeedView {
         if let s = feed.summary {
             x = c.put("  \(s.members.count) member\(s.members.count == 1 ? "" : "s")", x: x, y: area.y, Style(.dim))
             if !s.isMember { x = c.put("  · you were removed: read-only", x: x, y: area.y, Style(.warning)) }
+            if feed.newAbove > 0 { x = c.put("  ↑ \(feed.newAbove) new (g)", x: x, y: area.y, Style(.unread, bold: true)) }
             if s.standing != .listed {
                 c.put(DisplayWidth.truncate("  · \(s.standing == .declined ? "declined" : "request"): y accept · x decline", to: max(0, c.width - x - 1)),
                       x: x, y: area.y, Style(.accent))
