@@ -28,6 +28,8 @@ public enum AppAction: Equatable, Sendable {
     case textPasted(String)
     case mouseUsed(MouseEvent)
     case resized(ScreenSize)
+    /// The terminal gained or lost focus (focus events).
+    case focusChanged(Bool)
     case clockTicked(Int64)
 
     // Data arrived.
@@ -38,6 +40,7 @@ public enum AppAction: Equatable, Sendable {
     /// The drafts kept on disk (a restart brings them back).
     case draftsLoaded([String: Draft])
     case commandHistoryLoaded([String])
+    case mutedLoaded(Set<String>)
     case profileNamesLoaded([Pubkey: String])
     /// Titles of shared pages, from the cache or just fetched.
     case linkTitlesLoaded([String: String])
@@ -117,7 +120,9 @@ public enum AppEffect: Equatable, Sendable {
     case watchAddedYou(Bool)
     case markSessionRead(String)
     case loadDrafts
-    case loadCommandHistory
+    /// The command history and the muted sessions kept on disk.
+    case loadLocalPreferences
+    case saveMuted(Set<String>)
     case saveCommandHistory([String])
     /// Keeps (nil: forgets) a session's unsent composer text, sealed on disk.
     case saveDraft(sessionID: String, Draft?)
@@ -158,6 +163,6 @@ public enum AppEffect: Equatable, Sendable {
     case clearCache
     /// Fresh relay figures (counts, latency) while Settings shows them: the pool counts without telling.
     case refreshRelayStats
-    case notify(title: String, body: String)
+    case notify(title: String, body: String, via: NotifyMode)
     case quit
 }

@@ -249,8 +249,8 @@ extension AppReducer {
     // MARK: the command line
 
     /// Every `:` command, for completion (and what `:help` lists).
-    public static let commands = ["accept", "copy", "decline", "delete-session", "export", "export-ios", "help", "open", "post", "quit",
-                                  "react", "read", "rename", "requests", "unread", "who", "wipe!"]
+    public static let commands = ["accept", "copy", "decline", "delete-session", "export", "export-ios", "help", "mute", "open", "post", "quit",
+                                  "react", "read", "rename", "requests", "unmute", "unread", "who", "wipe!"]
 
     /// Tab: the command name completed (to the longest prefix its candidates share; a whole one gets a
     /// space), and after `react ` an emoji shortcode (`:thumbsup:` → 👍).
@@ -352,6 +352,13 @@ extension AppReducer {
             return markAllRead(&state, row)
         case "unread":
             return nextUnread(&state)
+        case "mute", "unmute":
+            guard let row = commandSession else { state.status = StatusLine("open a session first.", .error); return [] }
+            guard state.muted.contains(row.id) == (command == "unmute") else {
+                state.status = StatusLine("\(DisplayText.singleLine(row.name)) is \(command == "mute" ? "muted" : "not muted") already.")
+                return []
+            }
+            return toggleMute(&state, row)
         case "requests":
             state.pane = .sessions
             state.sessions.open = nil

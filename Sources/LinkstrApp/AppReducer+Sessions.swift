@@ -44,6 +44,9 @@ extension AppReducer {
         case .char("r"):
             guard let row = rows[safe: state.sessions.selection] else { return [] }
             return markAllRead(&state, row)
+        case .char("M"):
+            guard let row = rows[safe: state.sessions.selection] else { return [] }
+            return toggleMute(&state, row)
         case .char("n"):
             state.overlay = .newSession(NewSessionForm())
             return [.loadContacts]
@@ -141,6 +144,18 @@ extension AppReducer {
         return effects + openSession(&state, row)
     }
 
+    /// `M` / `:mute`: this session never notifies (or does again).
+    static func toggleMute(_ state: inout AppState, _ row: SessionSummary) -> [AppEffect] {
+        let name = DisplayText.singleLine(row.name)
+        if state.muted.remove(row.id) == nil {
+            state.muted.insert(row.id)
+            state.status = StatusLine("muted \(name): no notifications from it (M again to unmute).")
+        } else {
+            state.status = StatusLine("unmuted \(name).")
+        }
+        return [.saveMuted(state.muted)]
+    }
+
     /// "Mark all as read": every unread inbound post of the session, with one timestamp (later arrivals
     /// stay unread). Nothing goes on the wire.
     static func markAllRead(_ state: inout AppState, _ row: SessionSummary) -> [AppEffect] {
@@ -186,6 +201,10 @@ extension AppReducer {
             guard let summary = feed.summary else { return [] }
             state.sessions.open = feed
             return markAllRead(&state, summary)
+        case .char("M"):
+            guard let summary = feed.summary else { return [] }
+            state.sessions.open = feed
+            return toggleMute(&state, summary)
         case .char("y"), .char("x"):
             guard let summary = feed.summary, summary.standing != .listed else { return [] }
             state.sessions.open = feed

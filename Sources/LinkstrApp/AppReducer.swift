@@ -73,7 +73,7 @@ public enum AppReducer {
                 state.overlay = .sharedLink(link)
                 state.pendingLink = nil
             }
-            return [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadCommandHistory, .startSync]
+            return [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync]
         case .onboardingFailed(let error):
             if case .onboarding(var o) = state.phase {
                 o.error = error
@@ -215,6 +215,12 @@ public enum AppReducer {
         case .ownProfileNameLoaded(let name):
             state.identity?.profileName = name
             return []
+        case .mutedLoaded(let muted):
+            state.muted = muted
+            return []
+        case .focusChanged(let focused):
+            state.terminalFocused = focused
+            return []
         case .commandHistoryLoaded(let history):
             state.commandHistory = Array(history.suffix(commandHistoryLimit))
             return []
@@ -261,7 +267,7 @@ public enum AppReducer {
                 effects.append(.loadFeed(sessionID: open.sessionID, limit: max(feedPage, open.posts.count)))
             }
             if case .detail(let d) = state.post.mode { effects.append(.loadPost(d.postID)) }
-            for n in notifications { effects.append(notification(n, state)) }
+            for n in notifications { if let effect = notification(n, state) { effects.append(effect) } }
             return effects
 
         // MARK: results
@@ -608,11 +614,16 @@ public enum AppReducer {
         state.sessions.scroll = min(state.sessions.scroll, max(0, state.sessions.visibleRows.count - 1))
     }
 
-    static func notification(_ n: InboundNotification, _ state: AppState) -> AppEffect {
+    /// The announcement of one piece of news, or nil: notifications off, the session muted, or the
+    /// session on screen in a terminal that has focus (the user is looking at it).
+    static func notification(_ n: InboundNotification, _ state: AppState) -> AppEffect? {
+        guard state.notifyMode != .off, !state.muted.contains(n.sessionID) else { return nil }
+        if state.terminalFocused, state.pane == .sessions, state.sessions.open?.sessionID == n.sessionID { return nil }
         func name(_ pk: Pubkey) -> String { state.displayName(pk) }
         switch n {
-        case .post(_, _, let author): return .notify(title: "\(name(author)) shared a post", body: "")
-        case .reaction(_, _, _, let author, let emoji): return .notify(title: "\(name(author)) reacted \(DisplayText.singleLine(emoji))", body: "")
+        case .post(_, _, let author): return .notify(title: "\(name(author)) shared a post", body: "", via: state.notifyMode)
+        case .reaction(_, _, _, let author, let emoji):
+            return .notify(title: "\(name(author)) reacted \(DisplayText.singleLine(emoji))", body: "", via: state.notifyMode)
         }
     }
 }

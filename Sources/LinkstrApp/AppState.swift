@@ -29,6 +29,12 @@ public struct AppState: Equatable, Sendable {
     public var identity: IdentityInfo?
     public var sessions = SessionsState()
     public var post = PostPaneState()
+    /// How news is announced (`notify` in config.toml).
+    public var notifyMode: NotifyMode = .both
+    /// The terminal has focus (focus events, DECSET 1004; assumed until the terminal says otherwise).
+    public var terminalFocused = true
+    /// Sessions that never notify (kept on disk).
+    public var muted: Set<String> = []
     /// Unsent composer text per session (kept sealed on disk, so a restart loses nothing).
     public var drafts: [String: Draft] = [:]
     /// Commands run from `:`, oldest first (kept sealed on disk: they may hold links).
@@ -288,6 +294,11 @@ public struct PostPaneState: Equatable, Sendable {
     }
     public var mode: Mode = .empty
     public init() {}
+}
+
+/// `notify` in config.toml: the terminal bell, a desktop notification, both, or nothing.
+public enum NotifyMode: String, Equatable, Sendable, CaseIterable {
+    case both, bell, desktop, off
 }
 
 /// What was typed in a session's composer and not sent.

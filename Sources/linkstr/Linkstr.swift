@@ -60,6 +60,8 @@ struct Linkstr: AsyncParsableCommand {
                                  theme: variant, noColor: noColor, linkPreviews: config.linkPreviews,
                                  sessionRequests: config.sessionRequests,
                                  openLink: openLink, version: "linkstr " + Version.full)
-        TerminalApp(options: options, theme: chosen).run()
+        var configured = options
+        configured.notify = config.notify
+        TerminalApp(options: configured, theme: chosen).run()
     }
 }

@@ -298,13 +298,35 @@ final class SessionsReducerTests: XCTestCase {
         h.send(.keyPressed(.down), [.loadFeed(sessionID: "s1", limit: 100)]) { $0.sessions.open?.selection = 45 }
     }
 
+    /// Issue 14, item 2: news rings as `notify` says, never for the session on screen while the terminal
+    /// has focus, never for a muted session.
     func testArrivingMessagesReloadTheListTheOpenFeedAndNotify() {
         var h = ReducerHarness(F.feed(rows[0], posts: [], contacts: [Contact(pubkey: F.bob, alias: "Bob")]))
         h.send(.messagesArrived(touchedSessions: ["s2"], notifications: []), [.loadSessions(.active)])
-        h.send(.messagesArrived(touchedSessions: ["s1"], notifications: [.post(postID: "p", sessionID: "s1", author: F.bob),
-                                                                         .reaction(reactionID: "r", postID: "p", sessionID: "s1", author: F.carol, emoji: "🔥")]),
+        let news: [InboundNotification] = [.post(postID: "p", sessionID: "s1", author: F.bob),
+                                           .reaction(reactionID: "r", postID: "p", sessionID: "s1", author: F.carol, emoji: "🔥")]
+        // s1 is on screen and the terminal has focus: the feed reloads, nothing rings.
+        h.send(.messagesArrived(touchedSessions: ["s1"], notifications: news), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)])
+        h.send(.focusChanged(false)) { $0.terminalFocused = false }
+        h.send(.messagesArrived(touchedSessions: ["s1"], notifications: news),
                [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50),
-                .notify(title: "Bob shared a post", body: ""), .notify(title: "\(AccountState.shortNpub(F.carol)) reacted 🔥", body: "")])
+                .notify(title: "Bob shared a post", body: "", via: .both), .notify(title: "\(AccountState.shortNpub(F.carol)) reacted 🔥", body: "", via: .both)])
+        h.send(.focusChanged(true)) { $0.terminalFocused = true }
+        // Another session rings even while one is open; the bell only when `notify = "bell"`.
+        h.state.notifyMode = .bell
+        let elsewhere: [InboundNotification] = [.post(postID: "q", sessionID: "s2", author: F.bob)]
+        h.send(.messagesArrived(touchedSessions: ["s2"], notifications: elsewhere),
+               [.loadSessions(.active), .notify(title: "Bob shared a post", body: "", via: .bell)])
+        // Muted (M in the feed): silent, also out of focus. Off: silent.
+        h.send(.keyPressed(.char("M")), [.saveMuted(["s1"])]) {
+            $0.muted = ["s1"]
+            $0.status = StatusLine("muted Films: no notifications from it (M again to unmute).")
+        }
+        h.send(.focusChanged(false)) { $0.terminalFocused = false }
+        h.send(.messagesArrived(touchedSessions: ["s1"], notifications: news), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)])
+        h.send(.keyPressed(.char("M")), [.saveMuted([])]) { $0.muted = []; $0.status = StatusLine("unmuted Films.") }
+        h.state.notifyMode = .off
+        h.send(.messagesArrived(touchedSessions: ["s1"], notifications: news), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)])
     }
 
     func testComposeFromAReadOnlySessionIsRefused() {

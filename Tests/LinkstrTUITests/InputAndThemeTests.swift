@@ -48,6 +48,8 @@ final class InputDecoderTests: XCTestCase {
         XCTAssertEqual(d.flush(), [.key(.escape)])
         // An unknown sequence is dropped rather than typed.
         XCTAssertEqual(feed("\u{1B}[99;99Qz", into: &d), [.key(.char("z"))])
+        // Focus events (DECSET 1004), between keys; ESC O as SS3 still makes keys.
+        XCTAssertEqual(feed("a\u{1B}[Ob\u{1B}[I\u{1B}OA", into: &d), [.key(.char("a")), .focus(false), .key(.char("b")), .focus(true), .key(.up)])
     }
 
     func testControlKeysAndNcursesKeyCodes() {
@@ -112,6 +114,14 @@ final class ThemeAndWidthTests: XCTestCase {
         XCTAssertEqual(config.theme, "moon")
         XCTAssertFalse(config.sessionRequests)
         XCTAssertTrue(config.linkPreviews)
+        XCTAssertEqual(config.notify, .both, "both by default")
+        // notify: how news is announced.
+        for mode in NotifyMode.allCases {
+            try "notify = \"\(mode.rawValue)\"\n".write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+            XCTAssertEqual(try ConfigFile.load(in: dir).notify, mode)
+        }
+        try "notify = \"loud\"\n".write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try ConfigFile.load(in: dir)) { XCTAssertTrue("\($0)".contains("notify is \"both\", \"bell\", \"desktop\" or \"off\""), "\($0)") }
     }
 
     func testNearestColoursFor256And16ColourTerminals() {

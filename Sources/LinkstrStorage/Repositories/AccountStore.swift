@@ -195,4 +195,6 @@ public enum Setting: String, Sendable, CaseIterable {
     case followListTags = "contacts.follow.tags"
     /// The app's `:` command history (JSON, oldest first), sealed like every setting: it may hold links.
     case commandHistory = "app.command.history"
+    /// Sessions the user muted in the app (JSON list of ids): they never notify.
+    case mutedSessions = "app.muted.sessions"
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LinkstrApp
 
 /// `config.toml` in the config directory: `theme = "storm"`, `link_previews = false`, `session_requests = false`,
 /// `tls_ca_file = "…"`. A missing file is fine; a malformed one, or a key with the wrong type, is an error
@@ -11,6 +12,8 @@ public struct ConfigFile: Equatable, Sendable {
     public var sessionRequests = true
     /// A PEM file of CA certificates trusted besides the system's (self-hosted relays with their own CA).
     public var tlsCAFile: String?
+    /// How news is announced: "both" (default), "bell", "desktop" or "off".
+    public var notify: NotifyMode = .both
 
     public init() {}
 
@@ -27,6 +30,12 @@ public struct ConfigFile: Equatable, Sendable {
         config.theme = try toml.string("theme")
         config.linkPreviews = try toml.bool("link_previews") ?? true
         config.sessionRequests = try toml.bool("session_requests") ?? true
+        if let mode = try toml.string("notify") {
+            guard let parsed = NotifyMode(rawValue: mode) else {
+                throw TOMLFile.Failure("\(url.path): notify is \"both\", \"bell\", \"desktop\" or \"off\"")
+            }
+            config.notify = parsed
+        }
         if let path = try toml.string("tls_ca_file"), !path.isEmpty {
             let expanded = (path as NSString).expandingTildeInPath
             config.tlsCAFile = expanded.hasPrefix("/") ? expanded : configDirectory.appendingPathComponent(expanded).path

@@ -19,6 +19,8 @@ public struct AppOptions: Sendable {
     public var linkPreviews: Bool
     /// Hold strangers' sessions as requests (`session_requests` in config.toml).
     public var sessionRequests: Bool
+    /// How news is announced (`notify` in config.toml).
+    public var notify: NotifyMode = .both
     /// A link to show once the account is open (`linkstr open URL`).
     public var openLink: DeepLink.Link?
     /// "linkstr 0.3.0 (commit …)", shown in Settings.
@@ -209,11 +211,15 @@ public final class EffectRunner: @unchecked Sendable {
         case .loadDrafts:
             guard let store else { return }
             dispatch(.draftsLoaded(try store.drafts().mapValues { Draft(link: $0.link, note: $0.note) }))
-        case .loadCommandHistory:
+        case .loadLocalPreferences:
             guard let store else { return }
             let stored = try store.setting(.commandHistory)
             let history = stored.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
             dispatch(.commandHistoryLoaded(history))
+            let muted = try store.setting(.mutedSessions).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+            dispatch(.mutedLoaded(Set(muted)))
+        case .saveMuted(let muted):
+            try store?.setSetting(.mutedSessions, String(decoding: try JSONEncoder().encode(muted.sorted()), as: UTF8.self))
         case .saveCommandHistory(let history):
             try store?.setSetting(.commandHistory, String(decoding: try JSONEncoder().encode(history), as: UTF8.self))
         case .saveDraft(let sid, let draft):
@@ -379,8 +385,8 @@ public final class EffectRunner: @unchecked Sendable {
             try store?.clearLinkMetadata()
             if let store { try? FileManager.default.removeItem(at: paths.cache(for: store.owner)) }
             dispatch(.actionSucceeded("cached media and previews cleared."))
-        case .notify(let title, let body):
-            services.notifier.notify(title, body)
+        case .notify(let title, let body, let via):
+            services.notifier.notify(title, body, via != .desktop, via != .bell)
         case .quit:
             break
         }

@@ -23,7 +23,7 @@ public struct Browser: Sendable {
 }
 
 public struct Notifier: Sendable {
-    public var notify: @Sendable (_ title: String, _ body: String) -> Void
+    public var notify: @Sendable (_ title: String, _ body: String, _ bell: Bool, _ desktop: Bool) -> Void
 }
 
 public struct Services: Sendable {
@@ -65,9 +65,10 @@ public struct Services: Sendable {
                 }
                 return .failure(.message("no browser found: set $BROWSER or install xdg-utils."))
             }),
-            notifier: Notifier(notify: { title, body in
+            notifier: Notifier(notify: { title, body, bell, desktop in
                 let clean = DisplayText.singleLine(title)
-                outbox.post("\u{07}")
+                if bell { outbox.post("\u{07}") }
+                guard desktop else { return }
                 outbox.post("\u{1B}]777;notify;linkstr;\(clean)\u{07}")
                 outbox.post("\u{1B}]9;\(clean)\u{07}")
                 if let tool = Tools.find("notify-send") { Tools.spawn(tool, ["linkstr", clean + (body.isEmpty ? "" : ": " + DisplayText.singleLine(body))]) }

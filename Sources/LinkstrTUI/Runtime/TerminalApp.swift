@@ -49,6 +49,7 @@ public final class TerminalApp {
             stats?.write()
         }
         state.version = options.version
+        state.notifyMode = options.notify
         apply(.started(now: services.clock(), size: terminal.size))
         if let link = options.openLink { apply(.linkReceived(link)) }
         render()
@@ -110,6 +111,7 @@ public final class TerminalApp {
         case .key(.ctrl("z")): suspend()
         case .key(let key): apply(.keyPressed(key))
         case .paste(let text): apply(.textPasted(text))
+        case .focus(let focused): apply(.focusChanged(focused))
         }
     }
 

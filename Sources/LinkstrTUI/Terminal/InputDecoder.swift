@@ -11,6 +11,8 @@ public struct InputDecoder: Sendable {
     public enum Event: Equatable, Sendable {
         case key(Key)
         case paste(String)
+        /// Focus events (DECSET 1004): `ESC [ I` gained, `ESC [ O` lost.
+        case focus(Bool)
     }
 
     private var pending: [Character] = []
@@ -50,6 +52,7 @@ public struct InputDecoder: Sendable {
                     pending = []
                     return [.key(.escape)] + feed(.character(ch))
                 }
+                if s == "\u{1B}[I" || s == "\u{1B}[O" { pending = []; return [.focus(s == "\u{1B}[I")] }
                 if let k = Self.csi(s) { pending = []; return [.key(k)] }
                 if s.count > 8 || (s.count > 2 && (ch.isLetter || ch == "~")) { pending = []; return [] }  // an unknown sequence: drop it
                 return []

@@ -29,8 +29,9 @@ public final class NcursesTerminal {
         curs_set(0)
         nodelay(sw_stdscr(), true)
         started = true
-        // Bracketed paste, so pasted text arrives as one event and never as keystrokes.
-        writeRaw("\u{1B}[?2004h")
+        // Bracketed paste, so pasted text arrives as one event and never as keystrokes; focus events, so
+        // news for the session on screen does not ring while the terminal has focus.
+        writeRaw("\u{1B}[?2004h\u{1B}[?1004h")
         setUpColors(noColor: noColor)
     }
 
@@ -42,7 +43,7 @@ public final class NcursesTerminal {
             wrefresh(sw_stdscr())
             previous = nil
         }
-        writeRaw("\u{1B}[?2004l")
+        writeRaw("\u{1B}[?1004l\u{1B}[?2004l")
         endwin()
         started = false
     }
@@ -82,7 +83,7 @@ public final class NcursesTerminal {
 
     /// Re-sends the modes a shell may have reset while we were suspended (bracketed paste, mouse).
     public func restoreModes() {
-        writeRaw("\u{1B}[?2004h")
+        writeRaw("\u{1B}[?2004h\u{1B}[?1004h")
         _ = mousemask(0, nil)
         _ = mousemask(sw_mouse_all(), nil)
         previous = nil

@@ -109,7 +109,7 @@ enum OverlayViews {
         (.sessions, ["Sessions  n new · / search · r mark all read · a archive · A archived",
                      "Requests  R strangers' sessions · y accept · x decline (again: undo)",
                      "Session   c share a link · m members · o open link · r mark all read",
-                     "          Enter details (opening a post marks it read)"]),
+                     "          Enter details (opening a post marks it read) · M/:mute mute"]),
         (.post, ["Composer  Enter link→note→send · Tab field · ^V Paste · ^L Clear",
                  "Post      + 👍 - 👎 * 👀 · e emoji · ←→ Space toggle · 1-4 panes",
                  "          o open/play · y copy link · Y copy linkstr:// · d delete"]),

@@ -62,6 +62,7 @@ enum SessionsView {
             }
             if !row.isMember { detail += " · read-only" }
             if row.archived { detail += " · archived" }
+            if state.muted.contains(row.id) { detail += " · muted" }
             // The unread dot, with how many (99+ beyond).
             let count = row.showsUnread && row.unreadCount > 0 ? (row.unreadCount > 99 ? "99+" : "\(row.unreadCount)") : ""
             c.put(DisplayWidth.truncate(detail, to: c.width - 10 - (count.isEmpty ? 0 : count.count + 1)), x: 5, y: y + 1, Style(.dim, reverse: selected))
@@ -174,6 +175,7 @@ enum FeedView {
         if let s = feed.summary {
             x = c.put("  \(s.members.count) member\(s.members.count == 1 ? "" : "s")", x: x, y: area.y, Style(.dim))
             if !s.isMember { x = c.put("  · you were removed: read-only", x: x, y: area.y, Style(.warning)) }
+            if state.muted.contains(s.id) { x = c.put("  · muted", x: x, y: area.y, Style(.dim)) }
             if feed.newAbove > 0 { x = c.put("  ↑ \(feed.newAbove) new (g)", x: x, y: area.y, Style(.unread, bold: true)) }
             if s.standing != .listed {
                 c.put(DisplayWidth.truncate("  · \(s.standing == .declined ? "declined" : "request"): y accept · x decline", to: max(0, c.width - x - 1)),

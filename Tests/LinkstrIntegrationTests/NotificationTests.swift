@@ -1,0 +1,66 @@
+import Foundation
+import LinkstrTestSupport
+import XCTest
+
+/// Notifications users control (issue 14, item 2), in a real terminal with a stub `notify-send` on PATH:
+/// `notify = "desktop"`; nothing for the session on screen while the terminal has focus (focus events
+/// sent as the terminal sends them), a notification once it lost focus, none for a muted session;
+/// `notify = "off"` silences everything.
+final class NotificationTests: XCTestCase {
+    func testFocusAwareNotificationsAndMute() throws {
+        let relay = try TestRelay()
+        let a = try Home.forApp("notify-a", relay: relay.url), b = try Home("notify-b", relays: [relay.url])
+        defer { a.remove(); b.remove() }
+        let (bNpub, _) = try b.createIdentity()
+        let aNpub = try a.ok(["identity", "show"]).trimmed.split(separator: "\n").first.map(String.init) ?? ""
+        try a.ok(["contacts", "add", bNpub, "--alias", "Bob"])
+        let session = try b.ok(["session", "create", "News", "--member", aNpub]).trimmed
+        _ = try a.sync()
+        let stubs = FileManager.default.temporaryDirectory.appendingPathComponent("notify-stubs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: stubs, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: stubs) }
+        let log = stubs.appendingPathComponent("notifications.txt")
+        let tool = stubs.appendingPathComponent("notify-send")
+        try "#!/bin/sh\necho \"$2\" >> '\(log.path)'\n".write(to: tool, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool.path)
+        func notifications() -> [String] {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+        try a.writeConfig("link_previews = false\nnotify = \"desktop\"\n")
+
+        let tmux = try Tmux()
+        try a.startApp(tmux, "notify", relay: relay.url, environment: ["PATH": stubs.path + ":/usr/bin:/bin"])
+        try tmux.waitFor("notify", text: "News", timeout: 30)
+        try tmux.keys("notify", "Enter")
+        try tmux.waitFor("notify", text: "no posts yet")
+        // Focused on this session: the post shows, nothing is announced.
+        try tmux.tmux(["send-keys", "-t", "notify", "-l", "\u{1B}[I"])
+        try b.ok(["post", session, "https://example.com/seen"])
+        try tmux.waitFor("notify", text: "example.com/seen", timeout: 30)
+        // Focus lost: announced.
+        try tmux.tmux(["send-keys", "-t", "notify", "-l", "\u{1B}[O"])
+        try b.ok(["post", session, "https://example.com/away"])
+        try tmux.waitFor("notify", text: "example.com/away", timeout: 30)
+        try tmux.waitFor("notify", "the desktop notification") { _ in notifications() == ["Bob shared a post"] }
+        // Muted: silent even out of focus.
+        try tmux.keys("notify", "M")
+        try tmux.waitFor("notify", text: "muted News")
+        try b.ok(["post", session, "https://example.com/muted"])
+        try tmux.waitFor("notify", text: "example.com/muted", timeout: 30)
+        try tmux.keys("notify", "C-c")
+        XCTAssertEqual(notifications(), ["Bob shared a post"], "nothing for the muted session")
+
+        // Off: nothing at all, the mute lifted.
+        try a.writeConfig("link_previews = false\nnotify = \"off\"\n")
+        try tmux.waitFor("notify", "the app to quit") { !$0.contains("News") }
+        try a.startApp(tmux, "notify-off", relay: relay.url, environment: ["PATH": stubs.path + ":/usr/bin:/bin"])
+        try tmux.waitFor("notify-off", text: "News", timeout: 30)
+        try tmux.keys("notify-off", "M")
+        try tmux.waitFor("notify-off", text: "unmuted News")
+        try tmux.tmux(["send-keys", "-t", "notify-off", "-l", "\u{1B}[O"])
+        try b.ok(["post", session, "https://example.com/off"])
+        try tmux.waitFor("notify-off", "the new post in the list", timeout: 30) { $0.contains("Bob: example.com") && $0.contains("4 ●") }
+        try tmux.keys("notify-off", "C-c")
+        XCTAssertEqual(notifications(), ["Bob shared a post"], "notify = off")
+    }
+}
