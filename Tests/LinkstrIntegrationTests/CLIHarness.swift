@@ -104,6 +104,30 @@ struct Home {
 
 struct HarnessFailure: Error, CustomStringConvertible { let description: String }
 
+/// A directory for stub programs put first on an app's PATH (a `wl-copy`, a `notify-send`…), and the
+/// file each stub writes what it was given to. `remove()` at the end.
+struct StubTools {
+    let directory: URL
+
+    init(_ name: String) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-stubs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// Installs `tool` running `script` (sh), where `$OUT` is the tool's output file; returns that file.
+    @discardableResult
+    func install(_ tool: String, script: String) throws -> URL {
+        let out = directory.appendingPathComponent(tool + ".out")
+        let url = directory.appendingPathComponent(tool)
+        try "#!/bin/sh\nOUT='\(out.path)'\n\(script)\n".write(to: url, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+        return out
+    }
+
+    var path: String { directory.path + ":/usr/bin:/bin" }
+    func remove() { try? FileManager.default.removeItem(at: directory) }
+}
+
 extension Array {
     /// The element at `index`, or nil past the ends (screens and relay answers have what they have).
     subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }

@@ -12,16 +12,12 @@ final class ClipboardTests: XCTestCase {
         defer { home.remove() }
         let session = try home.ok(["session", "create", "Clips"]).trimmed
         try home.ok(["post", session, "https://example.com/copy-me"])
-        let stubs = FileManager.default.temporaryDirectory.appendingPathComponent("clip-stubs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: stubs, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: stubs) }
-        let got = stubs.appendingPathComponent("clipboard.txt")
-        let tool = stubs.appendingPathComponent("wl-copy")
-        try "#!/bin/sh\ncat > '\(got.path)'\n".write(to: tool, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool.path)
+        let stubs = try StubTools("clip")
+        defer { stubs.remove() }
+        let got = try stubs.install("wl-copy", script: "cat > \"$OUT\"")
 
         for (window, path, expected) in [("clip-none", "/usr/bin:/bin", "link sent by OSC 52 (not copied? install wl-copy or xclip)."),
-                                         ("clip-tool", stubs.path + ":/usr/bin:/bin", "copied link.")] {
+                                         ("clip-tool", stubs.path, "copied link.")] {
             let tmux = try Tmux()
             try home.startApp(tmux, window, relay: relay.url, environment: ["PATH": path])
             try tmux.waitFor(window, text: "Clips", timeout: 30)

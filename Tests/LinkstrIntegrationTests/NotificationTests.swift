@@ -16,20 +16,16 @@ final class NotificationTests: XCTestCase {
         try a.ok(["contacts", "add", bNpub, "--alias", "Bob"])
         let session = try b.ok(["session", "create", "News", "--member", aNpub]).trimmed
         _ = try a.sync()
-        let stubs = FileManager.default.temporaryDirectory.appendingPathComponent("notify-stubs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: stubs, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: stubs) }
-        let log = stubs.appendingPathComponent("notifications.txt")
-        let tool = stubs.appendingPathComponent("notify-send")
-        try "#!/bin/sh\necho \"$2\" >> '\(log.path)'\n".write(to: tool, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool.path)
+        let stubs = try StubTools("notify")
+        defer { stubs.remove() }
+        let log = try stubs.install("notify-send", script: "echo \"$2\" >> \"$OUT\"")
         func notifications() -> [String] {
             ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         }
         try a.writeConfig("link_previews = false\nnotify = \"desktop\"\n")
 
         let tmux = try Tmux()
-        try a.startApp(tmux, "notify", relay: relay.url, environment: ["PATH": stubs.path + ":/usr/bin:/bin"])
+        try a.startApp(tmux, "notify", relay: relay.url, environment: ["PATH": stubs.path])
         try tmux.waitFor("notify", text: "News", timeout: 30)
         try tmux.keys("notify", "Enter")
         try tmux.waitFor("notify", text: "no posts yet")
@@ -53,7 +49,7 @@ final class NotificationTests: XCTestCase {
         // Off: nothing at all, the mute lifted.
         try a.writeConfig("link_previews = false\nnotify = \"off\"\n")
         try tmux.waitFor("notify", "the app to quit") { !$0.contains("News") }
-        try a.startApp(tmux, "notify-off", relay: relay.url, environment: ["PATH": stubs.path + ":/usr/bin:/bin"])
+        try a.startApp(tmux, "notify-off", relay: relay.url, environment: ["PATH": stubs.path])
         try tmux.waitFor("notify-off", text: "News", timeout: 30)
         try tmux.keys("notify-off", "M")
         try tmux.waitFor("notify-off", text: "unmuted News")
