@@ -62,6 +62,7 @@ struct Linkstr: AsyncParsableCommand {
                                  openLink: openLink, version: "linkstr " + Version.full)
         var configured = options
         configured.notify = config.notify
+        configured.mouse = config.mouse
         TerminalApp(options: configured, theme: chosen).run()
     }
 }

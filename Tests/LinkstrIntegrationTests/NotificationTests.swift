@@ -59,4 +59,25 @@ final class NotificationTests: XCTestCase {
         try tmux.keys("notify-off", "C-c")
         XCTAssertEqual(notifications(), ["Bob shared a post"], "notify = off")
     }
+
+    /// Issue 14, item 4: the mouse stays the terminal's (text selection works) unless `mouse = true`.
+    func testMouseCaptureIsOffUnlessAskedFor() throws {
+        let relay = try TestRelay()
+        let home = try Home.forApp("mouse", relay: relay.url)
+        defer { home.remove() }
+        let tmux = try Tmux()
+        func mouseModes(_ window: String) throws -> String {
+            try tmux.tmux(["display-message", "-p", "-t", window, "#{mouse_standard_flag}#{mouse_button_flag}#{mouse_any_flag}"])
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        try home.startApp(tmux, "mouse-off", relay: relay.url)
+        try tmux.waitFor("mouse-off", text: "no sessions yet", timeout: 30)
+        XCTAssertEqual(try mouseModes("mouse-off"), "000", "no mouse reporting asked of the terminal")
+        try tmux.keys("mouse-off", "C-c")
+        try home.writeConfig("link_previews = false\nmouse = true\n")
+        try home.startApp(tmux, "mouse-on", relay: relay.url)
+        try tmux.waitFor("mouse-on", text: "no sessions yet", timeout: 30)
+        XCTAssertNotEqual(try mouseModes("mouse-on"), "000", "mouse = true: clicks and the wheel come to the app")
+        try tmux.keys("mouse-on", "C-c")
+    }
 }

@@ -14,6 +14,8 @@ public struct ConfigFile: Equatable, Sendable {
     public var tlsCAFile: String?
     /// How news is announced: "both" (default), "bell", "desktop" or "off".
     public var notify: NotifyMode = .both
+    /// The app takes the mouse (clicks, wheel) only when asked: otherwise the terminal keeps it for selecting text.
+    public var mouse = false
 
     public init() {}
 
@@ -30,6 +32,7 @@ public struct ConfigFile: Equatable, Sendable {
         config.theme = try toml.string("theme")
         config.linkPreviews = try toml.bool("link_previews") ?? true
         config.sessionRequests = try toml.bool("session_requests") ?? true
+        config.mouse = try toml.bool("mouse") ?? false
         if let mode = try toml.string("notify") {
             guard let parsed = NotifyMode(rawValue: mode) else {
                 throw TOMLFile.Failure("\(url.path): notify is \"both\", \"bell\", \"desktop\" or \"off\"")

@@ -21,6 +21,8 @@ public struct AppOptions: Sendable {
     public var sessionRequests: Bool
     /// How news is announced (`notify` in config.toml).
     public var notify: NotifyMode = .both
+    /// Mouse capture (`mouse = true` in config.toml); off, text selection works as everywhere.
+    public var mouse = false
     /// A link to show once the account is open (`linkstr open URL`).
     public var openLink: DeepLink.Link?
     /// "linkstr 0.3.0 (commit …)", shown in Settings.

@@ -42,7 +42,7 @@ public final class TerminalApp {
     /// Runs until the user quits; the terminal is restored on every way out that can be caught.
     public func run() {
         installSignalHandlers()
-        terminal.start(noColor: options.noColor)
+        terminal.start(noColor: options.noColor, mouse: options.mouse)
         defer {
             runner.shutdown()
             terminal.stop(clearing: true)

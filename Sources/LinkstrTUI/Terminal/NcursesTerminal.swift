@@ -13,10 +13,13 @@ public final class NcursesTerminal {
     private var plan = ColorPlan(depth: .none, background: -1, pairs: [:])
     private let theme: Theme
     private var started = false
+    /// Mouse capture (`mouse = true`): off by default, so selecting text works as in any terminal.
+    private var mouseCapture = false
 
     public init(theme: Theme) { self.theme = theme }
 
-    public func start(noColor: Bool) {
+    public func start(noColor: Bool, mouse: Bool = false) {
+        mouseCapture = mouse
         setlocale(LC_ALL, "")
         initscr()
         raw()
@@ -24,8 +27,10 @@ public final class NcursesTerminal {
         nonl()
         keypad(sw_stdscr(), true)
         _ = sw_escdelay_set(25)
-        _ = mousemask(sw_mouse_all(), nil)
-        mouseinterval(0)
+        if mouse {
+            _ = mousemask(sw_mouse_all(), nil)
+            mouseinterval(0)
+        }
         curs_set(0)
         nodelay(sw_stdscr(), true)
         started = true
@@ -85,7 +90,7 @@ public final class NcursesTerminal {
     public func restoreModes() {
         writeRaw("\u{1B}[?2004h\u{1B}[?1004h")
         _ = mousemask(0, nil)
-        _ = mousemask(sw_mouse_all(), nil)
+        if mouseCapture { _ = mousemask(sw_mouse_all(), nil) }
         previous = nil
     }
 

@@ -118,7 +118,7 @@ enum OverlayViews {
         (.settings, ["Settings  a add relay · x remove · Space on/off · R defaults · s stats",
                      "          C clear cache · S show nsec · L log out · X log out+clear",
                      "          t test relay · D delete account (asks twice)"]),
-        (nil, ["Panes     1 Sessions 2 Post 3 You 4 Settings · Tab Shift-Tab · mouse",
+        (nil, ["Panes     1 Sessions 2 Post 3 You 4 Settings · Tab Shift-Tab",
                "Move      ↑↓ j k · g G top/bottom · PgUp PgDn · Enter open · Esc back",
                "App       u next unread · q quit (Ctrl-C anywhere) · Ctrl-Z suspend · ?",
                "Fields    ^A ^E start/end · ^W word · ^U clear · terminal paste works",
