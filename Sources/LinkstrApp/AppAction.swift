@@ -75,6 +75,8 @@ public enum AppAction: Equatable, Sendable {
     /// A backup file was written at `path`.
     case backupExported(path: String)
     case backupExportFailed(String)
+    /// The editor (`$VISUAL`/`$EDITOR`) was left; nil text: it could not run or failed (`error` says why).
+    case editorFinished(text: String?, error: String?)
     /// A copy was tried (`label`: "link", "npub"…); what is known of where it went.
     case copyFinished(label: String, CopyOutcome)
     case clipboardRead(String?)
@@ -129,6 +131,8 @@ public enum AppEffect: Equatable, Sendable {
     case markPostRead(String)
 
     case sendPost(sessionID: String, url: String, note: String?)
+    /// Hands the note to `$VISUAL`/`$EDITOR` with the screen suspended (the terminal loop runs it).
+    case editNote(String)
     case react(postID: String, emoji: String)
     case deletePost(String)
     case createSession(name: String, members: [Pubkey])

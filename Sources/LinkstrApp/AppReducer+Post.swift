@@ -63,6 +63,10 @@ extension AppReducer {
             // The Paste helper: replaces the whole link field with the clipboard.
             state.post.mode = .composer(c)
             return [.readClipboard]
+        case .ctrl("o"):
+            // The note in $VISUAL / $EDITOR: long notes are written where the user writes.
+            state.post.mode = .composer(c)
+            return [.editNote(c.note.text)]
         case .ctrl("l"):
             // The Clear helper of the link field.
             c.link.clear()

@@ -371,6 +371,20 @@ public enum AppReducer {
                 state.status = StatusLine(why, .error)
             }
             return []
+        case .editorFinished(let text, let error):
+            guard case .composer(var c) = state.post.mode else { return [] }
+            if let text {
+                // Editors end files with a newline; the note does not.
+                var note = text
+                while note.hasSuffix("\n") || note.hasSuffix("\r") { note.removeLast() }
+                c.note = TextField(note)
+                c.focus = .note
+                c.error = nil
+            } else {
+                c.error = error ?? "the editor did not finish: the note is as it was."
+            }
+            state.post.mode = .composer(c)
+            return []
         case .copyFinished(let label, let outcome):
             switch outcome {
             case .copied: state.status = StatusLine("copied \(label).", .success)

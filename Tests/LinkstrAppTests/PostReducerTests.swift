@@ -99,6 +99,19 @@ final class PostReducerTests: XCTestCase {
         h.send(.draftsLoaded(["s1": Draft(link: "", note: "later"), "s2": Draft(link: " ", note: "")])) { $0.drafts = ["s1": Draft(link: "", note: "later")] }
     }
 
+    /// Issue 14, item 5: ^O hands the note to $EDITOR; what comes back is the note (its final newline
+    /// dropped); a failed editor leaves the note as it was and says why.
+    func testTheNoteCanBeWrittenInTheEditor() {
+        var h = composing()
+        h.type("example.com/x") { $0.post.mode = self.composer("example.com/x") }
+        h.send(.keyPressed(.ctrl("o")), [.editNote("")])
+        h.send(.editorFinished(text: "two\nlines\n", error: nil)) { $0.post.mode = self.composer("example.com/x", "two\nlines", focus: .note) }
+        h.send(.keyPressed(.ctrl("o")), [.editNote("two\nlines")])
+        h.send(.editorFinished(text: nil, error: "the editor (false) exited with status 1: the note is as it was.")) {
+            $0.post.mode = self.composer("example.com/x", "two\nlines", focus: .note, error: "the editor (false) exited with status 1: the note is as it was.")
+        }
+    }
+
     func testFailureKeepsTheComposerOpenWithTheError() {
         var h = composing()
         h.send(.textPasted("https://example.com/x")) { $0.post.mode = self.composer("https://example.com/x") }

@@ -66,4 +66,38 @@ final class DraftTests: XCTestCase {
         try tmux.waitFor("hist-two", text: ":unread")
         try tmux.keys("hist-two", "C-c")
     }
+
+    /// Issue 14, item 5: ^O writes the note in $EDITOR (a scripted one here), on a private file that is
+    /// gone afterwards; the screen comes back with the note in the composer.
+    func testTheNoteIsWrittenInTheEditor() throws {
+        let relay = try TestRelay()
+        let home = try Home.forApp("editor", relay: relay.url)
+        defer { home.remove() }
+        try home.ok(["session", "create", "Editor"])
+        let stubs = try StubTools("editor")
+        defer { stubs.remove() }
+        let seen = try stubs.install("scripted-editor", script: """
+            stat -c '%a' "$1" > "$OUT"; stat -c '%a' "$(dirname "$1")" >> "$OUT"; echo "$1" >> "$OUT"
+            printf 'written in the editor\\n' > "$1"
+            """)
+        let tmux = try Tmux()
+        try home.startApp(tmux, "editor", relay: relay.url, environment: ["EDITOR": stubs.directory.appendingPathComponent("scripted-editor").path,
+                                                                        "VISUAL": ""])
+        try tmux.waitFor("editor", text: "Editor", timeout: 30)
+        try tmux.keys("editor", "Enter")
+        try tmux.waitFor("editor", text: "no posts yet")
+        try tmux.keys("editor", "c")
+        try tmux.waitFor("editor", text: "Share a link")
+        try tmux.type("editor", "example.com/edited")
+        try tmux.keys("editor", "C-o")
+        let screen = try tmux.waitFor("editor", text: "written in the editor")
+        XCTAssertTrue(screen.contains("example.com/edited"), screen)
+        let lines = try String(contentsOf: seen, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(Array(lines.prefix(2)), ["600", "700"], "a private file in a private directory")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: lines[safe: 2] ?? "/"), "removed afterwards")
+        try tmux.keys("editor", "Enter")
+        try tmux.waitFor("editor", text: "sent.", timeout: 30)
+        try tmux.keys("editor", "C-c")
+        XCTAssertEqual(try home.posts(try home.sessions().first?["id"] as? String ?? "").first?["note"] as? String, "written in the editor")
+    }
 }

@@ -389,8 +389,8 @@ public final class EffectRunner: @unchecked Sendable {
             dispatch(.actionSucceeded("cached media and previews cleared."))
         case .notify(let title, let body, let via):
             services.notifier.notify(title, body, via != .desktop, via != .bell)
-        case .quit:
-            break
+        case .quit, .editNote:
+            break  // the terminal loop's own (it owns the screen)
         }
     }
 

@@ -119,6 +119,8 @@ public final class TerminalApp {
     private func apply(_ action: AppAction) {
         for effect in AppReducer.reduce(&state, action) {
             if effect == .quit { running = false; continue }
+            // The editor needs the terminal: the loop runs it, with the screen suspended.
+            if case .editNote(let note) = effect { editNote(note); continue }
             runner.perform(effect)
         }
     }
@@ -146,6 +148,19 @@ public final class TerminalApp {
         pthread_sigmask(SIG_SETMASK, &saved, nil)
         terminal.resume()
         apply(.resized(terminal.size))
+    }
+
+    /// `$VISUAL`/`$EDITOR` on the note: the screen is given back to the shell's terminal, the editor
+    /// runs on a file in a private directory (0700, the file 0600), and both are removed afterwards.
+    private func editNote(_ note: String) {
+        terminal.stop()
+        let result = NoteEditor.edit(note)
+        terminal.resume()
+        apply(.resized(terminal.size))
+        switch result {
+        case .success(let text): apply(.editorFinished(text: text, error: nil))
+        case .failure(let why): apply(.editorFinished(text: nil, error: why.description))
+        }
     }
 
     /// poll(2) on the terminal and the inbox's wake pipe.

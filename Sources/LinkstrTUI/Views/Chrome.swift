@@ -85,7 +85,7 @@ public enum AppView {
             return "Enter open · n new · r read · / search · a archive · A archived · R requests · ? help · q quit"
         case .post:
             switch state.post.mode {
-            case .composer: return "Enter next/send · Tab field · ^V paste · ^L clear link · Esc cancel"
+            case .composer: return "Enter next/send · Tab field · ^O editor · ^V paste · ^L clear link · Esc cancel"
             case .detail: return "+ 👍 - 👎 * 👀 · e emoji · o open · y copy · Y copy linkstr:// · d delete · Esc back"
             case .empty: return "c share a link in the selected session · 1-4 panes · ? help"
             }
