@@ -249,8 +249,9 @@ extension AppReducer {
     // MARK: the command line
 
     /// Every `:` command, for completion (and what `:help` lists).
-    public static let commands = ["accept", "copy", "decline", "delete-session", "export", "export-ios", "help", "mute", "open", "post", "quit",
-                                  "react", "read", "rename", "requests", "unmute", "unread", "who", "wipe!"]
+    public static let commands = ["accept", "archive", "copy", "decline", "delete-session", "export", "export-ios", "help", "members", "mute",
+                                  "open", "post", "quit", "react", "read", "relay", "rename", "requests", "search", "unarchive", "unmute",
+                                  "unread", "who", "wipe!"]
 
     /// Tab: the command name completed (to the longest prefix its candidates share; a whole one gets a
     /// space), and after `react ` an emoji shortcode (`:thumbsup:` → 👍).
@@ -352,6 +353,39 @@ extension AppReducer {
             return markAllRead(&state, row)
         case "unread":
             return nextUnread(&state)
+        case "archive", "unarchive":
+            guard let row = commandSession else { state.status = StatusLine("open a session first.", .error); return [] }
+            guard row.standing == .listed else { state.status = StatusLine("accept the request first (:accept).", .error); return [] }
+            guard row.archived != (command == "archive") else {
+                state.status = StatusLine("\(DisplayText.singleLine(row.name)) is \(row.archived ? "archived" : "not archived") already.")
+                return []
+            }
+            state.status = StatusLine("\(command)d \(DisplayText.singleLine(row.name)).")
+            return [.setArchived(sessionID: row.id, archived: command == "archive"), .loadSessions(state.sessions.list)]
+        case "members":
+            guard let row = commandSession else { state.status = StatusLine("open a session first.", .error); return [] }
+            state.overlay = .members(MembersForm(sessionID: row.id, selected: Set(row.members), editable: row.creator == state.identity?.pubkey))
+            return [.loadContacts]
+        case "search":
+            let query = parts.dropFirst().joined(separator: " ")
+            state.pane = .sessions
+            state.sessions.open = nil
+            state.sessions.search = TextField(query)
+            state.sessions.selection = 0
+            return []
+        case "relay":
+            let words = parts.dropFirst().joined(separator: " ").split(separator: " ").map(String.init)
+            guard let verb = words.first, ["add", "remove", "test"].contains(verb), words.count == 2 else {
+                state.status = StatusLine("usage: :relay add|remove|test wss://…", .error)
+                return []
+            }
+            switch verb {
+            case "add": return [.addRelay(words[1])]
+            case "remove": return [.removeRelay(words[1])]
+            default:
+                state.status = StatusLine("testing \(DisplayText.singleLine(words[1]))…")
+                return [.testRelay(words[1])]
+            }
         case "mute", "unmute":
             guard let row = commandSession else { state.status = StatusLine("open a session first.", .error); return [] }
             guard state.muted.contains(row.id) == (command == "unmute") else {

@@ -68,6 +68,28 @@ final class SessionsReducerTests: XCTestCase {
         }
     }
 
+    /// Issue 14, item 3: actions reachable by a command too.
+    func testArchiveMembersSearchAndRelayCommands() {
+        var h = ReducerHarness(F.main(sessions: rows))
+        func command(_ line: String, _ effects: [AppEffect], _ change: @escaping (inout AppState) -> Void) {
+            h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
+            h.send(.textPasted(line)) { $0.overlay = .commandLine(TextField(line)) }
+            h.enterCommand(effects) { $0.overlay = nil; change(&$0) }
+        }
+        command("archive", [.setArchived(sessionID: "s1", archived: true), .loadSessions(.active)]) { $0.status = StatusLine("archived Films.") }
+        command("unarchive", []) { $0.status = StatusLine("Films is not archived already.") }
+        command("members", [.loadContacts]) {
+            $0.overlay = .members(MembersForm(sessionID: "s1", selected: Set(self.rows[0].members), editable: true))
+        }
+        h.send(.keyPressed(.escape)) { $0.overlay = nil }
+        command("search mus", []) { $0.sessions.search = TextField("mus") }
+        XCTAssertEqual(h.state.sessions.visibleRows.map(\.id), ["s2"])
+        h.send(.keyPressed(.escape)) { $0.sessions.search = nil }
+        command("relay add wss://relay.example", [.addRelay("wss://relay.example")]) { _ in }
+        command("relay test wss://relay.example", [.testRelay("wss://relay.example")]) { $0.status = StatusLine("testing wss://relay.example…") }
+        command("relay frob", []) { $0.status = StatusLine("usage: :relay add|remove|test wss://…", .error) }
+    }
+
     func testListNavigationClampsAtBothEnds() {
         var h = ReducerHarness(F.main(sessions: rows))
         h.send(.keyPressed(.up))
