@@ -38,7 +38,17 @@ extension AppReducer {
     }
 
     static func composerKey(_ state: inout AppState, _ c: inout ComposerState, _ key: Key) -> [AppEffect] {
-        if c.sending { return [] }  // the composer stays open, showing "sending…"
+        if c.sending {
+            // Relays can take their time (16 s at worst): Esc stops waiting, never the send. The text
+            // stays as the draft until the relays accept it; the outcome is said when it comes.
+            guard key == .escape else { return [] }
+            state.post.mode = .empty
+            state.pane = .sessions
+            state.drafts[c.sessionID] = c.draft
+            state.sendingInBackground[c.sessionID] = c.draft
+            state.status = StatusLine("still sending to \(DisplayText.singleLine(c.sessionName)) in the background; you will be told when relays answer.")
+            return [.saveDraft(sessionID: c.sessionID, c.draft)]
+        }
         switch key {
         case .escape:
             // What was typed stays: the session's draft, back when its composer opens again.

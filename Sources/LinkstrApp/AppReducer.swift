@@ -272,6 +272,17 @@ public enum AppReducer {
 
         // MARK: results
         case .postSent(let postID, let sessionID):
+            if let sent = state.sendingInBackground.removeValue(forKey: sessionID), !isSending(state, sessionID) {
+                // The user stopped waiting: say so where they are, and drop the draft only if it is still that text.
+                var effects: [AppEffect] = [.loadSessions(state.sessions.list)]
+                if state.sessions.open?.sessionID == sessionID { effects.append(.loadFeed(sessionID: sessionID, limit: feedPage)) }
+                if state.drafts[sessionID] == sent {
+                    state.drafts[sessionID] = nil
+                    effects.append(.saveDraft(sessionID: sessionID, nil))
+                }
+                state.status = StatusLine("your post was sent.", .success)
+                return effects
+            }
             state.post.mode = .empty
             let hadDraft = state.drafts.removeValue(forKey: sessionID) != nil
             state.status = StatusLine("sent.", .success)
@@ -281,12 +292,14 @@ public enum AppReducer {
             return [.loadFeed(sessionID: sessionID, limit: feedPage), .loadSessions(state.sessions.list)]
                 + (hadDraft ? [.saveDraft(sessionID: sessionID, nil)] : [])
         case .postSendFailed(let error):
-            if case .composer(var c) = state.post.mode {
+            if case .composer(var c) = state.post.mode, c.sending {
                 c.sending = false
                 c.error = error
                 state.post.mode = .composer(c)
             } else {
-                state.status = StatusLine(error, .error)
+                // A send the user stopped waiting for: its text is the session's draft still.
+                state.sendingInBackground = [:]
+                state.status = StatusLine(error + " your text is kept as the draft.", .error)
             }
             return []
         case .sessionCreated(let sid):
@@ -472,6 +485,11 @@ public enum AppReducer {
         case .char("u"): return nextUnread(&state)
         default: return paneKey(&state, key)
         }
+    }
+
+    static func isSending(_ state: AppState, _ sessionID: String) -> Bool {
+        if case .composer(let c) = state.post.mode { return c.sending && c.sessionID == sessionID }
+        return false
     }
 
     /// Commands kept for ↑/↓ (and on disk).

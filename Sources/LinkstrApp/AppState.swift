@@ -37,6 +37,9 @@ public struct AppState: Equatable, Sendable {
     public var muted: Set<String> = []
     /// Unsent composer text per session (kept sealed on disk, so a restart loses nothing).
     public var drafts: [String: Draft] = [:]
+    /// Sends the user stopped waiting for (Esc while "sending…"): the text each one carries, kept as the
+    /// session's draft until the relays accept it.
+    public var sendingInBackground: [String: Draft] = [:]
     /// Commands run from `:`, oldest first (kept sealed on disk: they may hold links).
     public var commandHistory: [String] = []
     /// While browsing the history with ↑/↓: the entry shown, and what was typed before.

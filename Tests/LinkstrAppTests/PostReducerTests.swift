@@ -33,8 +33,7 @@ final class PostReducerTests: XCTestCase {
         h.send(.keyPressed(.enter), [.sendPost(sessionID: "s1", url: "https://youtu.be/abc", note: "watch")]) {
             $0.post.mode = self.composer("youtu.be/abc", "watch", focus: .note, sending: true)
         }
-        // While sending, the composer stays as it is.
-        h.send(.keyPressed(.escape))
+        // While sending, typing changes nothing.
         h.send(.keyPressed(.char("x")))
         h.send(.postSent(postID: "p1", sessionID: "s1"), [.loadFeed(sessionID: "s1", limit: 50), .loadSessions(.active)]) {
             $0.post.mode = .empty
@@ -109,6 +108,45 @@ final class PostReducerTests: XCTestCase {
         h.send(.keyPressed(.ctrl("o")), [.editNote("two\nlines")])
         h.send(.editorFinished(text: nil, error: "the editor (false) exited with status 1: the note is as it was.")) {
             $0.post.mode = self.composer("example.com/x", "two\nlines", focus: .note, error: "the editor (false) exited with status 1: the note is as it was.")
+        }
+    }
+
+    /// Issue 14, item 8: a send waiting for relays never locks the composer: Esc stops waiting (the
+    /// send goes on), the text is kept as the draft until the relays accept it, and the outcome is said.
+    func testEscStopsWaitingForASendWithoutLosingTheText() {
+        var h = composing()
+        h.type("example.com/slow") { $0.post.mode = self.composer("example.com/slow") }
+        h.send(.keyPressed(.enter)) { $0.post.mode = self.composer("example.com/slow", focus: .note) }
+        h.send(.keyPressed(.enter), [.sendPost(sessionID: "s1", url: "https://example.com/slow", note: nil)]) {
+            $0.post.mode = self.composer("example.com/slow", focus: .note, sending: true)
+        }
+        let draft = Draft(link: "example.com/slow", note: "")
+        h.send(.keyPressed(.escape), [.saveDraft(sessionID: "s1", draft)]) {
+            $0.post.mode = .empty
+            $0.pane = .sessions
+            $0.drafts = ["s1": draft]
+            $0.sendingInBackground = ["s1": draft]
+            $0.status = StatusLine("still sending to Films in the background; you will be told when relays answer.")
+        }
+        h.send(.postSent(postID: "p1", sessionID: "s1"), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50), .saveDraft(sessionID: "s1", nil)]) {
+            $0.drafts = [:]
+            $0.sendingInBackground = [:]
+            $0.status = StatusLine("your post was sent.", .success)
+        }
+        // A failure after leaving: said, and the text stays as the draft.
+        var g = composing()
+        g.type("example.com/x") { $0.post.mode = self.composer("example.com/x") }
+        g.send(.keyPressed(.ctrl("s")), [.sendPost(sessionID: "s1", url: "https://example.com/x", note: nil)]) {
+            $0.post.mode = self.composer("example.com/x", sending: true)
+        }
+        let x = Draft(link: "example.com/x", note: "")
+        g.send(.keyPressed(.escape), [.saveDraft(sessionID: "s1", x)]) {
+            $0.post.mode = .empty; $0.pane = .sessions; $0.drafts = ["s1": x]; $0.sendingInBackground = ["s1": x]
+            $0.status = StatusLine("still sending to Films in the background; you will be told when relays answer.")
+        }
+        g.send(.postSendFailed("no relay accepted the post.")) {
+            $0.sendingInBackground = [:]
+            $0.status = StatusLine("no relay accepted the post. your text is kept as the draft.", .error)
         }
     }
 
