@@ -91,8 +91,6 @@ public actor SyncEngine {
     private var slotWaiters: [CheckedContinuation<Void, Never>] = []
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     private var flushTimer: Task<Void, Never>?
-    /// `stop()` began: events still queued in the pool's stream (a flood) are not admitted any more.
-    private var stopping = false
     /// The timer fired while every slot was busy: the partial batch goes when one is free.
     private var partialDue = false
     /// How long the first wrap of a batch waits for company before the batch goes.
@@ -210,10 +208,6 @@ public actor SyncEngine {
     }
 
     public func stop() async {
-        // From here on nothing new is admitted: only what was received before is stored.
-        stopping = true
-        for w in slotWaiters { w.resume() }
-        slotWaiters.removeAll()
         consumer?.cancel()
         uploadTask?.cancel()
         pageTimers.values.forEach { $0.cancel() }
@@ -476,7 +470,6 @@ public actor SyncEngine {
     // MARK: ingest
 
     private func enqueue(_ relay: String, _ sub: String, _ e: NostrEvent) async {
-        guard !stopping else { return }
         stats.wrapsReceived += 1
         // `live` is decided on receipt: news only when it came on the live subscription after that
         // relay's EOSE for it (deciding at flush time filed history received just before EOSE as live).
@@ -486,8 +479,8 @@ public actor SyncEngine {
         case .buffered(let full, let first):
             if full {
                 // Backpressure: with every batch slot busy, the consumer of pool events waits for one.
-                while !batcher.hasSlot, !stopping { await withCheckedContinuation { slotWaiters.append($0) } }
-                if !stopping { startBatch() }
+                while !batcher.hasSlot { await withCheckedContinuation { slotWaiters.append($0) } }
+                startBatch()
             } else if first {
                 armTimer()
             }
