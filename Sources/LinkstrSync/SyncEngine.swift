@@ -77,24 +77,13 @@ public actor SyncEngine {
     public let store: AccountStore
     public let pool: RelayPool
     private let clock: @Sendable () -> Int64
-    /// Timers wait with this (tests pass one that returns at once or on demand).
-    private let sleep: @Sendable (Duration) async throws -> Void
     private let random: any RandomSource
     private let keyCache: ConversationKeyCache
     private let delivery: InboxDelivery
     private var me: Pubkey { identity.publicKey.hex }
 
-    /// The ingest pipeline's front (buffering, dedup, batches in flight); the persisted processed set is
-    /// asked per batch (`process`).
-    private var batcher = IngestBatcher()
-    /// Consumers of pool events waiting for a batch slot (backpressure), and callers of `flush`.
-    private var slotWaiters: [CheckedContinuation<Void, Never>] = []
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    private var flushTimer: Task<Void, Never>?
-    /// The timer fired while every slot was busy: the partial batch goes when one is free.
-    private var partialDue = false
-    /// How long the first wrap of a batch waits for company before the batch goes.
-    public static let flushDelay: Duration = .milliseconds(40)
+    /// Wraps buffered or being opened; the persisted processed set is asked per batch (`flushBuffered`).
+    private var inFlight = Set<String>()
     /// Whose kind 0 the profiles subscription asks for (contacts and session members).
     private var profileAuthors = Set<Pubkey>()
     private var profileRefreshScheduled = false
@@ -107,6 +96,10 @@ public actor SyncEngine {
     /// Relays that answered the follow-list query (EOSE): our applied list is as new as they know.
     private var followListAnswered = Set<String>()
     private var profilesChangedScheduled = false
+    /// `live` is decided on receipt: an event is news only when it came on the live subscription after
+    /// that relay's EOSE for it. (Deciding at flush time filed history received just before EOSE as live.)
+    private var buffer: [(relay: String, live: Bool, event: NostrEvent)] = []
+    private var flushScheduled = false
     private var liveEOSE = Set<String>()
     private var restoringHistory = false
     /// Counts and relay URLs only: never keys, notes, links or names.
@@ -154,9 +147,7 @@ public actor SyncEngine {
     private var completedOnce = false
 
     public init(identity: SecretKey, store: AccountStore, pool: RelayPool, clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
-                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
                 random: any RandomSource = SystemRandom(), delivery: InboxDelivery = .configured()) {
-        self.sleep = sleep
         self.delivery = delivery
         self.identity = identity
         self.store = store
@@ -471,38 +462,32 @@ public actor SyncEngine {
 
     private func enqueue(_ relay: String, _ sub: String, _ e: NostrEvent) async {
         stats.wrapsReceived += 1
-        // `live` is decided on receipt: news only when it came on the live subscription after that
-        // relay's EOSE for it (deciding at flush time filed history received just before EOSE as live).
-        switch batcher.admit(.init(relay: relay, live: sub == Self.livePrefix && liveEOSE.contains(relay), event: e)) {
-        case .inFlight: stats.wrapsAlreadyProcessed += 1
-        case .knownJunk: stats.invalidWraps += 1
-        case .buffered(let full, let first):
-            if full {
-                // Backpressure: with every batch slot busy, the consumer of pool events waits for one.
-                while !batcher.hasSlot { await withCheckedContinuation { slotWaiters.append($0) } }
-                startBatch()
-            } else if first {
-                armTimer()
+        let id = e.id.hex
+        guard !inFlight.contains(id) else {
+            stats.wrapsAlreadyProcessed += 1
+            return
+        }
+        if junk.contains(e.id) {
+            stats.invalidWraps += 1
+            return
+        }
+        inFlight.insert(id)
+        buffer.append((relay, sub == Self.livePrefix && liveEOSE.contains(relay), e))
+        if buffer.count >= 256 {
+            // Backpressure: the consumer of pool events waits for this batch instead of piling up batches.
+            await flushBuffered()
+        } else if !flushScheduled {
+            flushScheduled = true
+            Task {
+                try? await Task.sleep(for: .milliseconds(40))
+                await self.flushBuffered()
             }
         }
     }
 
-    /// The buffer's partial batch goes after `flushDelay` (a slow trickle never waits for a full one).
-    private func armTimer() {
-        guard flushTimer == nil, !partialDue else { return }
-        let sleep = self.sleep
-        flushTimer = Task { [weak self] in
-            guard (try? await sleep(Self.flushDelay)) != nil else { return }
-            await self?.timerFired()
-        }
-    }
-
-    private func timerFired() {
-        flushTimer = nil
-        partialDue = true
-        startBatch()
-    }
-
+    /// Wraps that failed to verify or open, so a relay sending them again costs no second check. Bounded:
+    /// a flood of junk keeps at most this many ids (about 4 MB).
+    private var junk = BoundedIDSet(capacity: 50_000)
     /// glibc's malloc_trim (not in the Glibc module's headers), looked up once; nil elsewhere.
     private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
         guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
@@ -510,6 +495,7 @@ public actor SyncEngine {
     }()
     private var junkSinceTrim = 0
     private var lastTrim = ContinuousClock.now
+    private var activeFlushes = 0
 
     /// After a flood of junk the allocator keeps the freed batches: give them back (at most every 2 s),
     /// so resident memory returns to where it was.
@@ -519,55 +505,53 @@ public actor SyncEngine {
         lastTrim = ContinuousClock.now
         Self.mallocTrim?(0)
     }
+    private var flushWaiters: [CheckedContinuation<Void, Never>] = []
 
-    /// Ingests everything received so far and returns once it is stored.
+    /// Ingests everything buffered and returns once no flush is running any more (a flush started
+    /// elsewhere may still be opening its batch: the actor lets others in while it awaits).
     public func flush() async {
-        while !batcher.isIdle {
-            if batcher.hasSlot, !batcher.buffer.isEmpty { startBatch(); continue }
-            await withCheckedContinuation { idleWaiters.append($0) }
+        await flushBuffered()
+        while activeFlushes > 0 || !buffer.isEmpty {
+            if !buffer.isEmpty { await flushBuffered(); continue }
+            await withCheckedContinuation { flushWaiters.append($0) }
         }
     }
 
-    /// Takes a batch from the buffer, if a slot is free, and runs it beside the others.
-    private func startBatch() {
-        guard let batch = batcher.takeBatch() else { return }
-        if batcher.buffer.isEmpty {
-            flushTimer?.cancel()
-            flushTimer = nil
-            partialDue = false
-        } else if !partialDue {
-            armTimer()
+    /// Opens the buffered wraps (on every core) and ingests them in one transaction.
+    private func flushBuffered() async {
+        flushScheduled = false
+        guard !buffer.isEmpty else { return }
+        activeFlushes += 1
+        defer {
+            activeFlushes -= 1
+            if activeFlushes == 0 {
+                for w in flushWaiters { w.resume() }
+                flushWaiters.removeAll()
+            }
         }
-        Task { await self.process(batch) }
-    }
-
-    /// One batch: the persisted-id check, fully checked unwraps on every core, then one store
-    /// transaction on the writer queue; the engine keeps receiving meanwhile.
-    private func process(_ batch: [IngestBatcher.Item]) async {
-        var failed: [EventID] = []
-        defer { finished(batch, failed) }
+        let buffered = buffer
+        buffer.removeAll()
+        let bufferedIDs = buffered.map { $0.event.id.hex }
+        defer { inFlight.subtract(bufferedIDs) }
         // Dedup against the persisted set before any decryption; if that lookup fails, opening again is
         // only wasted work (ingest dedups by rumor id).
-        let known = (try? store.alreadyProcessed(batch.map { $0.event.id.hex })) ?? []
+        let known = (try? store.alreadyProcessed(bufferedIDs)) ?? []
         stats.wrapsAlreadyProcessed += known.count
-        let fresh = known.isEmpty ? batch : batch.filter { !known.contains($0.event.id.hex) }
-        guard !fresh.isEmpty else { return }
+        let batch = known.isEmpty ? buffered : buffered.filter { !known.contains($0.event.id.hex) }
+        guard !batch.isEmpty else { return }
         let now = clock()
-        // The cores are shared among the batches in flight (more threads than cores only slow the screen).
-        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, batcher.batchesInFlight))
-        let opened = await Self.unwrapAll(fresh.map(\.event), identity: identity, cache: keyCache, cores: cores)
-        stats.decryptions += fresh.count
+        let identity = identity, cache = keyCache
+        let opened = await Self.unwrapAll(batch.map(\.event), identity: identity, cache: cache)
+        stats.decryptions += batch.count
         var messages = [InboundMessage]()
-        var wrapIDs = [String]()
-        for (item, result) in zip(fresh, opened) {
+        for (item, result) in zip(batch, opened) {
             switch result {
             case .failure:
                 // Junk (bad signature, not for us, undecryptable) costs no disk: remembered in memory only.
                 stats.invalidWraps += 1
-                failed.append(item.event.id)
+                junk.insert(item.event.id)
                 junkSinceTrim += 1
             case .success(let gift):
-                wrapIDs.append(item.event.id.hex)
                 switch InboundDecoder.decode(rumor: gift.rumor, rumorID: gift.rumorID, sender: gift.sender, wrapID: item.event.id.hex,
                                              source: item.live ? .live : .historical, receivedAt: now) {
                 case .success(let m): messages.append(m)
@@ -577,8 +561,9 @@ public actor SyncEngine {
             }
         }
         returnMemoryAfterJunk()
-        switch await Self.write(store, messages, restoringHistory: restoringHistory, processedWraps: wrapIDs, now: now) {
-        case .success(let reports):
+        let wrapIDs = zip(batch, opened).compactMap { item, result in (try? result.get()) == nil ? nil : item.event.id.hex }
+        do {
+            let reports = try store.ingest(messages, restoringHistory: restoringHistory, processedWraps: wrapIDs, now: now)
             var touched = Set<String>(), notifications = [InboundNotification]()
             for r in reports {
                 touched.formUnion(r.touchedSessions)
@@ -590,49 +575,23 @@ public actor SyncEngine {
                 case .ignored: stats.ignored += 1
                 }
             }
-            log.debug("batch ingested", metadata: ["wraps": "\(fresh.count)", "opened": "\(wrapIDs.count)", "messages": "\(messages.count)",
+            log.debug("batch ingested", metadata: ["wraps": "\(batch.count)", "opened": "\(wrapIDs.count)", "messages": "\(messages.count)",
                                                    "sessions": "\(touched.count)"])
             if !touched.isEmpty || !notifications.isEmpty { updateSink.yield(.ingested(touchedSessions: touched, notifications: notifications)) }
             if !touched.isEmpty { scheduleProfileRefresh() }
-        case .failure(let error):
+        } catch {
             // Nothing was written; these wraps are opened again next time.
-            log.error("could not store incoming messages", metadata: ["error": "\(type(of: error))", "wraps": "\(fresh.count)"])
+            log.error("could not store incoming messages", metadata: ["error": "\(type(of: error))", "wraps": "\(batch.count)"])
             updateSink.yield(.notice(relay: "", "could not store incoming messages: \(error)"))
         }
     }
 
-    private func finished(_ batch: [IngestBatcher.Item], _ failed: [EventID]) {
-        batcher.finished(batch, junk: failed)
-        if !slotWaiters.isEmpty { slotWaiters.removeFirst().resume() }
-        // What came meanwhile: a full batch goes now; a partial one when its timer fires, or now if
-        // its timer already fired while every slot was busy.
-        if batcher.buffer.count >= batcher.batchSize || (!batcher.buffer.isEmpty && partialDue) { startBatch() }
-        if batcher.isIdle {
-            for w in idleWaiters { w.resume() }
-            idleWaiters.removeAll()
-        }
-    }
-
-    /// The store's write stage: one transaction per batch, off the engine's actor so that receiving
-    /// and unwrapping go on while SQLite writes (GRDB serializes the writers).
-    private static let writer = DispatchQueue(label: "linkstr.ingest.writer", qos: .userInitiated)
-
-    static func write(_ store: AccountStore, _ messages: [InboundMessage], restoringHistory: Bool, processedWraps: [String],
-                      now: Int64) async -> Result<[IngestReport], any Error> {
-        await withCheckedContinuation { continuation in
-            writer.async {
-                continuation.resume(returning: Result { try store.ingest(messages, restoringHistory: restoringHistory, processedWraps: processedWraps, now: now) })
-            }
-        }
-    }
-
     /// Fully checked unwraps, spread over the cores (each unwrap is ~200 µs of elliptic-curve work).
-    static func unwrapAll(_ wraps: [NostrEvent], identity: SecretKey, cache: ConversationKeyCache,
-                          cores: Int = ProcessInfo.processInfo.activeProcessorCount) async -> [Result<NIP59.UnwrappedGift, GiftWrapError>] {
+    static func unwrapAll(_ wraps: [NostrEvent], identity: SecretKey, cache: ConversationKeyCache) async -> [Result<NIP59.UnwrappedGift, GiftWrapError>] {
         await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
                 let results = ResultSlots(count: wraps.count)
-                let workers = max(1, min(cores, wraps.count / 8))
+                let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, wraps.count / 8))
                 DispatchQueue.concurrentPerform(iterations: workers) { w in
                     var i = w
                     while i < wraps.count {
