@@ -75,7 +75,8 @@ public enum AppAction: Equatable, Sendable {
     /// A backup file was written at `path`.
     case backupExported(path: String)
     case backupExportFailed(String)
-    /// The editor (`$VISUAL`/`$EDITOR`) was left; nil text: it could not run or failed (`error` says why).
+    /// The editor (`$VISUAL`/`$EDITOR`) was left; nil text: it could not run or failed (`error` says why);
+    /// with text, `error` is a warning (its temporary copy could not be removed).
     case editorFinished(text: String?, error: String?)
     /// A copy was tried (`label`: "link", "npub"…); what is known of where it went.
     case copyFinished(label: String, CopyOutcome)

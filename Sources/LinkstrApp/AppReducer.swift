@@ -392,7 +392,7 @@ public enum AppReducer {
                 while note.hasSuffix("\n") || note.hasSuffix("\r") { note.removeLast() }
                 c.note = TextField(note)
                 c.focus = .note
-                c.error = nil
+                c.error = error  // nil, or a warning about the editor's temporary copy
             } else {
                 c.error = error ?? "the editor did not finish: the note is as it was."
             }

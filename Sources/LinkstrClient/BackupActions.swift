@@ -89,25 +89,12 @@ public struct BackupActions: Sendable {
 
     /// Writes a new file, 0600, never replacing one (a backup must not overwrite what might be another).
     public static func write(_ data: Data, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw BackupError.cannotOpen(errno == EEXIST ? "\(path) exists already: choose another name." : "cannot create \(path): \(String(cString: strerror(errno))).")
-        }
-        var failed = false
-        data.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var offset = 0
-            while offset < raw.count {
-                let n = Foundation.write(fd, base + offset, raw.count - offset)
-                if n < 0 { if errno == EINTR { continue }; failed = true; return }
-                offset += n
+        do { try PrivateFile.create(data, at: path) } catch {
+            switch error {
+            case .exists: throw BackupError.cannotOpen("\(path) exists already: choose another name.")
+            case .cannotCreate(let why): throw BackupError.cannotOpen("cannot create \(path): \(why).")
+            case .writeFailed: throw BackupError.cannotOpen("could not write \(path) (disk full?); nothing was kept.")
             }
-        }
-        if !failed && fsync(fd) != 0 { failed = true }
-        close(fd)
-        if failed {
-            unlink(path)
-            throw BackupError.cannotOpen("could not write \(path) (disk full?); nothing was kept.")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LinkstrClient
 import LinkstrDomain
 #if canImport(Glibc)
 import Glibc
@@ -7,20 +8,29 @@ import Glibc
 /// A note written in the user's editor: `$VISUAL`, else `$EDITOR`, else `vi`, on a file in a private
 /// temporary directory (0700; the file 0600), removed afterwards whatever happened.
 enum NoteEditor {
-    static func edit(_ note: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<String, DomainError> {
+    /// The note as the editor left it, and a warning when the temporary file could not be removed
+    /// (it may hold private text: the user is told where it is).
+    static func edit(_ note: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> Result<(text: String, warning: String?), DomainError> {
         let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.trimmingWhitespace().isEmpty } ?? "vi"
         var template = Array((NSTemporaryDirectory() + "/linkstr-note-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { return .failure(.message("could not make a private directory for the editor.")) }
         let directory = String(cString: made)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         chmod(directory, 0o700)
+        let result = run(editor, note: note, in: directory)
+        do { try FileManager.default.removeItem(atPath: directory) } catch {
+            let warning = "the editor's temporary copy could not be removed: delete \(directory) by hand."
+            switch result {
+            case .success(let text): return .success((text, warning))
+            case .failure(let why): return .failure(.message(why.description + " " + warning))
+            }
+        }
+        return result.map { ($0, nil) }
+    }
+
+    private static func run(_ editor: String, note: String, in directory: String) -> Result<String, DomainError> {
         let file = directory + "/note.txt"
-        let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return .failure(.message("could not write the note for the editor.")) }
-        let bytes = Array(note.utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        guard written == bytes.count else { return .failure(.message("could not write the note for the editor.")) }
+        do { try PrivateFile.create(Data(note.utf8), at: file) } catch { return .failure(.message("could not write the note for the editor.")) }
         // Through the shell: `$EDITOR` may carry arguments ("code -w", "nano -R").
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")

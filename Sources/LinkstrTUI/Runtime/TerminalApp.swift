@@ -158,7 +158,7 @@ public final class TerminalApp {
         terminal.resume()
         apply(.resized(terminal.size))
         switch result {
-        case .success(let text): apply(.editorFinished(text: text, error: nil))
+        case .success(let edited): apply(.editorFinished(text: edited.text, error: edited.warning))
         case .failure(let why): apply(.editorFinished(text: nil, error: why.description))
         }
     }
