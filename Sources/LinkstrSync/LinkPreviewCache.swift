@@ -5,17 +5,22 @@ import LinkstrStorage
 
 /// Link titles for posts: fetched (a few at a time) when missing or stale in the account's sealed cache
 /// (which `AccountStore.linkTitles(for:)` reads), and cached, failures included so a dead link is not
-/// asked again on every screen.
+/// asked again on every screen. A failure of the way there (no answer in time, no connection, no name
+/// resolution) says nothing about the page: it is not cached, and the page is asked again after
+/// `retryUnreachableAfter` (in this run), so one network blip does not hide a title for a day.
 public actor LinkPreviewCache {
     /// A title is trusted this long; a failed fetch is retried after a day.
     public static let freshFor: Int64 = 7 * 86_400
     public static let retryFailuresAfter: Int64 = 86_400
     public static let parallelFetches = 4
+    public static let retryUnreachableAfter: Int64 = 60
 
     private let store: AccountStore
     private let fetcher: LinkPreviewFetcher
     private let clock: @Sendable () -> Int64
     private var inFlight = Set<String>()
+    /// Pages that could not be reached, and when they may be asked again.
+    private var unreachableUntil: [String: Int64] = [:]
 
     public init(store: AccountStore, fetcher: LinkPreviewFetcher, clock: @escaping @Sendable () -> Int64) {
         self.store = store
@@ -27,7 +32,7 @@ public actor LinkPreviewCache {
     public func refresh(_ urls: [String]) async -> [String: String] {
         let now = clock()
         let due = Set(urls).filter { url in
-            guard !inFlight.contains(url), WebURL.normalized(url) != nil else { return false }
+            guard !inFlight.contains(url), WebURL.normalized(url) != nil, (unreachableUntil[url] ?? 0) <= now else { return false }
             guard let cached = try? store.linkMetadata(for: url) else { return true }
             return now - cached.fetchedAt >= (cached.title == nil ? Self.retryFailuresAfter : Self.freshFor)
         }.sorted()
@@ -39,16 +44,34 @@ public actor LinkPreviewCache {
             let batch = Array(due[index..<min(index + Self.parallelFetches, due.count)])
             index += batch.count
             let fetcher = self.fetcher
-            let results = await withTaskGroup(of: (String, LinkPreview?).self) { group in
-                for url in batch { group.addTask { (url, try? await fetcher.fetch(url)) } }
-                return await group.reduce(into: [(String, LinkPreview?)]()) { $0.append($1) }
+            let results = await withTaskGroup(of: (String, Result<LinkPreview, LinkPreviewFetcher.Failure>).self) { group in
+                for url in batch {
+                    group.addTask {
+                        do throws(LinkPreviewFetcher.Failure) { return (url, .success(try await fetcher.fetch(url))) } catch { return (url, .failure(error)) }
+                    }
+                }
+                return await group.reduce(into: [(String, Result<LinkPreview, LinkPreviewFetcher.Failure>)]()) { $0.append($1) }
             }
-            for (url, preview) in results {
-                remember(preview?.title, for: url)
-                if let title = preview?.title { titles[url] = title }
+            for (url, result) in results {
+                switch result {
+                case .success(let preview):
+                    remember(preview.title, for: url)
+                    titles[url] = preview.title
+                case .failure(let failure) where Self.saysNothingAboutThePage(failure):
+                    unreachableUntil[url] = clock() + Self.retryUnreachableAfter
+                case .failure:
+                    remember(nil, for: url)
+                }
             }
         }
         return titles
+    }
+
+    static func saysNothingAboutThePage(_ failure: LinkPreviewFetcher.Failure) -> Bool {
+        switch failure {
+        case .network, .unresolvable: return true
+        case .notWeb, .privateAddress, .status, .notHTML, .tooManyRedirects, .noTitle: return false
+        }
     }
 
     /// One preview now (the CLI's `preview`), cached like the others; errors say why there is none.
@@ -58,7 +81,7 @@ public actor LinkPreviewCache {
             remember(preview.title, for: url)
             return preview
         } catch {
-            remember(nil, for: url)
+            if !Self.saysNothingAboutThePage(error) { remember(nil, for: url) }
             throw error
         }
     }
