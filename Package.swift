@@ -68,14 +68,14 @@ let package = Package(
         .executableTarget(
             name: "linkstr",
             dependencies: [
-                "NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrSync", "LinkstrClient", "LinkstrTUI", "LinkstrLogging",
+                "NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrSync", "LinkstrClient", "LinkstrApp", "LinkstrTUI", "LinkstrLogging",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Test helper: ingests a deterministic message stream (the crash test kills it mid-write).
         .executableTarget(name: "linkstr-ingest-worker", dependencies: ["LinkstrStorage", "LinkstrTestSupport", "NostrProtocol"]),
-        .executableTarget(name: "linkstr-bench", dependencies: ["NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrSync",
+        .executableTarget(name: "linkstr-bench", dependencies: ["NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrSync", "LinkstrClient",
                                                                  "LinkstrApp", "LinkstrTestSupport"]),
 
         // Locating ../shared, the test virtualenv and child processes; used by tests and the benchmark.

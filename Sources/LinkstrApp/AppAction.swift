@@ -84,6 +84,9 @@ public enum AppAction: Equatable, Sendable {
     case secretRevealed(String)
     case profileNameSaved(String?)
     case relayTested(url: String, summary: String, ok: Bool)
+    /// A post search answered (`searchPosts`).
+    case postSearchFinished(PostSearchAnswer)
+    case postSearchFailed(String)
     case loggedOut
     /// Everything was erased: the app leaves with a clean screen.
     case wiped
@@ -130,6 +133,10 @@ public enum AppEffect: Equatable, Sendable {
     /// Keeps (nil: forgets) a session's unsent composer text, sealed on disk.
     case saveDraft(sessionID: String, Draft?)
     case markPostRead(String)
+    /// Reads every post into the in-memory search index, in the background (at unlock).
+    case buildSearchIndex
+    /// Searches notes, URLs and titles of one session's posts (nil: all sessions).
+    case searchPosts(query: String, sessionID: String?)
 
     case sendPost(sessionID: String, url: String, note: String?)
     /// Hands the note to `$VISUAL`/`$EDITOR` with the screen suspended (the terminal loop runs it).

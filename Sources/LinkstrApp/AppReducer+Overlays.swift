@@ -6,11 +6,23 @@ extension AppReducer {
         switch state.overlay {
         case .help:
             // ? Esc q close help; any other key does what it does, with the help kept open (issue 16, 7).
+            let total = HelpText.lines(for: state.pane, keymap: state.keymap).count
+            let page = HelpText.visibleLines(screenRows: state.screen.rows, total: total)
+            let furthest = HelpText.maxScroll(screenRows: state.screen.rows, total: total)
             switch key {
             case .char("?"), .escape, .char("q"):
                 state.overlay = nil
+                state.helpScroll = 0
                 return []
+            // The arrows and pages scroll the help (the rest of the keys do what they do).
+            case .down: state.helpScroll = min(furthest, state.helpScroll + 1); return []
+            case .up: state.helpScroll = max(0, state.helpScroll - 1); return []
+            case .pageDown: state.helpScroll = min(furthest, state.helpScroll + page); return []
+            case .pageUp: state.helpScroll = max(0, state.helpScroll - page); return []
+            case .home: state.helpScroll = 0; return []
+            case .end: state.helpScroll = furthest; return []
             default:
+                state.helpScroll = 0
                 state.overlay = nil
                 let effects = handleKey(&state, key)
                 if state.overlay == nil, state.phase == .main { state.overlay = .help }
@@ -117,6 +129,8 @@ extension AppReducer {
             return contactFormKey(&state, &f, key)
         case .exportBackup(var f):
             return exportFormKey(&state, &f, key)
+        case .searchResults(let selection):
+            return searchResultsKey(&state, selection, key)
         case .none:
             return []
         }
@@ -367,12 +381,9 @@ extension AppReducer {
             state.overlay = .members(MembersForm(sessionID: row.id, selected: Set(row.members), editable: row.creator == state.identity?.pubkey))
             return [.loadContacts]
         case "search":
-            let query = parts.dropFirst().joined(separator: " ")
-            state.pane = .sessions
-            state.sessions.open = nil
-            state.sessions.search = TextField(query)
-            state.sessions.selection = 0
-            return []
+            // Notes, links and page titles of every session (`/` in a feed searches that session;
+            // `/` in the list filters session names).
+            return startSearch(&state, parts.dropFirst().joined(separator: " "), in: nil)
         case "relay":
             let words = parts.dropFirst().joined(separator: " ").split(separator: " ").map(String.init)
             guard let verb = words.first, ["add", "remove", "test"].contains(verb), words.count == 2 else {
@@ -414,7 +425,7 @@ extension AppReducer {
                                                       "the iOS backup holds your secret key in plain text: anyone who reads it is you. write it? (y/n)"))
             }
             return []
-        case "help": state.overlay = .help; return []
+        case "help": state.overlay = .help; state.helpScroll = 0; return []
         case "quit", "q": return quit(&state)
         case "wipe!":
             state.overlay = .confirm(Confirmation(.wipe, "erase every identity and all linkstr data on this device, then quit? nothing goes to relays. (y/n)"))

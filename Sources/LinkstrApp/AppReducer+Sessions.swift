@@ -67,6 +67,8 @@ extension AppReducer {
         case .enter:
             let rows = state.sessions.visibleRows
             state.sessions.search = nil
+            // No session by that name: the words are looked for in the posts of every session.
+            if rows.isEmpty, !search.text.trimmingWhitespace().isEmpty { return startSearch(&state, search.text, in: nil) }
             guard let row = rows[safe: state.sessions.selection] else { return [] }
             state.sessions.selection = state.sessions.rows.firstIndex(of: row) ?? 0
             return openSession(&state, row)
@@ -165,8 +167,39 @@ extension AppReducer {
 
     static func feedKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
         guard var feed = state.sessions.open else { return [] }
+        if feed.searchField != nil { return feedSearchKey(&state, key) }
         let count = feed.posts.count
+        if let hints = feed.hints {
+            // Hint mode: the key names a post; anything else (Esc) leaves it.
+            feed.hints = nil
+            state.sessions.open = feed
+            guard case .char(let c) = key,
+                  let target = LinkHints.labelled(selection: feed.selection, count: count).first(where: { $0.label == c }),
+                  let post = feed.posts[safe: target.post] else {
+                state.status = nil
+                return []
+            }
+            state.status = nil
+            return [hints == .open ? .openURL(post.post.url) : .copy(post.post.url, label: "link")]
+        }
         switch key {
+        case .char("f"), .char("F"):
+            guard !feed.posts.isEmpty else { return [] }
+            feed.hints = key == .char("f") ? .open : .copy
+            state.status = StatusLine("\(key == .char("f") ? "open" : "copy") which link? press its label (Esc cancels).")
+        case .char("/"):
+            feed.searchField = TextField()
+        case .char("n") where state.postSearch != nil: return stepSearch(&state, by: 1)
+        case .char("N") where state.postSearch != nil: return stepSearch(&state, by: -1)
+        case .escape where state.postSearch != nil:
+            // A search across sessions goes back to its results; one in this session is cleared.
+            if state.postSearch?.sessionID == nil, let current = state.postSearch?.current, state.postSearch?.hits.isEmpty == false {
+                state.overlay = .searchResults(selection: current)
+            } else {
+                state.postSearch = nil
+                state.status = StatusLine("search cleared.")
+            }
+            return []
         case .escape, .left, .char("h"), .char("q"):
             state.sessions.open = nil
             return [.loadSessions(state.sessions.list)]

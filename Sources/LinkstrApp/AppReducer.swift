@@ -73,7 +73,7 @@ public enum AppReducer {
                 state.overlay = .sharedLink(link)
                 state.pendingLink = nil
             }
-            return [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync]
+            return [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync, .buildSearchIndex]
         case .onboardingFailed(let error):
             if case .onboarding(var o) = state.phase {
                 o.error = error
@@ -426,6 +426,12 @@ public enum AppReducer {
         case .relayTested(let url, let summary, let ok):
             state.status = StatusLine("\(url): \(summary)", ok ? .success : .error)
             return []
+        case .postSearchFinished(let answer):
+            return searchFinished(&state, answer)
+        case .postSearchFailed(let why):
+            if state.postSearch?.searching == true { state.postSearch = nil }
+            state.status = StatusLine("search failed: \(why)", .error)
+            return []
         case .profileNameSaved(let name):
             state.identity?.profileName = name
             state.you.editingName = nil
@@ -471,8 +477,9 @@ public enum AppReducer {
         }
         if state.overlay != nil { return overlayKey(&state, key) }
         if textFocused(state) { return paneKey(&state, key) }
+        guard let key = state.keymap.translate(key, in: keyContext(state)) else { return [] }
         switch key {
-        case .char("?"): state.overlay = .help; return []
+        case .char("?"): state.overlay = .help; state.helpScroll = 0; return []
         case .char(":"):
             state.overlay = .commandLine(TextField())
             state.historyIndex = nil
@@ -515,10 +522,21 @@ public enum AppReducer {
     /// True while typing into a field of the current pane (keys are text, not commands).
     static func textFocused(_ state: AppState) -> Bool {
         switch state.pane {
-        case .sessions: return state.sessions.search != nil && state.sessions.open == nil
+        case .sessions: return (state.sessions.search != nil && state.sessions.open == nil) || state.sessions.open?.searchField != nil
+            || state.sessions.open?.hints != nil
         case .post: if case .composer = state.post.mode { return true }; return false
         case .you: return state.you.editingName != nil
         case .settings: return state.settings.adding != nil
+        }
+    }
+
+    /// Which bindings of the keymap apply now (outside fields and overlays).
+    public static func keyContext(_ state: AppState) -> KeyContext {
+        switch state.pane {
+        case .sessions: return state.sessions.open == nil ? .list : .feed
+        case .post: if case .detail = state.post.mode { return .post }; return .global
+        case .you: return .you
+        case .settings: return .settings
         }
     }
 
@@ -566,6 +584,9 @@ public enum AppReducer {
         }
         switch state.overlay {
         case .commandLine(var f): f.insert(clean); state.overlay = .commandLine(f); return []
+        case .none where state.pane == .sessions && state.sessions.open?.searchField != nil:
+            state.sessions.open?.searchField?.insert(clean)
+            return []
         case .newSession(var f) where f.focus == 0: f.name.insert(clean); state.overlay = .newSession(f); return []
         case .contact(var f):
             if f.focus == 0 { f.key.insert(clean.trimmingWhitespace()) } else { f.alias.insert(clean) }

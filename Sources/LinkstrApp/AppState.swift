@@ -45,6 +45,12 @@ public struct AppState: Equatable, Sendable {
     /// While browsing the history with ↑/↓: the entry shown, and what was typed before.
     public var historyIndex: Int?
     public var historyDraft = ""
+    /// The post search in force (`/` in a feed, `:search` across sessions): its hits and which is shown.
+    public var postSearch: PostSearchState?
+    /// The keys in force (the defaults, with `keys.toml` over them).
+    public var keymap = Keymap.standard
+    /// How far the help is scrolled (it is longer than a small terminal).
+    public var helpScroll = 0
     public var you = YouState()
     public var settings = SettingsState()
     public var contacts: [Contact] = []
@@ -123,6 +129,50 @@ public enum Overlay: Equatable, Sendable {
     case sharedLink(DeepLink.Link)
     /// `:export PATH`: the passphrase that seals the backup.
     case exportBackup(ExportBackupForm)
+    /// The hits of a search across sessions (`state.postSearch`); `selection` indexes them.
+    case searchResults(selection: Int)
+}
+
+/// What a post search found, as the runtime answers it.
+public struct PostSearchAnswer: Equatable, Sendable {
+    public var query: String
+    /// nil: every session.
+    public var sessionID: String?
+    /// Newest first.
+    public var hits: [SearchHit]
+    /// More posts matched than `hits` holds.
+    public var truncated: Bool
+    /// The first hits as posts, in the same order, for a results list to show (at most `previewCount`).
+    public var previews: [PostView]
+    /// The names of the sessions the previews are in.
+    public var sessionNames: [String: String]
+    public var indexedPosts: Int
+    public static let previewCount = 200
+    public init(query: String, sessionID: String?, hits: [SearchHit], truncated: Bool, previews: [PostView],
+                sessionNames: [String: String] = [:], indexedPosts: Int) {
+        self.query = query; self.sessionID = sessionID; self.hits = hits; self.truncated = truncated
+        self.previews = previews; self.sessionNames = sessionNames; self.indexedPosts = indexedPosts
+    }
+}
+
+/// A search in force: typed with `/` in a feed (one session) or `:search` (all); `n`/`N` walk its hits.
+public struct PostSearchState: Equatable, Sendable {
+    public var query: String
+    public var sessionID: String?
+    public var hits: [SearchHit] = []
+    public var previews: [PostView] = []
+    public var sessionNames: [String: String] = [:]
+    public var truncated = false
+    /// The hit shown, once one is.
+    public var current: Int?
+    public var searching = true
+    public init(query: String, sessionID: String?) { self.query = query; self.sessionID = sessionID }
+
+    /// "3/17", "3/2000+".
+    public var position: String {
+        guard let current, !hits.isEmpty else { return "\(hits.count)\(truncated ? "+" : "")" }
+        return "\(current + 1)/\(hits.count)\(truncated ? "+" : "")"
+    }
 }
 
 /// The sealed export's passphrase, typed twice (wire 2026 §8; linkstr's own form).
@@ -286,6 +336,10 @@ public struct SessionFeed: Equatable, Sendable {
     public var selectWhenLoaded: String?
     /// Posts from others that arrived above while the reader was further down ("↑ N new"; `g` goes up).
     public var newAbove = 0
+    /// The `/` prompt of a search in this session, while it is typed.
+    public var searchField: TextField?
+    /// Link hints on screen (`f` open, `F` copy): the next key names a post by its label.
+    public var hints: LinkHints?
     public init(sessionID: String) { self.sessionID = sessionID }
 }
 
@@ -297,6 +351,21 @@ public struct PostPaneState: Equatable, Sendable {
     }
     public var mode: Mode = .empty
     public init() {}
+}
+
+/// What a link hint does to the link it names.
+public enum LinkHints: Equatable, Sendable {
+    case open, copy
+
+    /// The labels, in order: one key each.
+    public static let labels: [Character] = Array("123456789abcdeghijklmnopqrstuvwxyz")
+
+    /// The posts that get a label: a window of `labels.count` around the selection (so the posts on
+    /// screen have one whatever the terminal's height), and each one's label.
+    public static func labelled(selection: Int, count: Int) -> [(post: Int, label: Character)] {
+        let start = max(0, min(selection - labels.count / 2, count - labels.count))
+        return (start..<min(count, start + labels.count)).map { ($0, labels[$0 - start]) }
+    }
 }
 
 /// `notify` in config.toml: the terminal bell, a desktop notification, both, or nothing.

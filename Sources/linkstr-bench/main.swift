@@ -1,6 +1,6 @@
 import Foundation
 
-// linkstr-bench [protocol|store|sync|tui|field|junk|sync-tui|wipe|backup|all] [N]: release-mode benchmarks; figures go to docs/BENCHMARKS.md.
+// linkstr-bench [protocol|store|sync|tui|field|junk|sync-tui|wipe|backup|search|all] [N]: release-mode benchmarks; figures go to docs/BENCHMARKS.md.
 let args = Array(CommandLine.arguments.dropFirst())
 let mode = args.first ?? "all"
 let n = args.dropFirst().first.flatMap(Int.init)
@@ -15,6 +15,7 @@ do {
     case "sync-tui": try await SyncTUIBench.run(wraps: n ?? 10_000)
     case "wipe": try WipeBench.run(posts: n ?? 100_000)
     case "backup": try BackupBench.run(posts: n ?? 100_000)
+    case "search": try SearchBench.run(posts: n ?? 100_000)
     case "all":
         try ProtocolBench.run(wrapCount: 10_000)
         try StoreBench.run(posts: 100_000)
@@ -22,7 +23,7 @@ do {
         try TUIBench.run(posts: 100_000)
         try FieldBench.run(bytes: 1 << 20)
     default:
-        print("usage: linkstr-bench [protocol|store|sync|tui|field|junk|sync-tui|wipe|backup|all] [N]")
+        print("usage: linkstr-bench [protocol|store|sync|tui|field|junk|sync-tui|wipe|backup|search|all] [N]")
         exit(2)
     }
 } catch {

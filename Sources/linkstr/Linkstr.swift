@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LinkstrApp
 import LinkstrClient
 import LinkstrDomain
 import LinkstrRelay
@@ -18,7 +19,7 @@ struct Linkstr: AsyncParsableCommand {
         version: Version.full,
         subcommands: [IdentityCommand.self, LogoutCommand.self, AccountCommand.self, ContactsCommand.self, RelaysCommand.self,
                       SessionCommand.self, PostCommand.self, PostsCommand.self, ReactCommand.self, DeleteCommand.self,
-                      ReadCommand.self, SyncCommand.self, OpenCommand.self, PreviewCommand.self, BackupCommand.self, WipeCommand.self]
+                      ReadCommand.self, SearchCommand.self, SyncCommand.self, OpenCommand.self, PreviewCommand.self, BackupCommand.self, WipeCommand.self]
     )
 
     @OptionGroup var global: GlobalOptions
@@ -51,6 +52,8 @@ struct Linkstr: AsyncParsableCommand {
         global.startLogging(paths)
         let config: ConfigFile
         do { config = try ConfigFile.load(in: paths.config) } catch { throw CLIError("\(error)") }
+        let keymap: Keymap
+        do { keymap = try KeymapFile.load(in: paths.config) } catch { throw CLIError("\(error)") }
         let variant = theme ?? config.theme ?? "night"
         let chosen: Theme
         do { chosen = try Theme.load(variant, configDirectory: paths.config) } catch { throw CLIError("\(error)") }
@@ -63,6 +66,8 @@ struct Linkstr: AsyncParsableCommand {
         var configured = options
         configured.notify = config.notify
         configured.mouse = config.mouse
+        configured.keymap = keymap
+        configured.hyperlinks = config.hyperlinks.enabled(environment: ProcessInfo.processInfo.environment)
         TerminalApp(options: configured, theme: chosen).run()
     }
 }

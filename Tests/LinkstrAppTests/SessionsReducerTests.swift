@@ -82,9 +82,10 @@ final class SessionsReducerTests: XCTestCase {
             $0.overlay = .members(MembersForm(sessionID: "s1", selected: Set(self.rows[0].members), editable: true))
         }
         h.send(.keyPressed(.escape)) { $0.overlay = nil }
-        command("search mus", []) { $0.sessions.search = TextField("mus") }
-        XCTAssertEqual(h.state.sessions.visibleRows.map(\.id), ["s2"])
-        h.send(.keyPressed(.escape)) { $0.sessions.search = nil }
+        command("search mus", [.searchPosts(query: "mus", sessionID: nil)]) {
+            $0.postSearch = PostSearchState(query: "mus", sessionID: nil)
+            $0.status = StatusLine("searching…")
+        }
         command("relay add wss://relay.example", [.addRelay("wss://relay.example")]) { _ in }
         command("relay test wss://relay.example", [.testRelay("wss://relay.example")]) { $0.status = StatusLine("testing wss://relay.example…") }
         command("relay frob", []) { $0.status = StatusLine("usage: :relay add|remove|test wss://…", .error) }

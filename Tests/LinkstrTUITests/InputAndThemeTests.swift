@@ -124,6 +124,42 @@ final class ThemeAndWidthTests: XCTestCase {
         XCTAssertThrowsError(try ConfigFile.load(in: dir)) { XCTAssertTrue("\($0)".contains("notify is \"both\", \"bell\", \"desktop\" or \"off\""), "\($0)") }
     }
 
+    func testHyperlinksAndKeysFiles() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func config(_ text: String) throws -> ConfigFile {
+            try text.write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+            return try ConfigFile.load(in: dir)
+        }
+        XCTAssertEqual(try config("").hyperlinks, .auto)
+        XCTAssertEqual(try config("hyperlinks = \"on\"\n").hyperlinks, .on)
+        XCTAssertEqual(try config("hyperlinks = false\n").hyperlinks, .off)
+        XCTAssertThrowsError(try config("hyperlinks = \"maybe\"\n")) { XCTAssertTrue("\($0)".contains("hyperlinks is \"auto\", \"on\" or \"off\""), "\($0)") }
+        XCTAssertThrowsError(try config("hyperlinks = 3\n")) { XCTAssertTrue("\($0)".contains("hyperlinks is"), "\($0)") }
+        // "auto": on where the terminal is known to take OSC 8, never inside tmux or screen.
+        XCTAssertTrue(HyperlinkSetting.auto.enabled(environment: ["TERM": "xterm-kitty"]))
+        XCTAssertTrue(HyperlinkSetting.auto.enabled(environment: ["TERM": "xterm-256color", "VTE_VERSION": "7600"]))
+        XCTAssertFalse(HyperlinkSetting.auto.enabled(environment: ["TERM": "xterm-256color", "VTE_VERSION": "4800"]))
+        XCTAssertFalse(HyperlinkSetting.auto.enabled(environment: ["TERM": "xterm-kitty", "TMUX": "/tmp/tmux-0/default,1,0"]))
+        XCTAssertFalse(HyperlinkSetting.auto.enabled(environment: ["TERM": "xterm"]))
+        XCTAssertTrue(HyperlinkSetting.on.enabled(environment: ["TMUX": "x"]))
+
+        XCTAssertEqual(try KeymapFile.load(in: dir), .standard, "no keys.toml: the defaults")
+        let keys = dir.appendingPathComponent("keys.toml")
+        try "# mine\n[global]\nnext_unread = \"U\"\n[feed]\nsearch = [\"s\", \"/\"]\n".write(to: keys, atomically: true, encoding: .utf8)
+        let map = try KeymapFile.load(in: dir)
+        XCTAssertEqual(map.translate(.char("U"), in: .list), .char("u"))
+        XCTAssertEqual(map.translate(.char("s"), in: .feed), .char("/"))
+        for (text, words) in [("[feed]\nsearch = 3\n", "keys.toml: feed.search must be a key (\"u\") or a list of keys"),
+                              ("[feed]\nsearch = \"n\"\n", "keys.toml: n is bound to both [feed] search and [feed] next_match"),
+                              ("[pane]\nx = \"y\"\n", "keys.toml: [pane] is not a context"),
+                              ("[feed\n", "keys.toml:1")] {
+            try text.write(to: keys, atomically: true, encoding: .utf8)
+            XCTAssertThrowsError(try KeymapFile.load(in: dir)) { XCTAssertTrue("\($0)".contains(words), "\($0)") }
+        }
+    }
+
     func testNearestColoursFor256And16ColourTerminals() {
         XCTAssertEqual(ColorMapper.nearest256(RGB(r: 0, g: 0, b: 0)), 16)
         XCTAssertEqual(ColorMapper.nearest256(RGB(r: 255, g: 255, b: 255)), 231)

@@ -487,22 +487,36 @@ final class RenderTests: XCTestCase {
             .hasPrefix(String(status.dropLast(2))), "ends at a whole word: \(status)")
     }
 
-    func testHelpListsEveryBindingWithinEightyColumnsThePanesOwnFirst() {
+    func testHelpListsEveryBindingWithinEightyColumnsThePanesOwnFirstAndScrollsToTheEnd() {
         for pane in AppState.Pane.allCases {
-            var state = F.main()
-            state.pane = pane
-            _ = AppReducer.reduce(&state, .keyPressed(.char("?")))
-            let c = render(state)
-            let lines = OverlayViews.helpLines(for: pane)
-            for line in lines {
-                XCTAssertLessThanOrEqual(DisplayWidth.of(line), 76, line)
-                XCTAssertTrue(c.lines.contains { $0.contains(line) }, "help shows: \(line)")
+            for rows in [24, 60] {
+                var state = F.main()
+                state.pane = pane
+                state.screen = ScreenSize(columns: 80, rows: rows)
+                _ = AppReducer.reduce(&state, .keyPressed(.char("?")))
+                let lines = OverlayViews.helpLines(for: pane)
+                var seen = Set<String>()
+                // Page by page to the end: every line is shown whole at some point, nothing is clipped.
+                for _ in 0..<10 {
+                    let c = render(state, rows: rows)
+                    XCTAssertTrue(c.lines.contains { $0.contains("Keys · \(pane.title)") })
+                    for line in lines where c.lines.contains(where: { $0.contains(line) }) { seen.insert(line) }
+                    _ = AppReducer.reduce(&state, .keyPressed(.pageDown))
+                }
+                for line in lines {
+                    XCTAssertLessThanOrEqual(DisplayWidth.of(line), 74, line)
+                    XCTAssertTrue(seen.contains(line), "help shows at \(rows) rows: \(line)")
+                }
+                _ = AppReducer.reduce(&state, .keyPressed(.home))
+                let c = render(state, rows: rows)
+                let first = c.lines.firstIndex { $0.contains(lines[0]) }
+                XCTAssertNotNil(first, "\(pane)'s keys come first")
+                if rows == 60 { XCTAssertFalse(c.lines.contains { $0.contains("↑↓ PgUp PgDn") }, "no scrolling where it all fits") }
+                if rows == 24 { XCTAssertTrue(c.lines.contains { $0.contains("1–18 of \(lines.count), ↑↓ PgUp PgDn") }) }
             }
-            let first = c.lines.firstIndex { $0.contains(lines[0]) }, panes = c.lines.firstIndex { $0.contains("Panes     1 Sessions") }
-            XCTAssertLessThan(first ?? 99, panes ?? 0, "\(pane)'s keys come first")
-            XCTAssertTrue(c.lines.contains { $0.contains("Keys · \(pane.title)") })
         }
-        XCTAssertTrue(OverlayViews.helpLines.contains { $0.contains(":q quit") && $0.contains(":requests") })
+        XCTAssertTrue(OverlayViews.helpLines.contains { $0.contains(":q quit") })
+        XCTAssertTrue(OverlayViews.helpLines.contains { $0.contains(":requests") })
         XCTAssertTrue(OverlayViews.helpLines.contains { $0.contains(":wipe!") })
         XCTAssertTrue(OverlayViews.helpLines.contains { $0.contains("t test relay") })
     }

@@ -71,6 +71,19 @@ extension AccountStore {
         }
     }
 
+    /// Several posts by id, from one snapshot (search results); ids with no visible post are left out.
+    public func postViews(_ ids: [String]) throws -> [String: PostView] {
+        guard !ids.isEmpty else { return [:] }
+        return try db.read { c in
+            let posts = try c.query(in: ids, "SELECT * FROM posts WHERE owner = ? AND post_id IN (%@)", leading: [o]).map(decodePost)
+            let reactions = try reactionStates(postIDs: posts.map(\.id), c)
+            return Dictionary(posts.map { p in
+                (p.id, PostView(post: p, unread: p.author != owner && p.readAt == nil,
+                                reactions: ReactionTally.summaries(reactions[p.id] ?? [], me: owner)))
+            }, uniquingKeysWith: { a, _ in a })
+        }
+    }
+
     /// The newest accepted toggle per (emoji, author) for each post.
     public func reactionStates(postIDs: [String]) throws -> [String: [ReactionRecord]] {
         guard !postIDs.isEmpty else { return [:] }
@@ -125,5 +138,32 @@ extension AccountStore {
             changes[s.id] = try membershipChanges(in: s.id)
         }
         return VisibleState(sessions: listed, posts: posts, reactionStates: reactionStates, membershipChanges: changes, contacts: try contacts())
+    }
+}
+
+/// What search reads: every post of the listed sessions, opened in memory (issue 14 item 7).
+extension AccountStore {
+    /// The posts of `sessionIDs` (all listed sessions when nil), with their cached page titles.
+    public func searchDocuments(sessionIDs: [String]? = nil) throws -> [SearchDocument] {
+        let rows = try db.read { c -> [Row] in
+            let base = """
+                SELECT p.post_id, p.session_id, p.created_at, p.url_enc, p.note_enc FROM posts p
+                JOIN sessions s ON s.owner = p.owner AND s.session_id = p.session_id AND s.listed = 1
+                WHERE p.owner = ?
+                """
+            guard let sessionIDs else { return try c.query(base, [o]) }
+            return try c.query(in: sessionIDs, base + " AND p.session_id IN (%@)", leading: [o])
+        }
+        var documents = [SearchDocument]()
+        documents.reserveCapacity(rows.count)
+        for r in rows {
+            let id = r["post_id"].text ?? ""
+            documents.append(SearchDocument(postID: id, sessionID: r["session_id"].text ?? "", createdAt: r["created_at"].int ?? 0,
+                                            url: try cipher.openRequired(r["url_enc"], ctx("posts.url", id)),
+                                            note: try cipher.open(r["note_enc"], ctx("posts.note", id)), title: nil))
+        }
+        let titles = try linkTitles(for: documents.map(\.url))
+        if !titles.isEmpty { for i in documents.indices { documents[i].title = titles[documents[i].url] } }
+        return documents
     }
 }

@@ -26,11 +26,22 @@ public struct Cell: Equatable, Sendable {
     public static let blank = Cell(text: " ", style: .text)
 }
 
+/// A run of cells on one row that shows a link.
+public struct LinkSpan: Equatable, Sendable {
+    public var url: String
+    public var x: Int
+    public var y: Int
+    /// One past the last column.
+    public var end: Int
+}
+
 /// An in-memory screen: views draw into it, the terminal backend copies what changed, and tests read it.
 public struct Canvas: Equatable, Sendable {
     public let width: Int
     public let height: Int
     public private(set) var cells: [Cell]
+    /// Cells that show a link, for terminals that take OSC 8 hyperlinks (drawn over the text by the backend).
+    public private(set) var links: [LinkSpan] = []
 
     public init(width: Int, height: Int) {
         self.width = max(width, 1)
@@ -69,6 +80,19 @@ public struct Canvas: Equatable, Sendable {
             cx += w
         }
         return cx
+    }
+
+    /// Marks columns `x..<end` of row `y` as showing `url` (OSC 8). Only a URL a terminal can carry
+    /// safely is kept: printable ASCII, at most 2,000 bytes (anything else stays plain text).
+    public mutating func link(_ url: String, x: Int, y: Int, to end: Int) {
+        guard y >= 0, y < height, x >= 0, end > x, url.utf8.count <= 2000, url.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return }
+        links.removeAll { $0.y == y && $0.x < min(end, width) && x < $0.end }
+        links.append(LinkSpan(url: url, x: x, y: y, end: min(end, width)))
+    }
+
+    /// Drops the links under a box drawn over them (an overlay), so its text is never a link.
+    public mutating func unlink(x: Int, y: Int, width: Int, height: Int) {
+        links.removeAll { $0.y >= y && $0.y < y + height && $0.x < x + width && x < $0.end }
     }
 
     /// Paints a row segment's background style (spaces).

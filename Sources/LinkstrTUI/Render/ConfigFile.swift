@@ -16,6 +16,8 @@ public struct ConfigFile: Equatable, Sendable {
     public var notify: NotifyMode = .both
     /// The app takes the mouse (clicks, wheel) only when asked: otherwise the terminal keeps it for selecting text.
     public var mouse = false
+    /// Links as OSC 8 hyperlinks: "auto" (where the terminal is known to take them), "on" or "off".
+    public var hyperlinks: HyperlinkSetting = .auto
 
     public init() {}
 
@@ -39,10 +41,72 @@ public struct ConfigFile: Equatable, Sendable {
             }
             config.notify = parsed
         }
+        if let value = try? toml.bool("hyperlinks") {
+            config.hyperlinks = value ? .on : .off
+        } else if let value = try? toml.string("hyperlinks") {
+            guard let parsed = HyperlinkSetting(rawValue: value) else {
+                throw TOMLFile.Failure("\(url.path): hyperlinks is \"auto\", \"on\" or \"off\"")
+            }
+            config.hyperlinks = parsed
+        } else if toml.has("hyperlinks") {
+            throw TOMLFile.Failure("\(url.path): hyperlinks is \"auto\", \"on\" or \"off\"")
+        }
         if let path = try toml.string("tls_ca_file"), !path.isEmpty {
             let expanded = (path as NSString).expandingTildeInPath
             config.tlsCAFile = expanded.hasPrefix("/") ? expanded : configDirectory.appendingPathComponent(expanded).path
         }
         return config
+    }
+}
+
+/// `hyperlinks` in config.toml.
+public enum HyperlinkSetting: String, Equatable, Sendable {
+    case auto, on, off
+
+    /// Whether to draw OSC 8 hyperlinks in the terminal this environment describes. "auto" says yes only
+    /// where the terminal is known to take them; tmux passes them on only when set up to, so inside tmux
+    /// "auto" is no (a terminal that does not know OSC 8 ignores it, but the links cost bytes each frame).
+    public func enabled(environment env: [String: String]) -> Bool {
+        switch self {
+        case .on: return true
+        case .off: return false
+        case .auto:
+            if env["TMUX"] != nil || (env["TERM"] ?? "").hasPrefix("screen") { return false }
+            if ["iTerm.app", "WezTerm", "vscode", "ghostty", "Hyper"].contains(env["TERM_PROGRAM"] ?? "") { return true }
+            if env["KITTY_WINDOW_ID"] != nil || env["WT_SESSION"] != nil || env["KONSOLE_VERSION"] != nil { return true }
+            if let vte = env["VTE_VERSION"].flatMap(Int.init), vte >= 5000 { return true }
+            let term = env["TERM"] ?? ""
+            return ["xterm-kitty", "foot", "alacritty", "wezterm", "xterm-ghostty"].contains { term.hasPrefix($0) }
+        }
+    }
+}
+
+/// `keys.toml` in the config directory: per context, an action and its key or keys, e.g.
+/// `[global]` `next_unread = "U"`, `[feed]` `search = ["s", "/"]`. A missing file is the defaults; a
+/// mistake (unknown context or action, a key name that is not one, a key bound twice) is an error that
+/// names the file and the place.
+public enum KeymapFile {
+    public static func load(in configDirectory: URL) throws -> Keymap {
+        let url = configDirectory.appendingPathComponent("keys.toml")
+        let text: String
+        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
+            if !FileManager.default.fileExists(atPath: url.path) { return .standard }
+            throw TOMLFile.Failure("\(url.path): cannot be read (\((error as NSError).localizedDescription))")
+        }
+        let toml = try TOMLFile.parse(text, source: url.path)
+        var tables = [String: [String: [String]]]()
+        for context in toml.keys {
+            let table = try toml.table(context)
+            var actions = [String: [String]]()
+            for action in table.keys {
+                if let one = try? table.string(action) { actions[action] = [one]; continue }
+                guard let many = try? table.strings(action) else {
+                    throw TOMLFile.Failure("\(url.path): \(context).\(action) must be a key (\"u\") or a list of keys ([\"u\", \"U\"])")
+                }
+                actions[action] = many
+            }
+            tables[context] = actions
+        }
+        do { return try Keymap.make(tables) } catch { throw TOMLFile.Failure("\(url.path): \(error.description)") }
     }
 }

@@ -32,6 +32,11 @@ public struct TOMLFile {
         return s
     }
 
+    public func has(_ key: String) -> Bool { table[key] != nil }
+
+    /// The keys of this table, sorted.
+    public var keys: [String] { table.keys.sorted() }
+
     public func bool(_ key: String) throws(Failure) -> Bool? {
         guard let value = table[key] else { return nil }
         guard let b = value.bool else { throw Failure("\(source): \(name(key)) must be true or false") }

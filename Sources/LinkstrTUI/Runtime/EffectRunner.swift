@@ -23,6 +23,10 @@ public struct AppOptions: Sendable {
     public var notify: NotifyMode = .both
     /// Mouse capture (`mouse = true` in config.toml); off, text selection works as everywhere.
     public var mouse = false
+    /// Links drawn as OSC 8 hyperlinks (`hyperlinks` in config.toml, resolved for this terminal).
+    public var hyperlinks = false
+    /// The keys in force (`keys.toml`).
+    public var keymap = Keymap.standard
     /// A link to show once the account is open (`linkstr open URL`).
     public var openLink: DeepLink.Link?
     /// "linkstr 0.3.0 (commit …)", shown in Settings.
@@ -53,6 +57,9 @@ public final class EffectRunner: @unchecked Sendable {
     private var store: AccountStore?
     private var engine: SyncEngine?
     private var previews: LinkPreviewCache?
+    /// The open account's in-memory post search (built at unlock, off this queue).
+    private var search: PostSearch?
+    private let searchQueue = DispatchQueue(label: "linkstr.search", qos: .utility)
     private var pool: RelayPool?
     private var relays = RelayList.empty
     private var relaySnapshots: [String: RelaySnapshot] = [:]
@@ -182,13 +189,13 @@ public final class EffectRunner: @unchecked Sendable {
             let summary = try actions.summary(of: sid)
             dispatch(.feedLoaded(sessionID: sid, summary: summary, posts: Array(page.prefix(limit)),
                                  changes: try store.membershipChanges(in: sid), hasMore: page.count > limit))
-            loadLinkTitles(page.map(\.post.url), fetching: summary?.standing == .listed)
+            loadLinkTitles(page.map(\.post.url), fetching: summary?.standing == .listed, session: sid)
         case .loadPost(let id):
             guard let store, let actions else { return }
             let view = try store.postView(id)
             let summary = try view.flatMap { try actions.summary(of: $0.post.sessionID) }
             dispatch(.postLoaded(postID: id, view: view, sessionName: summary?.name ?? ""))
-            if let view { loadLinkTitles([view.post.url], fetching: summary?.standing == .listed) }
+            if let view { loadLinkTitles([view.post.url], fetching: summary?.standing == .listed, session: view.post.sessionID) }
         case .loadContacts:
             guard let store else { return }
             dispatch(.contactsLoaded(try store.contacts()))
@@ -229,14 +236,40 @@ public final class EffectRunner: @unchecked Sendable {
         case .markSessionRead(let sid):
             try store?.markSessionRead(sid, now: now)
             reloadLists(session: sid)
+        case .buildSearchIndex:
+            guard let search else { return }
+            let dispatch = self.dispatch
+            searchQueue.async {
+                do { try search.build() } catch { dispatch(.postSearchFailed("the search index could not be read: \(error)")) }
+            }
+        case .searchPosts(let query, let sid):
+            guard let search, let store else { return }
+            let dispatch = self.dispatch
+            // On the search queue: a first query that finds the index still being built waits there, not here.
+            searchQueue.async {
+                do {
+                    let answer = try search.search(query, in: sid)
+                    let shown = answer.result.hits.prefix(PostSearchAnswer.previewCount)
+                    let views = try store.postViews(shown.map(\.postID))
+                    var names = [String: String]()
+                    for sid in Set(shown.map(\.sessionID)) { names[sid] = try store.sessionSummary(sid)?.name }
+                    dispatch(.postSearchFinished(PostSearchAnswer(query: query, sessionID: sid, hits: answer.result.hits,
+                                                                  truncated: answer.result.truncated,
+                                                                  previews: shown.compactMap { views[$0.postID] }, sessionNames: names,
+                                                                  indexedPosts: answer.indexedPosts)))
+                } catch {
+                    dispatch(.postSearchFailed(String(describing: error)))
+                }
+            }
         case .markPostRead(let id):
             try store?.markRead(postID: id, now: now)
             if let sid = try store?.postView(id)?.post.sessionID { reloadLists(session: sid) }
 
         case .sendPost(let sid, let url, let note):
             guard let actions else { return }
+            let search = self.search
             run({ [now] in try await actions.sendPost(session: sid, url: url, note: note, now: now) },
-                { [.postSent(postID: $0.postID, sessionID: $0.sessionID)] }, failed: { .postSendFailed($0) })
+                { search?.invalidate([$0.sessionID]); return [.postSent(postID: $0.postID, sessionID: $0.sessionID)] }, failed: { .postSendFailed($0) })
         case .react(let postID, let emoji):
             guard let actions else { return }
             run({ [now] in try await actions.react(post: postID, emoji: emoji, now: now) }, { result in
@@ -246,8 +279,9 @@ public final class EffectRunner: @unchecked Sendable {
         case .deletePost(let id):
             guard let actions, let store else { return }
             let sid = try store.postView(id)?.post.sessionID ?? ""
+            let search = self.search
             run({ [now] in try await actions.deletePost(id, now: now) },
-                { [.postDeleted(postID: id, sessionID: sid, warnings: $0.warnings)] }, failed: { .actionFailed($0) })
+                { search?.invalidate([sid]); return [.postDeleted(postID: id, sessionID: sid, warnings: $0.warnings)] }, failed: { .actionFailed($0) })
         case .createSession(let name, let members):
             guard let actions else { return }
             run({ [now] in try await actions.createSession(name: name, members: members, now: now, random: SystemRandom()) },
@@ -262,8 +296,9 @@ public final class EffectRunner: @unchecked Sendable {
                 { [.sessionRenamed(sessionID: sid, name: name)] }, failed: { .actionFailed($0) })
         case .deleteSession(let sid):
             guard let actions else { return }
+            let search = self.search
             run({ [now] in try await actions.deleteSession(sid, now: now, random: SystemRandom()) },
-                { [.sessionDeleted(sessionID: sid, warnings: $0)] }, failed: { .actionFailed($0) })
+                { search?.invalidate([sid]); return [.sessionDeleted(sessionID: sid, warnings: $0)] }, failed: { .actionFailed($0) })
         case .setArchived(let sid, let archived):
             guard let actions else { return }
             run({ try await actions.setArchived(sid, archived) }, { [] }, failed: { .actionFailed($0) })
@@ -442,6 +477,7 @@ public final class EffectRunner: @unchecked Sendable {
         self.pool = pool
         engine = SyncEngine(identity: key, store: store, pool: pool, clock: services.clock)
         previews = LinkPreviewCache(store: store, fetcher: LinkPreviewFetcher.configured(), clock: services.clock)
+        search = PostSearch(store: store)
         relaySnapshots = [:]
         dispatch(.relaysChanged(relayRows()))
     }
@@ -473,6 +509,7 @@ public final class EffectRunner: @unchecked Sendable {
             for await update in updates {
                 switch update {
                 case .ingested(let touched, let notifications):
+                    search?.invalidate(touched)
                     // Requests and declined sessions never notify; when the check cannot be made, nothing rings.
                     let shown = (try? actions.notifiable(notifications)) ?? []
                     dispatch(.messagesArrived(touchedSessions: touched, notifications: shown))
@@ -557,15 +594,19 @@ public final class EffectRunner: @unchecked Sendable {
 
     /// Cached titles at once; missing ones fetched in the background (unless previews are off, or the
     /// links are a stranger's session request: fetching tells the site our address) and sent as they are found.
-    private func loadLinkTitles(_ urls: [String], fetching: Bool) {
+    /// Fetched titles are searchable: the session's posts are read into the search index again.
+    private func loadLinkTitles(_ urls: [String], fetching: Bool, session: String) {
         guard let store, let previews, !urls.isEmpty else { return }
         let cached = (try? store.linkTitles(for: urls)) ?? [:]
         if !cached.isEmpty { dispatch(.linkTitlesLoaded(cached)) }
         guard options.linkPreviews, fetching else { return }
-        let dispatch = self.dispatch
+        let dispatch = self.dispatch, search = self.search
         Task {
             let fetched = await previews.refresh(urls)
-            if !fetched.isEmpty { dispatch(.linkTitlesLoaded(fetched)) }
+            if !fetched.isEmpty {
+                search?.invalidate([session])
+                dispatch(.linkTitlesLoaded(fetched))
+            }
         }
     }
 
@@ -581,6 +622,7 @@ public final class EffectRunner: @unchecked Sendable {
         identity = nil
         store = nil
         previews = nil
+        search = nil
         pendingUnlock = nil
         relaySnapshots = [:]
     }

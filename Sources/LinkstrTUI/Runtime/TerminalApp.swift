@@ -43,6 +43,7 @@ public final class TerminalApp {
     public func run() {
         installSignalHandlers()
         terminal.start(noColor: options.noColor, mouse: options.mouse)
+        terminal.hyperlinks = options.hyperlinks
         defer {
             runner.shutdown()
             terminal.stop(clearing: true)
@@ -50,6 +51,7 @@ public final class TerminalApp {
         }
         state.version = options.version
         state.notifyMode = options.notify
+        state.keymap = options.keymap
         apply(.started(now: services.clock(), size: terminal.size))
         if let link = options.openLink { apply(.linkReceived(link)) }
         render()

@@ -15,6 +15,8 @@ public final class NcursesTerminal {
     private var started = false
     /// Mouse capture (`mouse = true`): off by default, so selecting text works as in any terminal.
     private var mouseCapture = false
+    /// Links drawn as OSC 8 hyperlinks (`hyperlinks` in config.toml; on where the terminal takes them).
+    public var hyperlinks = false
 
     public init(theme: Theme) { self.theme = theme }
 
@@ -124,8 +126,57 @@ public final class NcursesTerminal {
                 x += 1
             }
         }
+        let before = previous
         previous = canvas
         wrefresh(sw_stdscr())
+        if hyperlinks { drawLinks(canvas, over: full ? nil : before) }
+    }
+
+    /// OSC 8: curses cannot carry a hyperlink, so after the refresh the cells of each link that is new
+    /// (or that curses just redrew, which dropped its link) are written again inside OSC 8, in their own
+    /// colours, with the cursor saved and restored around it so curses' idea of the screen stays true.
+    private func drawLinks(_ canvas: Canvas, over before: Canvas?) {
+        let spans = canvas.links.filter { span in
+            guard let before, before.links.contains(span) else { return true }
+            return (span.x..<span.end).contains { before[$0, span.y] != canvas[$0, span.y] }
+        }
+        guard !spans.isEmpty else { return }
+        var out = "\u{1B}7"
+        for span in spans {
+            out += "\u{1B}[\(span.y + 1);\(span.x + 1)H\u{1B}]8;;\(span.url)\u{1B}\\"
+            var style: Style?
+            for x in span.x..<span.end {
+                let cell = canvas[x, span.y]
+                if cell.text.isEmpty { continue }
+                if cell.style != style { out += sgr(cell.style); style = cell.style }
+                out += cell.text
+            }
+            out += "\u{1B}]8;;\u{1B}\\\u{1B}[0m"
+        }
+        writeRaw(out + "\u{1B}8")
+    }
+
+    /// The SGR sequence for a style, in the colours curses was given for its role.
+    private func sgr(_ style: Style) -> String {
+        var codes = ["0"]
+        if style.bold { codes.append("1") }
+        if plan.pairs[style.role]?.dim == true { codes.append("2") }
+        if style.underline { codes.append("4") }
+        if style.reverse { codes.append("7") }
+        if let pair = plan.pairs[style.role] {
+            codes.append(color(pair.foreground, foreground: true))
+            codes.append(color(pair.background == -1 ? plan.background : pair.background, foreground: false))
+        }
+        return "\u{1B}[" + codes.joined(separator: ";") + "m"
+    }
+
+    private func color(_ n: Int32, foreground: Bool) -> String {
+        if n < 0 { return foreground ? "39" : "49" }
+        switch depth {
+        case .trueColor: return "\(foreground ? 38 : 48);2;\((n >> 16) & 0xFF);\((n >> 8) & 0xFF);\(n & 0xFF)"
+        case .xterm256: return "\(foreground ? 38 : 48);5;\(n)"
+        default: return n < 8 ? "\((foreground ? 30 : 40) + n)" : "\((foreground ? 90 : 100) + n - 8)"
+        }
     }
 
     private func put(_ cell: Cell, x: Int, y: Int) {

@@ -6,7 +6,7 @@ enum OverlayViews {
     static func render(_ c: inout Canvas, _ state: AppState, _ overlay: Overlay) {
         switch overlay {
         case .commandLine: return  // drawn on the status line
-        case .help: help(&c, state.pane)
+        case .help: help(&c, state)
         case .sharedLink(let link):
             let kind = URLClassifier.classify(link.url)
             let width = min(72, c.width - 4)
@@ -66,6 +66,8 @@ enum OverlayViews {
                    error: f.error != nil && !f.busy)
         case .exportBackup(let f):
             exportForm(&c, f)
+        case .searchResults(let selection):
+            if let search = state.postSearch { searchResults(&c, state, search, selection: selection) }
         case .contact(let f):
             let r = box(&c, title: f.editing == nil ? "Add contact" : "Rename contact", width: min(72, c.width - 4), height: 10)
             c.put("Key", x: r.x + 2, y: r.y + 2, Style(f.focus == 0 ? .accent : .dim))
@@ -99,47 +101,47 @@ enum OverlayViews {
                error: f.error != nil && !f.busy)
     }
 
+    /// A search across sessions: two rows a hit (where and who, then what matched), newest first.
+    static func searchResults(_ c: inout Canvas, _ state: AppState, _ search: PostSearchState, selection: Int) {
+        let r = box(&c, title: "Search · \(DisplayWidth.elide(search.query, to: 30)) · \(search.hits.count)\(search.truncated ? "+" : "")",
+                    width: min(96, c.width - 2), height: c.height - 2)
+        let capacity = max(1, (r.height - 5) / 2)
+        let scroll = SessionsView.visibleScroll(selection: selection, scroll: 0, capacity: capacity, count: search.hits.count)
+        for (i, hit) in search.hits.enumerated().dropFirst(scroll).prefix(capacity) {
+            let y = r.y + 2 + (i - scroll) * 2
+            let selected = i == selection
+            let session = DisplayText.singleLine(search.sessionNames[hit.sessionID] ?? "session")
+            guard i < PostSearchAnswer.previewCount, let view = search.previews.first(where: { $0.id == hit.postID }) else {
+                c.put(DisplayWidth.elide(session + " · " + AppView.relative(hit.createdAt, now: state.now) + " · (refine the query to see it)", to: r.width - 4),
+                      x: r.x + 2, y: y, Style(.dim, reverse: selected))
+                continue
+            }
+            let head = session + " · " + AppView.name(view.post.author, state) + " · " + AppView.relative(hit.createdAt, now: state.now)
+            c.put(DisplayWidth.elide(head, to: r.width - 4), x: r.x + 2, y: y, Style(.accent, bold: true, reverse: selected))
+            let what = view.post.note.flatMap { $0.isEmpty ? nil : "▌ " + DisplayText.singleLine($0) }
+                ?? state.linkTitles[view.post.url].map(DisplayText.singleLine) ?? DisplayText.singleLine(view.post.url)
+            c.put(DisplayWidth.elide(what, to: r.width - 6), x: r.x + 4, y: y + 1, Style(.text, reverse: selected))
+        }
+        footer(&c, r, "↑↓ move · Enter open · then n/N next/previous · Esc close", error: false)
+    }
+
     static func footer(_ c: inout Canvas, _ r: Rect, _ text: String, error: Bool) {
         c.put(DisplayWidth.truncate(DisplayText.singleLine(text), to: r.width - 4), x: r.x + 2, y: r.bottom - 2, Style(error ? .error : .dim))
     }
 
-    /// Every binding; each line fits the help box at 80 columns.
-    /// The keys, by section; a section's pane (if any) puts it first when that pane is shown.
-    static let helpSections: [(pane: AppState.Pane?, lines: [String])] = [
-        (.sessions, ["Sessions  n new · / search · r mark all read · a archive · A archived",
-                     "Requests  R strangers' sessions · y accept · x decline (again: undo)",
-                     "Session   c share a link · m members · o open link · r mark all read",
-                     "          Enter details (opening a post marks it read) · M/:mute mute"]),
-        (.post, ["Composer  Enter link→note→send · Tab field · ^V Paste · ^L Clear",
-                 "Post      + 👍 - 👎 * 👀 · e emoji · ←→ Space toggle · 1-4 panes",
-                 "          o open/play · y copy link · Y copy linkstr:// · d delete"]),
-        (.you, ["You       e name · y copy npub · a add contact · r rename · x remove",
-                "          f who added you · Enter: add them, or switch identity"]),
-        (.settings, ["Settings  a add relay · x remove · Space on/off · R defaults · s stats",
-                     "          C clear cache · S show nsec · L log out · X log out+clear",
-                     "          t test relay · D delete account (asks twice)"]),
-        (nil, ["Panes     1 Sessions 2 Post 3 You 4 Settings · Tab Shift-Tab",
-               "Move      ↑↓ j k · g G top/bottom · PgUp PgDn · Enter open · Esc back",
-               "App       u next unread · q quit (Ctrl-C anywhere) · Ctrl-Z suspend · ?",
-               "Fields    ^A ^E start/end · ^W word · ^U clear · terminal paste works",
-               "Command   :post URL note · :react 👍 · :who · :open · :copy · :help",
-               "          :read · :unread · :requests · :accept · :decline · :q quit",
-               "          :rename NAME · :delete-session · :export[-ios] PATH · :wipe!"]),
-    ]
-
-    /// Every line, the shown pane's keys first, then the general ones, then the other panes'.
-    public static func helpLines(for pane: AppState.Pane) -> [String] {
-        let current = helpSections.filter { $0.pane == pane }, general = helpSections.filter { $0.pane == nil }
-        let others = helpSections.filter { $0.pane != nil && $0.pane != pane }
-        return (current + general + others).flatMap(\.lines)
-    }
+    /// Every line of the help for a pane, as the keymap in force binds the keys.
+    public static func helpLines(for pane: AppState.Pane, keymap: Keymap = .standard) -> [String] { HelpText.lines(for: pane, keymap: keymap) }
 
     public static var helpLines: [String] { helpLines(for: .sessions) }
 
-    static func help(_ c: inout Canvas, _ pane: AppState.Pane) {
-        let lines = helpLines(for: pane)
-        let r = box(&c, title: "Keys · \(pane.title)", width: min(84, c.width - 2), height: min(c.height - 2, lines.count + 4))
-        for (i, line) in lines.enumerated() where r.y + 2 + i < r.bottom - 1 {
+    /// The help box: as many lines as fit, scrolled by `state.helpScroll`, with where it stands in the title.
+    static func help(_ c: inout Canvas, _ state: AppState) {
+        let lines = helpLines(for: state.pane, keymap: state.keymap)
+        let shown = HelpText.visibleLines(screenRows: c.height, total: lines.count)
+        let scroll = min(state.helpScroll, HelpText.maxScroll(screenRows: c.height, total: lines.count))
+        let more = shown < lines.count ? " · \(scroll + 1)–\(scroll + shown) of \(lines.count), ↑↓ PgUp PgDn" : ""
+        let r = box(&c, title: "Keys · \(state.pane.title)\(more)", width: min(84, c.width - 2), height: min(c.height - 2, shown + 4))
+        for (i, line) in lines.dropFirst(scroll).prefix(shown).enumerated() where r.y + 2 + i < r.bottom - 1 {
             c.put(line, x: r.x + 2, y: r.y + 2 + i, Style(.text), limit: r.width - 4)
         }
     }
@@ -148,6 +150,7 @@ enum OverlayViews {
     static func box(_ c: inout Canvas, title: String, width: Int, height: Int) -> Rect {
         let w = max(10, min(width, c.width)), h = max(3, min(height, c.height))
         let r = Rect(x: (c.width - w) / 2, y: max(1, (c.height - h) / 2), width: w, height: h)
+        c.unlink(x: r.x, y: r.y, width: w, height: h)
         for y in stride(from: r.y, to: min(r.bottom, c.height), by: 1) { c.fill(y: y, from: r.x, to: r.x + w, Style(.text)) }
         c.put("┌" + String(repeating: "─", count: w - 2) + "┐", x: r.x, y: r.y, Style(.border))
         for y in stride(from: r.y + 1, to: min(r.bottom - 1, c.height), by: 1) {

@@ -64,7 +64,8 @@ enum PostViews {
         var rest = Substring(url)
         while !rest.isEmpty, y < area.bottom - 6 {
             let chunk = rest.prefix(max(10, c.width - 4))
-            c.put(String(chunk), x: 2, y: y, Style(.link, underline: true))
+            let end = c.put(String(chunk), x: 2, y: y, Style(.link, underline: true))
+            c.link(p.url, x: 2, y: y, to: end)
             rest = rest.dropFirst(chunk.count)
             y += 1
         }

@@ -90,6 +90,8 @@ enum FeedView {
         var x = 2
         var post: Int?
         var dot = false
+        /// The post's link, on the line that shows it (a hyperlink, and where its hint goes).
+        var url: String?
     }
 
     static func lines(_ state: AppState, _ feed: SessionFeed, width: Int) -> [Line] {
@@ -126,7 +128,7 @@ enum FeedView {
                 previousAuthor = p.author
             }
             let label = URLClassifier.classify(p.url).label
-            out.append(Line(text: "[\(label)] " + DisplayText.singleLine(p.url), style: Style(.link), x: 4, post: i, dot: view.unread))
+            out.append(Line(text: "[\(label)] " + DisplayText.singleLine(p.url), style: Style(.link), x: 4, post: i, dot: view.unread, url: p.url))
             // The page's own title (link preview), when fetched; cleaned when it was parsed, cleaned again here.
             if let title = state.linkTitles[p.url] {
                 out.append(Line(text: DisplayText.singleLine(title), style: Style(.text, bold: true), x: 6, post: i))
@@ -182,6 +184,17 @@ enum FeedView {
                       x: x, y: area.y, Style(.accent))
             }
         }
+        // The search in this feed: its prompt while typed, else where its hits stand.
+        if let field = feed.searchField {
+            let at = max(0, min(x + 2, c.width - 34))
+            let label = c.put(" / ", x: at, y: area.y, Style(.accent, bold: true))
+            AppView.drawField(&c, field, x: label, y: area.y, width: max(4, min(40, c.width - label - 1)), focused: true, placeholder: "search this session")
+        } else if let search = state.postSearch, search.sessionID == nil || search.sessionID == feed.sessionID {
+            let query = DisplayText.singleLine(search.query)
+            let text = search.searching ? " /\(query) … " : " /\(query)  \(search.position)  n·N "
+            let shown = DisplayWidth.elide(text, to: max(8, min(44, c.width / 2)))
+            c.put(shown, x: max(x + 1, c.width - 1 - DisplayWidth.of(shown)), y: area.y, Style(.accent, reverse: true))
+        }
         let dots = feed.summary?.standing ?? .listed == .listed
         let top = area.y + 1
         let height = area.bottom - top
@@ -196,12 +209,18 @@ enum FeedView {
         var start = 0
         if lastSelected >= start + height { start = lastSelected - height + 1 }
         if firstSelected < start { start = max(0, firstSelected - 1) }
+        let hints = feed.hints.map { _ in Dictionary(LinkHints.labelled(selection: feed.selection, count: feed.posts.count).map { ($0.post, $0.label) },
+                                                     uniquingKeysWith: { a, _ in a }) } ?? [:]
         for (row, line) in all.dropFirst(start).prefix(height).enumerated() {
             let y = top + row
             let selected = line.post == feed.selection && line.post != nil
             if selected { c.put("▎", x: 1, y: y, Style(.accent, bold: true)) }
-            c.put(DisplayWidth.truncate(line.text, to: c.width - line.x - 3), x: line.x, y: y,
-                  Style(line.style.role, bold: line.style.bold || (selected && line.dot && dots), reverse: false))
+            let end = c.put(DisplayWidth.truncate(line.text, to: c.width - line.x - 3), x: line.x, y: y,
+                            Style(line.style.role, bold: line.style.bold || (selected && line.dot && dots), reverse: false))
+            if let url = line.url {
+                c.link(url, x: line.x, y: y, to: end)
+                if let post = line.post, let label = hints[post] { c.put(String(label), x: 2, y: y, Style(.accent, bold: true, reverse: true)) }
+            }
             if line.dot && dots { c.put("●", x: c.width - 2, y: y, Style(.unread, bold: true)) }
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import LinkstrClient
 import LinkstrDomain
 import LinkstrRelay
+import LinkstrStorage
 import LinkstrSync
 import NostrProtocol
 
@@ -170,14 +171,17 @@ struct PostsCommand: LinkstrCommand {
     func execute() async throws {
         let (_, store) = try CLIContext(global).account()
         guard try store.sessionSummary(session) != nil else { throw SendRuleError.unknownSession }
-        let posts = try store.postPage(in: session, limit: limit)
-        let contacts = Dictionary(uniqueKeysWithValues: try store.contacts().map { ($0.pubkey, $0.alias) })
-        let names = try store.profileNames()
+        try Self.print(try store.postPage(in: session, limit: limit), store, json: global.json)
+    }
+
+    /// Posts as `posts` and `search` print them: JSON, or a few lines each with names as the app shows them.
+    static func print(_ posts: [PostView], _ store: AccountStore, json: Bool) throws {
         // Titles already fetched (by the app or `linkstr preview`); nothing is fetched here.
         let titles = try store.linkTitles(for: posts.map(\.post.url))
-        if global.json { printLine(Output.json(.array(posts.map { Output.post($0, title: titles[$0.post.url]) }))) } else {
-            posts.forEach { printLine(Output.postLines($0) { pk in (contacts[pk] ?? nil) ?? names[pk] ?? AccountState.shortNpub(pk) }) }
-        }
+        if json { printLine(Output.json(.array(posts.map { Output.post($0, title: titles[$0.post.url]) }))); return }
+        let contacts = Dictionary(uniqueKeysWithValues: try store.contacts().map { ($0.pubkey, $0.alias) })
+        let names = try store.profileNames()
+        posts.forEach { printLine(Output.postLines($0) { pk in (contacts[pk] ?? nil) ?? names[pk] ?? AccountState.shortNpub(pk) }) }
     }
 }
 
@@ -280,6 +284,36 @@ struct OpenCommand: LinkstrCommand {
                                                       ("note", carried.note.map { .string($0) } ?? .null)]))))
         } else {
             printLine("\(url)\n\(c.label) (\(c.type.rawValue))\(c.embedURL.map { "\nembed: \($0)" } ?? "")" + (carried.note.map { "\nnote: \(DisplayText.singleLine($0))" } ?? ""))
+        }
+    }
+}
+
+struct SearchCommand: LinkstrCommand {
+    static let readsOnly = true
+    static let configuration = CommandConfiguration(
+        commandName: "search", abstract: "Posts whose note, link or page title holds the words (any case), newest first.",
+        discussion: "Searched in memory: nothing is indexed on disk. Exit 1 when nothing matches.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The words, as one phrase.") var words: [String]
+    @Option(help: "Only this session.", completion: Completion.sessionIDs) var session: String?
+    @Option(help: "At most this many.") var limit = 200
+
+    func execute() async throws {
+        let (_, store) = try CLIContext(global).account()
+        if let session, try store.sessionSummary(session) == nil { throw SendRuleError.unknownSession }
+        let query = words.joined(separator: " ")
+        guard !query.trimmingWhitespace().isEmpty else { throw CLIError("give the words to look for.") }
+        let answer = try PostSearch(store: store).search(query, in: session)
+        let hits = answer.result.hits.prefix(max(0, limit))
+        let views = try store.postViews(hits.map(\.postID))
+        let posts = hits.compactMap { views[$0.postID] }
+        try PostsCommand.print(posts, store, json: global.json)
+        if answer.result.hits.count > posts.count || answer.result.truncated {
+            printError("\(answer.result.hits.count)\(answer.result.truncated ? "+" : "") posts match; showing \(posts.count) (--limit).")
+        }
+        if posts.isEmpty {
+            if !global.json { printError("no post matches.") }
+            throw ExitCode(1)
         }
     }
 }
