@@ -84,6 +84,9 @@ public enum AppAction: Equatable, Sendable {
     case secretRevealed(String)
     case profileNameSaved(String?)
     case relayTested(url: String, summary: String, ok: Bool)
+    /// `:theme NAME` took effect (the colours are redrawn), or could not.
+    case themeApplied(String)
+    case themeFailed(String)
     /// A post search answered (`searchPosts`).
     case postSearchFinished(PostSearchAnswer)
     case postSearchFailed(String)
@@ -133,6 +136,8 @@ public enum AppEffect: Equatable, Sendable {
     /// Keeps (nil: forgets) a session's unsent composer text, sealed on disk.
     case saveDraft(sessionID: String, Draft?)
     case markPostRead(String)
+    /// Loads a colour theme and redraws in it (the terminal loop does it: it owns the colours).
+    case applyTheme(String)
     /// Reads every post into the in-memory search index, in the background (at unlock).
     case buildSearchIndex
     /// Searches notes, URLs and titles of one session's posts (nil: all sessions).

@@ -80,7 +80,7 @@ extension AppReducer {
                 }
                 state.overlay = .commandLine(field)
             case .tab:
-                state.overlay = .commandLine(complete(field))
+                state.overlay = .commandLine(complete(field, state))
             default:
                 editField(&field, key)
                 state.overlay = .commandLine(field)
@@ -264,12 +264,15 @@ extension AppReducer {
 
     /// Every `:` command, for completion (and what `:help` lists).
     public static let commands = ["accept", "archive", "copy", "decline", "delete-session", "export", "export-ios", "help", "members", "mute",
-                                  "open", "post", "quit", "react", "read", "relay", "rename", "requests", "search", "unarchive", "unmute",
-                                  "unread", "who", "wipe!"]
+                                  "open", "post", "quit", "react", "read", "relay", "rename", "requests", "search", "session", "theme", "unarchive",
+                                  "unmute", "unread", "who", "wipe!"]
+
+    /// The colour themes `:theme` offers (the files in themes/).
+    public static let themes = ["night", "storm", "moon", "day"]
 
     /// Tab: the command name completed (to the longest prefix its candidates share; a whole one gets a
     /// space), and after `react ` an emoji shortcode (`:thumbsup:` → 👍).
-    static func complete(_ field: TextField) -> TextField {
+    static func complete(_ field: TextField, _ state: AppState) -> TextField {
         var text = field.text
         let hadSlash = text.hasPrefix("/")
         if hadSlash { text.removeFirst() }
@@ -282,16 +285,54 @@ extension AppReducer {
             let completed = matches.count == 1 ? first + " " : prefix
             return TextField((hadSlash ? "/" : "") + completed)
         }
-        if parts[0].lowercased() == "react", parts[1].hasPrefix(":") {
+        let command = parts[0].lowercased(), argument = parts[1]
+        let slash = hadSlash ? "/" : ""
+        // Names: a theme, a session (`:rename` offers the open one's), a member or contact (`:post … @`).
+        let names: [String]
+        switch command {
+        case "theme": names = themes
+        case "session": names = Array(Set(sessionChoices(state).map { DisplayText.singleLine($0.name) })).sorted()
+        case "rename": names = (state.sessions.open?.summary).map { [DisplayText.singleLine($0.name)] } ?? []
+        default: names = []
+        }
+        if !names.isEmpty, let completed = completeName(argument, among: names) { return TextField(slash + command + " " + completed) }
+        if let at = argument.lastIndex(of: "@") {
+            // "@al" → the display name of a member of the open session or a contact ("who" lists them too).
+            let people = (state.sessions.open?.summary?.members ?? []) + state.contacts.map(\.pubkey)
+            let candidates = Array(Set(people.map { state.displayName($0) }.filter { $0 != "you" })).sorted()
+            let prefix = String(argument[argument.index(after: at)...])
+            if let completed = completeName(prefix, among: candidates) {
+                return TextField(slash + command + " " + argument[...at] + completed)
+            }
+        }
+        if command == "react", argument.hasPrefix(":") {
             // A whole shortcode first (":+1:", ":fire:"), else the only emoji the text names.
-            let name = parts[1].lowercased().replacingOccurrences(of: ":", with: "")
+            let name = argument.lowercased().replacingOccurrences(of: ":", with: "")
             let exact = emojiChoices.first { (emojiNames[$0] ?? []).first == name }
-            let matches = emojiMatches(parts[1])
+            let matches = emojiMatches(argument)
             if let emoji = exact ?? (matches.count == 1 ? matches.first : nil) {
-                return TextField((hadSlash ? "/" : "") + "react " + emoji)
+                return TextField(slash + "react " + emoji)
             }
         }
         return field
+    }
+
+    /// The name `typed` starts (case-insensitively): the whole one when only one does, else the longest
+    /// prefix they share (nil when none, or nothing to add).
+    static func completeName(_ typed: String, among names: [String]) -> String? {
+        let lower = typed.lowercased()
+        let matches = names.filter { $0.lowercased().hasPrefix(lower) }
+        guard let first = matches.first else { return nil }
+        if matches.count == 1 { return first }
+        var prefix = first
+        for m in matches.dropFirst() { while !m.lowercased().hasPrefix(prefix.lowercased()) { prefix.removeLast() } }
+        return prefix.count > typed.count ? prefix : nil
+    }
+
+    /// Sessions `:session NAME` can open: the list shown, and the active ones with news.
+    static func sessionChoices(_ state: AppState) -> [SessionSummary] {
+        var seen = Set<String>()
+        return (state.sessions.rows + state.sessions.unreadActive).filter { seen.insert($0.id).inserted }
     }
 
     static func runCommand(_ state: inout AppState, _ line: String) -> [AppEffect] {
@@ -426,6 +467,33 @@ extension AppReducer {
             }
             return []
         case "help": state.overlay = .help; state.helpScroll = 0; return []
+        case "session":
+            let name = parts.dropFirst().joined(separator: " ").trimmingWhitespace()
+            guard !name.isEmpty else { state.status = StatusLine("usage: :session NAME (Tab completes)", .error); return [] }
+            let choices = sessionChoices(state), lower = name.lowercased()
+            let exact = choices.filter { DisplayText.singleLine($0.name).lowercased() == lower }
+            let partial = choices.filter { DisplayText.singleLine($0.name).lowercased().contains(lower) }
+            guard let row = exact.first ?? (partial.count == 1 ? partial.first : nil) else {
+                state.status = StatusLine(partial.isEmpty ? "no session named \(DisplayText.singleLine(name))."
+                                          : "\(partial.count) sessions match \(DisplayText.singleLine(name)): Tab completes.", .error)
+                return []
+            }
+            if state.pane == .settings { hideSecret(&state) }
+            state.pane = .sessions
+            state.sessions.search = nil
+            if let i = state.sessions.rows.firstIndex(where: { $0.id == row.id }) { state.sessions.selection = i }
+            return openSession(&state, row)
+        case "theme":
+            let name = parts.dropFirst().joined(separator: " ").trimmingWhitespace().lowercased()
+            guard !name.isEmpty else {
+                state.status = StatusLine("theme: \(state.themeName) (:theme \(themes.joined(separator: "|"))).")
+                return []
+            }
+            guard themes.contains(name) else {
+                state.status = StatusLine("no theme named \(DisplayText.singleLine(name)): \(themes.joined(separator: ", ")).", .error)
+                return []
+            }
+            return [.applyTheme(name)]
         case "quit", "q": return quit(&state)
         case "wipe!":
             state.overlay = .confirm(Confirmation(.wipe, "erase every identity and all linkstr data on this device, then quit? nothing goes to relays. (y/n)"))

@@ -426,6 +426,13 @@ public enum AppReducer {
         case .relayTested(let url, let summary, let ok):
             state.status = StatusLine("\(url): \(summary)", ok ? .success : .error)
             return []
+        case .themeApplied(let name):
+            state.themeName = name
+            state.status = StatusLine("theme \(name) for this run (theme = \"\(name)\" in config.toml keeps it).", .success)
+            return []
+        case .themeFailed(let why):
+            state.status = StatusLine(why, .error)
+            return []
         case .postSearchFinished(let answer):
             return searchFinished(&state, answer)
         case .postSearchFailed(let why):

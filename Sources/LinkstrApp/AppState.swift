@@ -47,6 +47,8 @@ public struct AppState: Equatable, Sendable {
     public var historyDraft = ""
     /// The post search in force (`/` in a feed, `:search` across sessions): its hits and which is shown.
     public var postSearch: PostSearchState?
+    /// The colour theme in use (`:theme` changes it for the run).
+    public var themeName = "night"
     /// The keys in force (the defaults, with `keys.toml` over them).
     public var keymap = Keymap.standard
     /// How far the help is scrolled (it is longer than a small terminal).

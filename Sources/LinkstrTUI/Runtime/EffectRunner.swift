@@ -424,7 +424,7 @@ public final class EffectRunner: @unchecked Sendable {
             dispatch(.actionSucceeded("cached media and previews cleared."))
         case .notify(let title, let body, let via):
             services.notifier.notify(title, body, via != .desktop, via != .bell)
-        case .quit, .editNote:
+        case .quit, .editNote, .applyTheme:
             break  // the terminal loop's own (it owns the screen)
         }
     }

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import LinkstrApp
+import LinkstrStorage
 import Synchronization
 
 /// The UI thread's loop: wait for input or an answered effect, reduce, render what changed. It never
@@ -52,6 +53,7 @@ public final class TerminalApp {
         state.version = options.version
         state.notifyMode = options.notify
         state.keymap = options.keymap
+        state.themeName = options.theme
         apply(.started(now: services.clock(), size: terminal.size))
         if let link = options.openLink { apply(.linkReceived(link)) }
         render()
@@ -123,7 +125,18 @@ public final class TerminalApp {
             if effect == .quit { running = false; continue }
             // The editor needs the terminal: the loop runs it, with the screen suspended.
             if case .editNote(let note) = effect { editNote(note); continue }
+            if case .applyTheme(let name) = effect { applyTheme(name); continue }
             runner.perform(effect)
+        }
+    }
+
+    /// `:theme NAME`: the colours are the terminal's, so the loop loads the theme and redraws in it.
+    private func applyTheme(_ name: String) {
+        do {
+            terminal.use(try Theme.load(name, configDirectory: DataPaths.resolve(home: options.home).config))
+            apply(.themeApplied(name))
+        } catch {
+            apply(.themeFailed("\(error)"))
         }
     }
 

@@ -11,7 +11,8 @@ public final class NcursesTerminal {
     private var previous: Canvas?
     private var pairs: [Role: Int32] = [:]
     private var plan = ColorPlan(depth: .none, background: -1, pairs: [:])
-    private let theme: Theme
+    private var theme: Theme
+    private var noColor = false
     private var started = false
     /// Mouse capture (`mouse = true`): off by default, so selecting text works as in any terminal.
     private var mouseCapture = false
@@ -22,6 +23,7 @@ public final class NcursesTerminal {
 
     public func start(noColor: Bool, mouse: Bool = false) {
         mouseCapture = mouse
+        self.noColor = noColor
         setlocale(LC_ALL, "")
         initscr()
         raw()
@@ -192,6 +194,14 @@ public final class NcursesTerminal {
         mvwadd_wch(sw_stdscr(), Int32(y), Int32(x), &cc)
     }
 
+    /// Another theme for the rest of the run: the colour pairs are made again and the next frame is drawn whole.
+    public func use(_ theme: Theme) {
+        self.theme = theme
+        pairs = [:]
+        setUpColors(noColor: noColor)
+        previous = nil
+    }
+
     /// Writes an escape sequence straight to the terminal (OSC 52 clipboard, bell, notifications).
     public func writeRaw(_ s: String) {
         FileHandle.standardOutput.write(Data(s.utf8))
@@ -199,7 +209,7 @@ public final class NcursesTerminal {
 
     private func setUpColors(noColor: Bool) {
         let colorful = !noColor && has_colors()
-        if colorful { start_color() }
+        if colorful, plan.depth == .none { start_color() }
         plan = ColorPlan.make(theme: theme, colors: colorful ? Int(sw_colors()) : 0, noColor: !colorful)
         depth = plan.depth
         guard depth != .none else { return }
