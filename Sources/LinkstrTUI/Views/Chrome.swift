@@ -75,24 +75,44 @@ public enum AppView {
         c.put(DisplayWidth.fitItems(hintText(state), to: c.width - 2), x: 1, y: y, Style(.dim))
     }
 
+    /// The hint bar: the keys most used where the user is, named as the keymap in force binds them.
     static func hintText(_ state: AppState) -> String {
         if state.overlay != nil { return "Esc close" }
+        func k(_ context: KeyContext, _ action: String) -> String {
+            guard let b = Keymap.bindings.first(where: { $0.context == context && $0.action == action }) else { return "?" }
+            return state.keymap.keys(b).first?.name ?? "?"
+        }
+        let help = k(.global, "help") + " help"
         switch state.pane {
         case .sessions:
-            if state.sessions.open != nil { return "Enter open · c share a link · r all read · m members · o browser · Esc back · ? help" }
-            if state.sessions.search != nil { return "type to search · Enter open · Esc cancel" }
-            if state.sessions.list == .requests { return "y accept · x decline/undo · Enter look · R Esc back · ? help" }
-            return "Enter open · n new · r read · / search · a archive · A archived · R requests · ? help · q quit"
+            if let feed = state.sessions.open {
+                if feed.searchField != nil { return "type to search this session · Enter search · Esc cancel" }
+                if feed.hints != nil { return "press a link's label · Esc cancel" }
+                return "Enter open · \(k(.feed, "compose")) share a link · \(k(.feed, "search")) search · \(k(.feed, "hint_open")) links · "
+                    + "\(k(.feed, "mark_read")) all read · \(k(.feed, "members")) members · Esc back · \(help)"
+            }
+            if state.sessions.search != nil { return "type to filter · Enter open (no match: search posts) · Esc cancel" }
+            if state.sessions.list == .requests { return "\(k(.list, "accept")) accept · \(k(.list, "decline")) decline/undo · Enter look · R Esc back · \(help)" }
+            return "Enter open · \(k(.list, "new_session")) new · \(k(.global, "next_unread")) next unread · \(k(.list, "filter")) filter · "
+                + "\(k(.list, "archive")) archive · \(k(.list, "archived")) archived · \(k(.list, "requests")) requests · \(help) · \(k(.global, "quit")) quit"
         case .post:
             switch state.post.mode {
-            case .composer: return "Enter next/send · Tab field · ^O editor · ^V paste · ^L clear link · Esc cancel"
-            case .detail: return "+ 👍 - 👎 * 👀 · e emoji · o open · y copy · Y copy linkstr:// · d delete · Esc back"
-            case .empty: return "c share a link in the selected session · 1-4 panes · ? help"
+            case .composer: return "Enter next/send · Tab field · ^O editor · ^V paste · ^L clear link · Esc keep draft"
+            case .detail:
+                return "+ 👍 - 👎 * 👀 · \(k(.post, "emoji")) emoji · \(k(.post, "open")) open · \(k(.post, "copy_link")) copy · "
+                    + "\(k(.post, "copy_deep_link")) copy linkstr:// · \(k(.post, "delete")) delete · Esc back"
+            case .empty: return "c share a link in the selected session · 1-4 panes · \(help)"
             }
-        case .you: return state.you.editingName != nil ? "Enter save · Esc cancel" : "e edit name · y copy npub · a add contact · r rename · x remove"
+        case .you:
+            return state.you.editingName != nil ? "Enter save · Esc cancel"
+                : "\(k(.you, "edit_name")) edit name · \(k(.you, "copy_npub")) copy npub · \(k(.you, "add_contact")) add contact · "
+                    + "\(k(.you, "rename")) rename · \(k(.you, "remove")) remove · \(help)"
         case .settings:
             if state.settings.adding != nil { return "Enter add · Esc cancel" }
-            return "a add · x remove · Space on/off · t test · R reset · s stats · C clear cache · S secret key · L/X log out · D delete"
+            return "\(k(.settings, "add_relay")) add · \(k(.settings, "remove_relay")) remove · \(k(.settings, "toggle_relay")) on/off · "
+                + "\(k(.settings, "test_relay")) test · \(k(.settings, "default_relays")) reset · \(k(.settings, "stats")) stats · "
+                + "\(k(.settings, "clear_cache")) clear cache · \(k(.settings, "show_secret")) secret key · "
+                + "\(k(.settings, "log_out"))/\(k(.settings, "log_out_clear")) log out · \(k(.settings, "delete_account")) delete"
         }
     }
 
