@@ -56,7 +56,7 @@ final class InstallTests: XCTestCase {
         // Completions load; bash proposes subcommands.
         let completions = prefix.appendingPathComponent("share/bash-completion/completions/linkstr").path
         XCTAssertEqual(try ProcessRunner.run(bash, ["-n", completions]).status, 0)
-        let proposed = try ProcessRunner.run(bash, ["-c", "source \(completions); COMP_WORDS=(linkstr se); COMP_CWORD=1; COMP_LINE='linkstr se'; COMP_POINT=10; _linkstr linkstr se linkstr; echo \"${COMPREPLY[@]}\""])
+        let proposed = try ProcessRunner.run(bash, ["-c", "source \(completions); COMP_WORDS=(linkstr ses); COMP_CWORD=1; COMP_LINE='linkstr ses'; COMP_POINT=11; _linkstr linkstr ses linkstr; echo \"${COMPREPLY[@]}\""])
         XCTAssertEqual(proposed.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), "session")
         for (shell, file) in [("zsh", "share/zsh/site-functions/_linkstr"), ("fish", "share/fish/vendor_completions.d/linkstr.fish")] {
             XCTAssertNotNil(installed[prefix.appendingPathComponent(file).path], file)
