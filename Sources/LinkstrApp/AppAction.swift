@@ -138,7 +138,8 @@ public enum AppEffect: Equatable, Sendable {
     case markPostRead(String)
     /// Loads a colour theme and redraws in it (the terminal loop does it: it owns the colours).
     case applyTheme(String)
-    /// Reads every post into the in-memory search index, in the background (at unlock).
+    /// Reads every post into the in-memory search index, in the background (when a search prompt opens;
+    /// a no-op once it is read).
     case buildSearchIndex
     /// Searches notes, URLs and titles of one session's posts (nil: all sessions).
     case searchPosts(query: String, sessionID: String?)

@@ -18,7 +18,9 @@ extension AppReducer {
         case .char("G"), .end: state.sessions.selection = max(0, rows.count - 1)
         case .pageDown: state.sessions.selection = min(state.sessions.selection + 10, max(0, rows.count - 1))
         case .pageUp: state.sessions.selection = max(state.sessions.selection - 10, 0)
-        case .char("/"): state.sessions.search = TextField()
+        case .char("/"):
+            state.sessions.search = TextField()
+            return [.buildSearchIndex]
         case .enter, .right, .char("l"):
             guard let row = rows[safe: state.sessions.selection] else { return [] }
             return openSession(&state, row)
@@ -189,6 +191,9 @@ extension AppReducer {
             state.status = StatusLine("\(key == .char("f") ? "open" : "copy") which link? press its label (Esc cancels).")
         case .char("/"):
             feed.searchField = TextField()
+            state.sessions.open = feed
+            // The index is read while the query is typed (it is not kept for those who never search).
+            return [.buildSearchIndex]
         case .char("n") where state.postSearch != nil: return stepSearch(&state, by: 1)
         case .char("N") where state.postSearch != nil: return stepSearch(&state, by: -1)
         case .escape where state.postSearch != nil:

@@ -73,7 +73,7 @@ public enum AppReducer {
                 state.overlay = .sharedLink(link)
                 state.pendingLink = nil
             }
-            return [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync, .buildSearchIndex]
+            return [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync]
         case .onboardingFailed(let error):
             if case .onboarding(var o) = state.phase {
                 o.error = error

@@ -1,6 +1,9 @@
 import LinkstrDomain
 import LinkstrStorage
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Search over the open account's posts (issue 14 item 7), for both front ends.
 ///
@@ -56,16 +59,35 @@ public final class PostSearch: Sendable {
         }
     }
 
+    /// Sessions read per query while building: the opened text of a few sessions at a time is all that
+    /// is held besides the index, so building costs little more memory than the index itself.
+    static let sessionsPerRead = 50
+
     private static func fullIndex(_ store: AccountStore) throws -> PostSearchIndex {
         var index = PostSearchIndex()
-        for (sid, documents) in Dictionary(grouping: try store.searchDocuments(), by: \.sessionID) {
-            index.replace(SessionSearchCorpus(sessionID: sid, documents: documents))
+        let sessions = try store.listedSessionIDs()
+        var start = 0
+        while start < sessions.count {
+            let chunk = Array(sessions[start..<min(start + sessionsPerRead, sessions.count)])
+            try refresh(&index, Set(chunk), store)
+            start += chunk.count
         }
+        MemoryTrim.now()
         return index
     }
 
-    private static func refresh(_ index: inout PostSearchIndex, _ sessions: Set<String>, _ store: AccountStore) throws {
+    static func refresh(_ index: inout PostSearchIndex, _ sessions: Set<String>, _ store: AccountStore) throws {
         let byID = Dictionary(grouping: try store.searchDocuments(sessionIDs: Array(sessions)), by: \.sessionID)
         for sid in sessions { index.replace(SessionSearchCorpus(sessionID: sid, documents: byID[sid] ?? [])) }
     }
+}
+
+/// glibc's `malloc_trim` (not in the Glibc module's headers), looked up once: after a build the
+/// allocator keeps the freed rows and strings; this gives them back.
+enum MemoryTrim {
+    private static let trim: (@convention(c) (Int) -> Int32)? = {
+        guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+    }()
+    static func now() { _ = trim?(0) }
 }

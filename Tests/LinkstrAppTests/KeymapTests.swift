@@ -60,7 +60,7 @@ final class KeymapTests: XCTestCase {
             $0.sessions.open = feed
             $0.sessions.selection = 1
         }
-        h.send(.keyPressed(.char("s"))) { $0.sessions.open?.searchField = TextField() }
+        h.send(.keyPressed(.char("s")), [.buildSearchIndex]) { $0.sessions.open?.searchField = TextField() }
 
         let help = HelpText.lines(for: .sessions, keymap: map).joined(separator: "\n")
         XCTAssertTrue(help.contains("U next unread"), help)

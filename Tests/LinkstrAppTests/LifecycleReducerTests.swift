@@ -13,7 +13,7 @@ final class LifecycleReducerTests: XCTestCase {
         for step in AppState.BootStep.allCases {
             h.send(.bootStepReached(step)) { $0.phase = .booting(step) }
         }
-        h.send(.identityReady(Fixture.meInfo, inMemory: false), [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync, .buildSearchIndex]) {
+        h.send(.identityReady(Fixture.meInfo, inMemory: false), [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync]) {
             $0.identity = Fixture.meInfo
             $0.phase = .main
             $0.pane = .sessions
@@ -30,7 +30,7 @@ final class LifecycleReducerTests: XCTestCase {
         h.send(.keyPressed(.char("r")), [.boot]) { $0.phase = .booting(.loadingAccount) }
         h.send(.storeOpenFailed("locked")) { $0.phase = .recovery(error: "locked") }
         h.send(.keyPressed(.char("m")), [.continueInMemory]) { $0.phase = .booting(.preparingLocalData) }
-        h.send(.identityReady(Fixture.meInfo, inMemory: true), [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync, .buildSearchIndex]) {
+        h.send(.identityReady(Fixture.meInfo, inMemory: true), [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync]) {
             $0.identity = Fixture.meInfo
             $0.inMemory = true
             $0.phase = .main
@@ -144,7 +144,7 @@ final class LifecycleReducerTests: XCTestCase {
         h.send(.keyPressed(.char("y")), [.copy("nsec1secret", label: "secret key")])
         var backed = info
         backed.backedUp = true
-        h.send(.keyPressed(.enter), [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync, .buildSearchIndex]) {
+        h.send(.keyPressed(.enter), [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync]) {
             $0.identity = backed
             $0.phase = .main
         }
@@ -158,7 +158,7 @@ final class LifecycleReducerTests: XCTestCase {
             var x = OnboardingState(); x.step = .backup(revealed: nil); x.secretToBackUp = "nsec1secret"
             $0.phase = .onboarding(x)
         }
-        h.send(.keyPressed(.char("l")), [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync, .buildSearchIndex]) {
+        h.send(.keyPressed(.char("l")), [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync]) {
             $0.phase = .main
         }
         XCTAssertEqual(h.state.identity?.backedUp, false)

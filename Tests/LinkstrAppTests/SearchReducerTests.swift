@@ -12,7 +12,7 @@ final class SearchReducerTests: XCTestCase {
 
     func testSlashInAFeedSearchesItAndNWalksTheHitsRoundTheEnds() {
         var h = ReducerHarness(F.feed(films, posts: posts))
-        h.send(.keyPressed(.char("/"))) { $0.sessions.open?.searchField = TextField() }
+        h.send(.keyPressed(.char("/")), [.buildSearchIndex]) { $0.sessions.open?.searchField = TextField() }
         h.type("Note") { $0.sessions.open?.searchField = TextField("Note") }
         // Keys are text while the prompt is open: `q` does not quit, `1` does not switch panes.
         h.send(.keyPressed(.char("q"))) { $0.sessions.open?.searchField = TextField("Noteq") }
@@ -105,7 +105,7 @@ final class SearchReducerTests: XCTestCase {
     func testNoMatchEmptyQueryAndFailureAreSaid() {
         var h = ReducerHarness(F.main(sessions: [films]))
         // `/` in the list filters names; Enter with no session by that name searches posts instead.
-        h.send(.keyPressed(.char("/"))) { $0.sessions.search = TextField() }
+        h.send(.keyPressed(.char("/")), [.buildSearchIndex]) { $0.sessions.search = TextField() }
         h.send(.textPasted("zz top")) { $0.sessions.search = TextField("zz top") }
         h.send(.keyPressed(.enter), [.searchPosts(query: "zz top", sessionID: nil)]) {
             $0.sessions.search = nil

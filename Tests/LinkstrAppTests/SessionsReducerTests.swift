@@ -119,7 +119,7 @@ final class SessionsReducerTests: XCTestCase {
 
     func testInlineSearchFiltersAndOpensTheMatch() {
         var h = ReducerHarness(F.main(sessions: rows))
-        h.send(.keyPressed(.char("/"))) { $0.sessions.search = TextField() }
+        h.send(.keyPressed(.char("/")), [.buildSearchIndex]) { $0.sessions.search = TextField() }
         h.type("mu") { $0.sessions.search = TextField("mu") }
         XCTAssertEqual(h.state.sessions.visibleRows.map(\.id), ["s2"])
         h.send(.keyPressed(.enter), [.loadFeed(sessionID: "s2", limit: AppReducer.feedPage)]) {
@@ -132,7 +132,7 @@ final class SessionsReducerTests: XCTestCase {
 
     func testSearchEscapeRestoresTheFullList() {
         var h = ReducerHarness(F.main(sessions: rows))
-        h.send(.keyPressed(.char("/"))) { $0.sessions.search = TextField() }
+        h.send(.keyPressed(.char("/")), [.buildSearchIndex]) { $0.sessions.search = TextField() }
         h.send(.textPasted("zzz")) { $0.sessions.search = TextField("zzz") }
         XCTAssertEqual(h.state.sessions.visibleRows, [])
         h.send(.keyPressed(.escape)) { $0.sessions.search = nil }

@@ -38,41 +38,53 @@ public struct SearchHit: Equatable, Sendable {
 /// scan of that buffer: 100,000 posts take milliseconds, with no index to keep in step.
 public struct SessionSearchCorpus: Sendable {
     public let sessionID: String
-    /// Newest first, as a feed shows them.
-    let postIDs: [String]
+    /// The posts' ids laid end to end (newest first, as a feed shows them), with where each starts:
+    /// one buffer instead of a string per post keeps 100,000 posts' ids in about 6 MB.
+    let idBytes: [UInt8]
+    let idStarts: [Int32]
     let createdAt: [Int64]
     /// Where each post's text starts in `bytes`.
-    let starts: [Int]
+    let starts: [Int32]
     let bytes: [UInt8]
 
-    public var count: Int { postIDs.count }
+    public var count: Int { createdAt.count }
 
     /// `documents` in any order; they are kept newest first (ties by id, descending, as feeds order them).
     public init(sessionID: String, documents: [SearchDocument]) {
         self.sessionID = sessionID
         let sorted = documents.sorted { $0.createdAt != $1.createdAt ? $0.createdAt > $1.createdAt : $0.postID > $1.postID }
-        var bytes = [UInt8](), starts = [Int]()
+        var bytes = [UInt8](), starts = [Int32](), idBytes = [UInt8](), idStarts = [Int32]()
         bytes.reserveCapacity(sorted.reduce(0) { $0 + $1.url.utf8.count + ($1.note?.utf8.count ?? 0) + ($1.title?.utf8.count ?? 0) + 3 })
         starts.reserveCapacity(sorted.count)
+        idStarts.reserveCapacity(sorted.count + 1)
+        idBytes.reserveCapacity(sorted.reduce(0) { $0 + $1.postID.utf8.count })
         for d in sorted {
-            starts.append(bytes.count)
+            starts.append(Int32(bytes.count))
             for part in [d.note, d.url, d.title] {
                 guard let part, !part.isEmpty else { continue }
                 bytes.append(contentsOf: PostSearchIndex.fold(part))
                 bytes.append(0x0A)  // between fields: a query holds no newline, so it matches within one field
             }
             bytes.append(0)
+            idStarts.append(Int32(idBytes.count))
+            idBytes.append(contentsOf: d.postID.utf8)
         }
+        idStarts.append(Int32(idBytes.count))
         self.bytes = bytes
         self.starts = starts
-        postIDs = sorted.map(\.postID)
+        self.idBytes = idBytes
+        self.idStarts = idStarts
         createdAt = sorted.map(\.createdAt)
+    }
+
+    func postID(_ post: Int) -> String {
+        String(decoding: idBytes[Int(idStarts[post])..<Int(idStarts[post + 1])], as: UTF8.self)
     }
 
     /// Posts whose note, URL or title holds `needle` (already folded), newest first.
     func hits(_ needle: [UInt8]) -> [SearchHit] { matches(needle).map(hit) }
 
-    func hit(_ post: Int) -> SearchHit { SearchHit(postID: postIDs[post], sessionID: sessionID, createdAt: createdAt[post], rankInSession: post) }
+    func hit(_ post: Int) -> SearchHit { SearchHit(postID: postID(post), sessionID: sessionID, createdAt: createdAt[post], rankInSession: post) }
 
     /// The indexes (newest first) of the posts whose text holds `needle`: one scan, one entry per post.
     func matches(_ needle: [UInt8]) -> [Int] {
@@ -86,7 +98,7 @@ public struct SessionSearchCorpus: Sendable {
                     let post = Self.post(containing: at, starts: starts)
                     out.append(post)
                     // On to the next post: one hit per post.
-                    offset = post + 1 < starts.count ? starts[post + 1] : hay.count
+                    offset = post + 1 < starts.count ? Int(starts[post + 1]) : hay.count
                 }
             }
         }
@@ -108,11 +120,11 @@ public struct SessionSearchCorpus: Sendable {
     }
 
     /// The post whose text holds byte `offset` (binary search over the starts).
-    static func post(containing offset: Int, starts: [Int]) -> Int {
+    static func post(containing offset: Int, starts: [Int32]) -> Int {
         var lo = 0, hi = starts.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
-            if starts[mid] <= offset { lo = mid } else { hi = mid - 1 }
+            if Int(starts[mid]) <= offset { lo = mid } else { hi = mid - 1 }
         }
         return lo
     }
@@ -162,7 +174,7 @@ public struct PostSearchIndex: Sendable {
         found.sort { a, b in
             if a.createdAt != b.createdAt { return a.createdAt > b.createdAt }
             let x = sessions[Int(a.corpus)], y = sessions[Int(b.corpus)]
-            return x.sessionID != y.sessionID ? x.sessionID > y.sessionID : x.postIDs[Int(a.post)] > y.postIDs[Int(b.post)]
+            return x.sessionID != y.sessionID ? x.sessionID > y.sessionID : x.postID(Int(a.post)) > y.postID(Int(b.post))
         }
         let hits = found.prefix(Self.maxHits).map { sessions[Int($0.corpus)].hit(Int($0.post)) }
         return Result(hits: hits, truncated: found.count > Self.maxHits)

@@ -143,6 +143,11 @@ extension AccountStore {
 
 /// What search reads: every post of the listed sessions, opened in memory (issue 14 item 7).
 extension AccountStore {
+    /// The listed sessions' ids, for reading their posts a few sessions at a time.
+    public func listedSessionIDs() throws -> [String] {
+        try db.query("SELECT session_id FROM sessions WHERE owner = ? AND listed = 1", [o]).compactMap { $0["session_id"].text }
+    }
+
     /// The posts of `sessionIDs` (all listed sessions when nil), with their cached page titles.
     public func searchDocuments(sessionIDs: [String]? = nil) throws -> [SearchDocument] {
         let rows = try db.read { c -> [Row] in
