@@ -82,8 +82,10 @@ public actor SyncEngine {
     private let delivery: InboxDelivery
     private var me: Pubkey { identity.publicKey.hex }
 
-    /// Wraps buffered or being opened; the persisted processed set is asked per batch (`flushBuffered`).
-    private var inFlight = Set<String>()
+    /// The ingest pipeline's front (pure, tested alone): wraps buffered or being opened, known junk, and
+    /// batches; the persisted processed set is asked per batch (`flushBuffered`). Batches are not capped
+    /// here: the pool's consumer waits for a full batch's flush, which bounds what is held.
+    private var batcher = IngestBatcher(batchSize: 256, maxBatchesInFlight: .max)
     /// Whose kind 0 the profiles subscription asks for (contacts and session members).
     private var profileAuthors = Set<Pubkey>()
     private var profileRefreshScheduled = false
@@ -96,9 +98,6 @@ public actor SyncEngine {
     /// Relays that answered the follow-list query (EOSE): our applied list is as new as they know.
     private var followListAnswered = Set<String>()
     private var profilesChangedScheduled = false
-    /// `live` is decided on receipt: an event is news only when it came on the live subscription after
-    /// that relay's EOSE for it. (Deciding at flush time filed history received just before EOSE as live.)
-    private var buffer: [(relay: String, live: Bool, event: NostrEvent)] = []
     private var flushScheduled = false
     private var liveEOSE = Set<String>()
     private var restoringHistory = false
@@ -462,32 +461,29 @@ public actor SyncEngine {
 
     private func enqueue(_ relay: String, _ sub: String, _ e: NostrEvent) async {
         stats.wrapsReceived += 1
-        let id = e.id.hex
-        guard !inFlight.contains(id) else {
-            stats.wrapsAlreadyProcessed += 1
-            return
-        }
-        if junk.contains(e.id) {
-            stats.invalidWraps += 1
-            return
-        }
-        inFlight.insert(id)
-        buffer.append((relay, sub == Self.livePrefix && liveEOSE.contains(relay), e))
-        if buffer.count >= 256 {
+        // `live` is decided on receipt: an event is news only when it came on the live subscription after
+        // that relay's EOSE for it. (Deciding at flush time filed history received just before EOSE as live.)
+        switch batcher.admit(IngestBatcher.Item(relay: relay, live: sub == Self.livePrefix && liveEOSE.contains(relay), event: e)) {
+        case .inFlight: stats.wrapsAlreadyProcessed += 1
+        case .knownJunk: stats.invalidWraps += 1
+        case .buffered(flush: true, _):
             // Backpressure: the consumer of pool events waits for this batch instead of piling up batches.
             await flushBuffered()
-        } else if !flushScheduled {
-            flushScheduled = true
-            Task {
-                try? await Task.sleep(for: .milliseconds(40))
-                await self.flushBuffered()
-            }
+        case .buffered:
+            scheduleFlush()
         }
     }
 
-    /// Wraps that failed to verify or open, so a relay sending them again costs no second check. Bounded:
-    /// a flood of junk keeps at most this many ids (about 4 MB).
-    private var junk = BoundedIDSet(capacity: 50_000)
+    /// A partial batch goes after a short wait (40 ms), so a trickle of wraps is still batched.
+    private func scheduleFlush() {
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        Task {
+            try? await Task.sleep(for: .milliseconds(40))
+            await self.flushBuffered()
+        }
+    }
+
     /// glibc's malloc_trim (not in the Glibc module's headers), looked up once; nil elsewhere.
     private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
         guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
@@ -511,8 +507,8 @@ public actor SyncEngine {
     /// elsewhere may still be opening its batch: the actor lets others in while it awaits).
     public func flush() async {
         await flushBuffered()
-        while activeFlushes > 0 || !buffer.isEmpty {
-            if !buffer.isEmpty { await flushBuffered(); continue }
+        while activeFlushes > 0 || !batcher.buffer.isEmpty {
+            if !batcher.buffer.isEmpty { await flushBuffered(); continue }
             await withCheckedContinuation { flushWaiters.append($0) }
         }
     }
@@ -520,7 +516,12 @@ public actor SyncEngine {
     /// Opens the buffered wraps (on every core) and ingests them in one transaction.
     private func flushBuffered() async {
         flushScheduled = false
-        guard !buffer.isEmpty else { return }
+        guard let buffered = batcher.takeBatch() else { return }
+        var failed = [EventID]()
+        defer {
+            batcher.finished(buffered, junk: failed)
+            if !batcher.buffer.isEmpty { scheduleFlush() }
+        }
         activeFlushes += 1
         defer {
             activeFlushes -= 1
@@ -529,10 +530,7 @@ public actor SyncEngine {
                 flushWaiters.removeAll()
             }
         }
-        let buffered = buffer
-        buffer.removeAll()
         let bufferedIDs = buffered.map { $0.event.id.hex }
-        defer { inFlight.subtract(bufferedIDs) }
         // Dedup against the persisted set before any decryption; if that lookup fails, opening again is
         // only wasted work (ingest dedups by rumor id).
         let known = (try? store.alreadyProcessed(bufferedIDs)) ?? []
@@ -549,7 +547,7 @@ public actor SyncEngine {
             case .failure:
                 // Junk (bad signature, not for us, undecryptable) costs no disk: remembered in memory only.
                 stats.invalidWraps += 1
-                junk.insert(item.event.id)
+                failed.append(item.event.id)
                 junkSinceTrim += 1
             case .success(let gift):
                 switch InboundDecoder.decode(rumor: gift.rumor, rumorID: gift.rumorID, sender: gift.sender, wrapID: item.event.id.hex,
