@@ -78,6 +78,7 @@ public actor SyncEngine {
     public let pool: RelayPool
     private let clock: @Sendable () -> Int64
     private let random: any RandomSource
+    private let sleep: Sleep
     private let keyCache: ConversationKeyCache
     private let delivery: InboxDelivery
     private var me: Pubkey { identity.publicKey.hex }
@@ -88,7 +89,6 @@ public actor SyncEngine {
     private var batcher = IngestBatcher(batchSize: 256, maxBatchesInFlight: .max)
     /// Whose kind 0 the profiles subscription asks for (contacts and session members).
     private var profileAuthors = Set<Pubkey>()
-    private var profileRefreshScheduled = false
     private var profilesSubscribed = false
     /// Relays that answered the profiles request (EOSE): our own kind 0 is known from them.
     private var profilesAnswered = Set<String>()
@@ -97,8 +97,6 @@ public actor SyncEngine {
     private var queryWaiters: [Query: [CheckedContinuation<Void, Never>]] = [:]
     /// Relays that answered the follow-list query (EOSE): our applied list is as new as they know.
     private var followListAnswered = Set<String>()
-    private var profilesChangedScheduled = false
-    private var flushScheduled = false
     private var liveEOSE = Set<String>()
     private var restoringHistory = false
     /// Counts and relay URLs only: never keys, notes, links or names.
@@ -145,8 +143,14 @@ public actor SyncEngine {
     private var backfillWaiters: [CheckedContinuation<Void, Never>] = []
     private var completedOnce = false
 
+    /// How the engine waits, for every timer it has (a batch's flush, page deadlines, query and backfill
+    /// timeouts, the profile debounces): real time, or a test's own, so a 15 s deadline can pass at once.
+    public typealias Sleep = @Sendable (Duration) async -> Void
+    public static let realSleep: Sleep = { try? await Task.sleep(for: $0) }
+
     public init(identity: SecretKey, store: AccountStore, pool: RelayPool, clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
-                random: any RandomSource = SystemRandom(), delivery: InboxDelivery = .configured()) {
+                sleep: @escaping Sleep = SyncEngine.realSleep, random: any RandomSource = SystemRandom(), delivery: InboxDelivery = .configured()) {
+        self.sleep = sleep
         self.delivery = delivery
         self.identity = identity
         self.store = store
@@ -220,8 +224,9 @@ public actor SyncEngine {
     /// Returns once a relay answered `query`, or after `wait`.
     private func waitForAnswer(_ query: Query, answered: () -> Bool, upTo wait: Duration) async {
         guard !answered() else { return }
+        let sleep = self.sleep
         let timer = Task { [weak self] in
-            try? await Task.sleep(for: wait)
+            await sleep(wait)
             await self?.release(query)
         }
         await withCheckedContinuation { queryWaiters[query, default: []].append($0) }
@@ -275,8 +280,9 @@ public actor SyncEngine {
     /// Waits until every relay that connected has been backfilled, or `timeout`. True when complete.
     public func waitForBackfill(timeout: Duration) async -> Bool {
         if backfillComplete { return true }
+        let sleep = self.sleep
         let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
+            await sleep(timeout)
             await self?.releaseWaiters()
         }
         await withCheckedContinuation { backfillWaiters.append($0) }
@@ -419,8 +425,9 @@ public actor SyncEngine {
                 log.debug("history page", metadata: ["relay": "\(relay)", "chain": "\(key.chain)", "page": "\(page.number)", "limit": "\(page.limit)"])
                 await pool.subscribe(sub, filters: [filter(key, page)], relays: [relay])
                 pageTimers[key]?.cancel()
+                let sleep = self.sleep
                 pageTimers[key] = Task { [weak self] in
-                    try? await Task.sleep(for: Self.pageDeadline)
+                    await sleep(Self.pageDeadline)
                     if Task.isCancelled { return }
                     await self?.pageEnded(key, sub, .timedOut)
                 }
@@ -475,12 +482,27 @@ public actor SyncEngine {
     }
 
     /// A partial batch goes after a short wait (40 ms), so a trickle of wraps is still batched.
-    private func scheduleFlush() {
-        guard !flushScheduled else { return }
-        flushScheduled = true
+    private func scheduleFlush() { debounce(.flush, .milliseconds(40)) }
+
+    /// Work done once after a burst: the first call starts the wait, the others in it join that one.
+    private enum Debounced: Hashable { case flush, profileRefresh, profilesChanged }
+    private var debounced = Set<Debounced>()
+
+    private func debounce(_ what: Debounced, _ delay: Duration) {
+        guard debounced.insert(what).inserted else { return }
+        let sleep = self.sleep
         Task {
-            try? await Task.sleep(for: .milliseconds(40))
-            await self.flushBuffered()
+            await sleep(delay)
+            await self.fire(what)
+        }
+    }
+
+    private func fire(_ what: Debounced) async {
+        debounced.remove(what)
+        switch what {
+        case .flush: await flushBuffered()
+        case .profileRefresh: await refreshProfileSubscription()
+        case .profilesChanged: announceProfilesChanged()
         }
     }
 
@@ -515,7 +537,7 @@ public actor SyncEngine {
 
     /// Opens the buffered wraps (on every core) and ingests them in one transaction.
     private func flushBuffered() async {
-        flushScheduled = false
+        debounced.remove(.flush)
         guard let buffered = batcher.takeBatch() else { return }
         var failed = [EventID]()
         defer {
@@ -639,8 +661,9 @@ public actor SyncEngine {
         let sub = "\(Self.queryPrefix)\(queryCount)"
         queries[sub] = PendingQuery(relays: relays)
         await pool.subscribe(sub, filters: filters, relays: relays)
+        let sleep = self.sleep
         let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
+            await sleep(timeout)
             await self?.finishQuery(sub)
         }
         await withCheckedContinuation { continuation in
@@ -885,7 +908,7 @@ public actor SyncEngine {
     /// Asks every relay for the kind 0 of the people we know, replacing the previous request when that set
     /// changed (a REQ with the same id replaces it; the pool re-sends it after reconnects).
     private func refreshProfileSubscription() async {
-        profileRefreshScheduled = false
+        debounced.remove(.profileRefresh)
         guard let authors = try? store.profileAuthors(), !(profilesSubscribed && authors == profileAuthors) else { return }
         profileAuthors = authors
         profilesSubscribed = true
@@ -900,14 +923,7 @@ public actor SyncEngine {
     }
 
     /// New sessions or contacts arrive in bursts; look at the set of people once the burst is over.
-    private func scheduleProfileRefresh() {
-        guard !profileRefreshScheduled else { return }
-        profileRefreshScheduled = true
-        Task {
-            try? await Task.sleep(for: .seconds(1))
-            await self.refreshProfileSubscription()
-        }
-    }
+    private func scheduleProfileRefresh() { debounce(.profileRefresh, .seconds(1)) }
 
     private func ingestProfile(_ e: NostrEvent) {
         let author = e.pubkey.hex
@@ -942,14 +958,7 @@ public actor SyncEngine {
     }
 
     /// One reload for a burst of profiles (the first answer brings one per person).
-    private func scheduleProfilesChanged() {
-        guard !profilesChangedScheduled else { return }
-        profilesChangedScheduled = true
-        Task {
-            try? await Task.sleep(for: .milliseconds(200))
-            self.announceProfilesChanged()
-        }
-    }
+    private func scheduleProfilesChanged() { debounce(.profilesChanged, .milliseconds(200)) }
 
 
     /// Publishes a name typed while offline or at account creation (`profile.name.pending`), if any.
@@ -975,7 +984,7 @@ public actor SyncEngine {
     }
 
     private func announceProfilesChanged() {
-        profilesChangedScheduled = false
+        debounced.remove(.profilesChanged)
         updateSink.yield(.profilesChanged)
     }
 
