@@ -70,8 +70,15 @@ public enum AppAction: Equatable, Sendable {
     case membersSaveFailed(String)
     case contactSaved(Pubkey)
     case contactSaveFailed(String)
-    case actionSucceeded(String)
-    case actionFailed(String)
+    /// A reaction went out (`removed`: it was taken back).
+    case reactionSent(postID: String, emoji: String, removed: Bool)
+    case contactRemoved(Pubkey)
+    /// A link went to the player or the browser (`how`, in words: "playing with mpv…").
+    case linkOpened(how: String)
+    /// Cached media and previews were cleared.
+    case cacheCleared
+    /// Work that did not happen, named, with why in words for the status line.
+    case failed(FailedWork, String)
     /// A backup file was written at `path`.
     case backupExported(path: String)
     case backupExportFailed(String)
@@ -93,6 +100,26 @@ public enum AppAction: Equatable, Sendable {
     case loggedOut
     /// Everything was erased: the app leaves with a clean screen.
     case wiped
+}
+
+/// What a `failed` action is about: the reducer undoes what waited for it (a busy post detail).
+public enum FailedWork: Equatable, Sendable {
+    case react(postID: String)
+    case deletePost(String)
+    case renameSession(String)
+    case deleteSession(String)
+    case archive(String)
+    case sessionRequest(String)
+    case removeContact(Pubkey)
+    /// Adding, removing or switching a relay (the list refused it).
+    case relayList
+    case openLink
+    case wipe
+    case deleteAccount
+    case profileName
+    case watchAddedYou
+    /// An effect that failed where no answer was planned (a store read).
+    case unexpected
 }
 
 /// What a copy did. A desktop tool (wl-copy, xclip) says whether it worked; OSC 52 is a request the

@@ -363,13 +363,27 @@ public enum AppReducer {
                 state.status = StatusLine(error, .error)
             }
             return []
-        case .actionSucceeded(let message):
-            state.status = StatusLine(message, .success)
-            if case .detail(var d) = state.post.mode { d.busy = false; state.post.mode = .detail(d) }
+        case .reactionSent(let postID, let emoji, let removed):
+            if case .detail(var d) = state.post.mode, d.postID == postID { d.busy = false; state.post.mode = .detail(d) }
+            state.status = StatusLine("\(removed ? "removed" : "reacted") \(DisplayText.singleLine(emoji))", .success)
             return []
-        case .actionFailed(let message):
-            state.status = StatusLine(message, .error)
-            if case .detail(var d) = state.post.mode { d.busy = false; state.post.mode = .detail(d) }
+        case .contactRemoved:
+            state.status = StatusLine("contact removed.", .success)
+            return []
+        case .linkOpened(let how):
+            state.status = StatusLine(how, .success)
+            return []
+        case .cacheCleared:
+            state.status = StatusLine("cached media and previews cleared.", .success)
+            return []
+        case .failed(let work, let why):
+            state.status = StatusLine(why, .error)
+            // What waited for the work is free again.
+            switch work {
+            case .react(let id), .deletePost(let id):
+                if case .detail(var d) = state.post.mode, d.postID == id { d.busy = false; state.post.mode = .detail(d) }
+            default: break
+            }
             return []
         case .backupExported(let path):
             if case .exportBackup = state.overlay { state.overlay = nil }

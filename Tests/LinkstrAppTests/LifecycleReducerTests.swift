@@ -342,10 +342,10 @@ final class LifecycleReducerTests: XCTestCase {
     func testNotesFadeAndErrorsStayUntilAcknowledged() {
         var h = ReducerHarness(Fixture.main())
         let t = h.state.now
-        h.send(.actionSucceeded("sent.")) { $0.status = StatusLine("sent.", .success) }
+        h.send(.cacheCleared) { $0.status = StatusLine("cached media and previews cleared.", .success) }
         h.send(.clockTicked(t + StatusLine.lifetime - 1)) { $0.now = t + StatusLine.lifetime - 1 }
         h.send(.clockTicked(t + StatusLine.lifetime)) { $0.now = t + StatusLine.lifetime; $0.status = nil }
-        h.send(.actionFailed("enter a valid relay url.")) { $0.status = StatusLine("enter a valid relay url.", .error) }
+        h.send(.failed(.relayList, "enter a valid relay url.")) { $0.status = StatusLine("enter a valid relay url.", .error) }
         h.send(.clockTicked(t + 100)) { $0.now = t + 100 }
         h.send(.keyPressed(.char("j")))
         XCTAssertEqual(h.state.status, StatusLine("enter a valid relay url.", .error), "an error outlasts unrelated keys")

@@ -246,18 +246,20 @@ final class PostReducerTests: XCTestCase {
             $0.status = StatusLine("sending 👍…")
         }
         h.send(.keyPressed(.char("-")))  // one reaction at a time
-        h.send(.actionSucceeded("reacted 👍")) { $0.post.mode = self.detail(view); $0.status = StatusLine("reacted 👍", .success) }
+        h.send(.reactionSent(postID: "p1", emoji: "👍", removed: false)) { $0.post.mode = self.detail(view); $0.status = StatusLine("reacted 👍", .success) }
         h.send(.keyPressed(.char("*")), [.react(postID: "p1", emoji: "👀")]) {
             $0.post.mode = self.detail(view, busy: true); $0.status = StatusLine("sending 👀…")
         }
-        h.send(.actionFailed("you're no longer a member of this session.")) {
+        // A failure of other work leaves the waiting detail alone; this reaction's frees it.
+        h.send(.failed(.react(postID: "other"), "x")) { $0.status = StatusLine("x", .error) }
+        h.send(.failed(.react(postID: "p1"), "you're no longer a member of this session.")) {
             $0.post.mode = self.detail(view); $0.status = StatusLine("you're no longer a member of this session.", .error)
         }
         // Enter toggles the selected existing reaction.
         h.send(.keyPressed(.enter), [.react(postID: "p1", emoji: "🔥")]) {
             $0.post.mode = self.detail(view, busy: true); $0.status = StatusLine("sending 🔥…")
         }
-        h.send(.actionSucceeded("ok")) { $0.post.mode = self.detail(view); $0.status = StatusLine("ok", .success) }
+        h.send(.reactionSent(postID: "p1", emoji: "🔥", removed: true)) { $0.post.mode = self.detail(view); $0.status = StatusLine("removed 🔥", .success) }
         h.send(.keyPressed(.char("e"))) { $0.overlay = .emojiPicker(postID: "p1", selection: 0) }
         h.send(.keyPressed(.right)) { $0.overlay = .emojiPicker(postID: "p1", selection: 1) }
         h.send(.keyPressed(.down)) { $0.overlay = .emojiPicker(postID: "p1", selection: 9) }
@@ -266,7 +268,9 @@ final class PostReducerTests: XCTestCase {
             $0.post.mode = self.detail(view, busy: true)
             $0.status = StatusLine("sending \(AppReducer.emojiChoices[9])…")
         }
-        h.send(.actionSucceeded("ok")) { $0.post.mode = self.detail(view); $0.status = StatusLine("ok", .success) }
+        h.send(.reactionSent(postID: "p1", emoji: AppReducer.emojiChoices[9], removed: false)) {
+            $0.post.mode = self.detail(view); $0.status = StatusLine("reacted \(AppReducer.emojiChoices[9])", .success)
+        }
         h.send(.keyPressed(.char("o")), [.openURL("https://example.com/v")])
         h.send(.keyPressed(.char("y")), [.copy("https://example.com/v", label: "link")])
         h.send(.keyPressed(.char("Y")), [.copy(DeepLink.encode(url: "https://example.com/v"), label: "linkstr link")])

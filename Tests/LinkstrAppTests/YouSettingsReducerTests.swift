@@ -232,7 +232,7 @@ final class YouSettingsReducerTests: XCTestCase {
             $0.overlay = .confirm(Confirmation(.deleteAccount(step: 2), "really delete? this cannot be undone. type y again to delete. (y/n)"))
         }
         h.send(.keyPressed(.char("y")), [.deleteAccount]) { $0.overlay = nil; $0.status = StatusLine("deleting account…") }
-        h.send(.actionFailed("account not deleted: no relay accepted the request.")) {
+        h.send(.failed(.deleteAccount, "account not deleted: no relay accepted the request.")) {
             $0.status = StatusLine("account not deleted: no relay accepted the request.", .error)
         }
     }

@@ -67,6 +67,8 @@ public final class EffectRunner: @unchecked Sendable {
     private var pendingUnlock: Pubkey?
     private let pendingLock = NSLock()
     private var pendingLoads: [AppEffect] = []
+    /// The open account's background tasks, cancelled (and their answers dropped) when it goes.
+    private let accountTasks = AccountTasks()
 
     public init(options: AppOptions, services: Services, dispatch: @escaping @Sendable (AppAction) -> Void) {
         self.options = options
@@ -93,7 +95,7 @@ public final class EffectRunner: @unchecked Sendable {
                 pendingLock.unlock()
             }
             do { try run(effect) } catch {
-                dispatch(.actionFailed(String(describing: error)))
+                dispatch(.failed(.unexpected, String(describing: error)))
             }
         }
     }
@@ -213,7 +215,7 @@ public final class EffectRunner: @unchecked Sendable {
             }, { [.backupExported(path: path)] }, failed: { .backupExportFailed($0) })
         case .watchAddedYou(let on):
             guard let engine else { return }
-            run({ await engine.watchAddedYou(on) }, { _ in [] }, failed: { .actionFailed($0) })
+            run({ await engine.watchAddedYou(on) }, { _ in [] }, failed: { .failed(.watchAddedYou, $0) })
         case .loadIdentities:
             let active = vault.activePubkey()
             dispatch(.identitiesLoaded(try vault.list().map { IdentityEntry(pubkey: $0.pubkey, npub: $0.npub, active: $0.pubkey == active) }))
@@ -274,14 +276,14 @@ public final class EffectRunner: @unchecked Sendable {
             guard let actions else { return }
             run({ [now] in try await actions.react(post: postID, emoji: emoji, now: now) }, { result in
                 [.messagesArrived(touchedSessions: [result.sessionID], notifications: []),
-                 .actionSucceeded(result.change == .removed ? "removed \(emoji)" : "reacted \(emoji)")]
-            }, failed: { .actionFailed($0) })
+                 .reactionSent(postID: postID, emoji: emoji, removed: result.change == .removed)]
+            }, failed: { .failed(.react(postID: postID), $0) })
         case .deletePost(let id):
             guard let actions, let store else { return }
             let sid = try store.postView(id)?.post.sessionID ?? ""
             let search = self.search
             run({ [now] in try await actions.deletePost(id, now: now) },
-                { search?.invalidate([sid]); return [.postDeleted(postID: id, sessionID: sid, warnings: $0.warnings)] }, failed: { .actionFailed($0) })
+                { search?.invalidate([sid]); return [.postDeleted(postID: id, sessionID: sid, warnings: $0.warnings)] }, failed: { .failed(.deletePost(id), $0) })
         case .createSession(let name, let members):
             guard let actions else { return }
             run({ [now] in try await actions.createSession(name: name, members: members, now: now, random: SystemRandom()) },
@@ -293,17 +295,17 @@ public final class EffectRunner: @unchecked Sendable {
         case .renameSession(let sid, let name):
             guard let actions else { return }
             run({ [now] in try await actions.renameSession(sid, to: name, now: now, random: SystemRandom()) },
-                { [.sessionRenamed(sessionID: sid, name: name)] }, failed: { .actionFailed($0) })
+                { [.sessionRenamed(sessionID: sid, name: name)] }, failed: { .failed(.renameSession(sid), $0) })
         case .deleteSession(let sid):
             guard let actions else { return }
             let search = self.search
             run({ [now] in try await actions.deleteSession(sid, now: now, random: SystemRandom()) },
-                { search?.invalidate([sid]); return [.sessionDeleted(sessionID: sid, warnings: $0)] }, failed: { .actionFailed($0) })
+                { search?.invalidate([sid]); return [.sessionDeleted(sessionID: sid, warnings: $0)] }, failed: { .failed(.deleteSession(sid), $0) })
         case .setArchived(let sid, let archived):
             guard let actions else { return }
-            run({ try await actions.setArchived(sid, archived) }, { [] }, failed: { .actionFailed($0) })
+            run({ try await actions.setArchived(sid, archived) }, { [] }, failed: { .failed(.archive(sid), $0) })
         case .decideRequest(let sid, let decision):
-            do { try actions?.decideRequest(sid, decision) } catch let e as AccountActions.RequestError { dispatch(.actionFailed(e.description)) }
+            do { try actions?.decideRequest(sid, decision) } catch let e as AccountActions.RequestError { dispatch(.failed(.sessionRequest(sid), e.description)) }
         case .addContact(let pk, let alias):
             guard let actions else { return }
             run({ try await actions.addContact(pk, alias: alias) }, { [.contactSaved(pk)] }, failed: { .contactSaveFailed($0) })
@@ -313,17 +315,17 @@ public final class EffectRunner: @unchecked Sendable {
         case .removeContact(let pk):
             guard let actions, let store else { return }
             run({ try await actions.removeContact(pk); return try store.contacts() },
-                { [.contactsLoaded($0), .actionSucceeded("contact removed.")] }, failed: { .actionFailed($0) })
+                { [.contactsLoaded($0), .contactRemoved(pk)] }, failed: { .failed(.removeContact(pk), $0) })
 
         case .addRelay(let text):
-            do { try relays.add(text, now: now) } catch let e as RelayList.Failure { dispatch(.actionFailed(e.description)); return }
+            do { try relays.add(text, now: now) } catch let e as RelayList.Failure { dispatch(.failed(.relayList, e.description)); return }
             applyRelays()
         case .removeRelay(let url):
-            do { try relays.remove(url) } catch let e as RelayList.Failure { dispatch(.actionFailed(e.description)); return }
+            do { try relays.remove(url) } catch let e as RelayList.Failure { dispatch(.failed(.relayList, e.description)); return }
             relaySnapshots[url] = nil
             applyRelays()
         case .setRelayEnabled(let url, let enabled):
-            do { try relays.setEnabled(url, enabled) } catch let e as RelayList.Failure { dispatch(.actionFailed(e.description)); return }
+            do { try relays.setEnabled(url, enabled) } catch let e as RelayList.Failure { dispatch(.failed(.relayList, e.description)); return }
             applyRelays()
         case .resetRelays:
             try relays.reset(now: now)
@@ -338,20 +340,12 @@ public final class EffectRunner: @unchecked Sendable {
             dispatch(.clipboardRead(services.clipboard.read()))
         case .openURL(let url):
             switch services.browser.open(url) {
-            case .success(let m): dispatch(.actionSucceeded(m))
-            case .failure(let e): dispatch(.actionFailed(e.description))
+            case .success(let m): dispatch(.linkOpened(how: m))
+            case .failure(let e): dispatch(.failed(.openLink, e.description))
             }
         case .setProfileName(let name):
             guard let engine else { return }
-            let dispatch = self.dispatch
-            Task {
-                do {
-                    try await engine.publishProfileName(name)
-                    dispatch(.profileNameSaved(name))
-                } catch {
-                    dispatch(.actionFailed(String(describing: error)))
-                }
-            }
+            run({ try await engine.publishProfileName(name) }, { _ in [.profileNameSaved(name)] }, failed: { .failed(.profileName, $0) })
         case .refreshRelayStats:
             guard let pool else { return }
             Task { [self] in
@@ -369,7 +363,7 @@ public final class EffectRunner: @unchecked Sendable {
                 _ = try Wipe.run(paths)
                 dispatch(.wiped)
             } catch {
-                dispatch(.actionFailed("wipe incomplete: \(error)"))
+                dispatch(.failed(.wipe, "wipe incomplete: \(error)"))
             }
         case .switchIdentity(let pk):
             stopEngine()
@@ -406,10 +400,10 @@ public final class EffectRunner: @unchecked Sendable {
                         }
                         resetSession()
                         dispatch(.loggedOut)
-                        if let failure { dispatch(.actionFailed(failure)) }
+                        if let failure { dispatch(.failed(.deleteAccount, failure)) }
                     }
                 } catch {
-                    dispatch(.actionFailed("account not deleted: \(error)"))
+                    dispatch(.failed(.deleteAccount, "account not deleted: \(error)"))
                 }
             }
         case .testRelay(let url):
@@ -421,7 +415,7 @@ public final class EffectRunner: @unchecked Sendable {
         case .clearCache:
             try store?.clearLinkMetadata()
             if let store { try? FileManager.default.removeItem(at: paths.cache(for: store.owner)) }
-            dispatch(.actionSucceeded("cached media and previews cleared."))
+            dispatch(.cacheCleared)
         case .notify(let title, let body, let via):
             services.notifier.notify(title, body, via != .desktop, via != .bell)
         case .quit, .editNote, .applyTheme:
@@ -523,7 +517,7 @@ public final class EffectRunner: @unchecked Sendable {
                     do {
                         if try store.setting(.profileNamePending) == nil { dispatch(.ownProfileNameLoaded(try store.setting(.profileName))) }
                     } catch {
-                        dispatch(.actionFailed("could not read your profile name: \(error)"))
+                        dispatch(.failed(.profileName, "could not read your profile name: \(error)"))
                     }
                 case .relay(let snapshot):
                     queue.async { [self] in
@@ -578,12 +572,11 @@ public final class EffectRunner: @unchecked Sendable {
     /// Runs a use case off the effect queue and dispatches what it answered, or its error in words.
     private func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T, _ succeeded: @escaping @Sendable (T) -> [AppAction],
                                   failed: @escaping @Sendable (String) -> AppAction) {
-        let dispatch = self.dispatch
-        Task {
+        accountTasks.start(dispatch) { answer in
             do {
-                for action in succeeded(try await work()) { dispatch(action) }
+                for action in succeeded(try await work()) { answer(action) }
             } catch {
-                dispatch(failed(String(describing: error)))
+                answer(failed(String(describing: error)))
             }
         }
     }
@@ -600,17 +593,18 @@ public final class EffectRunner: @unchecked Sendable {
         let cached = (try? store.linkTitles(for: urls)) ?? [:]
         if !cached.isEmpty { dispatch(.linkTitlesLoaded(cached)) }
         guard options.linkPreviews, fetching else { return }
-        let dispatch = self.dispatch, search = self.search
-        Task {
+        let search = self.search
+        accountTasks.start(dispatch) { answer in
             let fetched = await previews.refresh(urls)
             if !fetched.isEmpty {
                 search?.invalidate([session])
-                dispatch(.linkTitlesLoaded(fetched))
+                answer(.linkTitlesLoaded(fetched))
             }
         }
     }
 
     private func stopEngine() {
+        accountTasks.cancelAll()
         updatesTask?.cancel()
         updatesTask = nil
         if let engine { Task { await engine.stop() } }
