@@ -12,7 +12,7 @@ import Synchronization
 public final class TerminalApp {
     private let options: AppOptions
     private let theme: Theme
-    private let terminal: NcursesTerminal
+    private let terminal: any TerminalDriver
     private let inbox = ActionInbox()
     private let outbox = TerminalOutbox()
     private let services: Services
@@ -25,11 +25,12 @@ public final class TerminalApp {
     private var signalSources: [DispatchSourceSignal] = []
     private var stats: FrameStats?
 
-    /// `processStart`: wall-clock seconds when `main` began, for the first-frame figure.
-    public init(options: AppOptions, theme: Theme, processStart: Double = WallClock.now) {
+    /// `processStart`: wall-clock seconds when `main` began, for the first-frame figure. `terminal`:
+    /// the real one unless a test hands in a `HeadlessTerminal`.
+    public init(options: AppOptions, theme: Theme, processStart: Double = WallClock.now, terminal: (any TerminalDriver)? = nil) {
         self.options = options
         self.theme = theme
-        terminal = NcursesTerminal(theme: theme)
+        self.terminal = terminal ?? NcursesTerminal(theme: theme)
         services = .live(outbox: outbox)
         if let path = ProcessInfo.processInfo.environment["LINKSTR_FRAME_STATS"], !path.isEmpty {
             // The benchmark passes its launch time, so the figure includes exec and dynamic loading.
@@ -42,7 +43,7 @@ public final class TerminalApp {
 
     /// Runs until the user quits; the terminal is restored on every way out that can be caught.
     public func run() {
-        installSignalHandlers()
+        if terminal.handlesSignals { installSignalHandlers() }
         terminal.start(noColor: options.noColor, mouse: options.mouse)
         terminal.hyperlinks = options.hyperlinks
         defer {
@@ -60,7 +61,7 @@ public final class TerminalApp {
         var flushDeadline: Double?
         while running {
             let timeout = flushDeadline.map { max(0, Int32(($0 - Monotonic.now) * 1000)) } ?? 1000
-            let ready = waitForInput(timeoutMilliseconds: timeout)
+            let ready = terminal.waitForInput(timeoutMilliseconds: timeout, wake: inbox.wakeDescriptors.read)
             let batchStart = Monotonic.now
             var sawKey = false
 
@@ -142,7 +143,7 @@ public final class TerminalApp {
 
     private func render() {
         guard state != rendered else { return }
-        terminal.draw(AppView.render(state))
+        terminal.draw(AppView.render(state), forceFull: false)
         rendered = state
         stats?.recordFrame(state)
     }
@@ -150,7 +151,7 @@ public final class TerminalApp {
     /// Ctrl-Z: the terminal is raw (no ISIG), so suspend by hand: restore the shell's screen, stop with the
     /// default SIGTSTP action, and on `fg` take the screen back and redraw everything.
     private func suspend() {
-        terminal.stop()
+        terminal.stop(clearing: false)
         // Aimed at this thread with SIGTSTP unblocked here: a process-wide kill() may be taken by another
         // thread after the handler is back, and this thread (a worker of the async runtime) blocks it.
         var tstp = sigset_t(), saved = sigset_t()
@@ -168,7 +169,7 @@ public final class TerminalApp {
     /// `$VISUAL`/`$EDITOR` on the note: the screen is given back to the shell's terminal, the editor
     /// runs on a file in a private directory (0700, the file 0600), and both are removed afterwards.
     private func editNote(_ note: String) {
-        terminal.stop()
+        terminal.stop(clearing: false)
         let result = NoteEditor.edit(note)
         terminal.resume()
         apply(.resized(terminal.size))
@@ -176,15 +177,6 @@ public final class TerminalApp {
         case .success(let edited): apply(.editorFinished(text: edited.text, error: edited.warning))
         case .failure(let why): apply(.editorFinished(text: nil, error: why.description))
         }
-    }
-
-    /// poll(2) on the terminal and the inbox's wake pipe.
-    private func waitForInput(timeoutMilliseconds: Int32) -> Bool {
-        var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: inbox.wakeDescriptors.read, events: Int16(POLLIN), revents: 0)]
-        let n = poll(&fds, 2, timeoutMilliseconds)
-        // EINTR (SIGWINCH) also means: read, ncurses has a KEY_RESIZE waiting.
-        return n < 0 || fds[0].revents != 0
     }
 
     private func installSignalHandlers() {
