@@ -43,6 +43,12 @@ public struct SyncStats: Sendable, Equatable {
     /// Gift wraps delivered to recipients' own inbox relays (outside our pool), and those that were not.
     public var inboxDelivered = 0
     public var inboxUndelivered = 0
+    /// Stage figures for the benchmark: the first and last wrap received (seconds on the continuous
+    /// clock), and the time spent unwrapping (all cores at once) and storing.
+    public var firstReceived: Double?
+    public var lastReceived: Double?
+    public var unwrapSeconds = 0.0
+    public var storeSeconds = 0.0
     public init() {}
 }
 
@@ -468,6 +474,9 @@ public actor SyncEngine {
 
     private func enqueue(_ relay: String, _ sub: String, _ e: NostrEvent) async {
         stats.wrapsReceived += 1
+        let received = Self.seconds(ContinuousClock.now)
+        if stats.firstReceived == nil { stats.firstReceived = received }
+        stats.lastReceived = received
         // `live` is decided on receipt: an event is news only when it came on the live subscription after
         // that relay's EOSE for it. (Deciding at flush time filed history received just before EOSE as live.)
         switch batcher.admit(IngestBatcher.Item(relay: relay, live: sub == Self.livePrefix && liveEOSE.contains(relay), event: e)) {
@@ -561,7 +570,9 @@ public actor SyncEngine {
         guard !batch.isEmpty else { return }
         let now = clock()
         let identity = identity, cache = keyCache
+        let unwrapStart = ContinuousClock.now
         let opened = await Self.unwrapAll(batch.map(\.event), identity: identity, cache: cache)
+        stats.unwrapSeconds += Self.seconds(ContinuousClock.now) - Self.seconds(unwrapStart)
         stats.decryptions += batch.count
         var messages = [InboundMessage]()
         for (item, result) in zip(batch, opened) {
@@ -583,6 +594,8 @@ public actor SyncEngine {
         returnMemoryAfterJunk()
         let wrapIDs = zip(batch, opened).compactMap { item, result in (try? result.get()) == nil ? nil : item.event.id.hex }
         do {
+            let storeStart = ContinuousClock.now
+            defer { stats.storeSeconds += Self.seconds(ContinuousClock.now) - Self.seconds(storeStart) }
             let reports = try store.ingest(messages, restoringHistory: restoringHistory, processedWraps: wrapIDs, now: now)
             var touched = Set<String>(), notifications = [InboundNotification]()
             for r in reports {
@@ -605,6 +618,13 @@ public actor SyncEngine {
             updateSink.yield(.notice(relay: "", "could not store incoming messages: \(error)"))
         }
     }
+
+    /// Seconds since the process's first use of it, on the continuous clock (for stage figures).
+    public static func seconds(_ instant: ContinuousClock.Instant) -> Double {
+        let d = epoch.duration(to: instant)
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+    private static let epoch = ContinuousClock.now
 
     /// Fully checked unwraps, spread over the cores (each unwrap is ~200 µs of elliptic-curve work).
     static func unwrapAll(_ wraps: [NostrEvent], identity: SecretKey, cache: ConversationKeyCache) async -> [Result<NIP59.UnwrappedGift, GiftWrapError>] {

@@ -14,7 +14,7 @@ enum SyncBench {
         print("sync: nostr-relay at \(relay.url)")
         let me = SecretKey.generate()
         let now = Int64(Date().timeIntervalSince1970)
-        let (events, seedSeconds, sessions, senderCount) = try await seed(relay, for: me, wraps: count, now: now)
+        let (events, seedSeconds, sessions, senderCount) = try await seed(relay.url, for: me, wraps: count, now: now)
         let counted = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/sqlite3"), [relay.directory.appendingPathComponent("nostr.sqlite3").path,
                                                                                        "select count(*) from events where kind = 1059"])
         print("  (relay holds \(counted.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) gift wraps)")
@@ -61,12 +61,12 @@ enum SyncBench {
     }
 
     /// Seeds `relay` with `count` gift wraps to `me`: 20 senders each create a session with us, then post.
-    static func seed(_ relay: TestRelay, for me: SecretKey, wraps count: Int, now: Int64) async throws -> (events: [NostrEvent], seconds: Double, sessions: [String], senders: Int) {
+    static func seed(_ url: String, for me: SecretKey, wraps count: Int, now: Int64) async throws -> (events: [NostrEvent], seconds: Double, sessions: [String], senders: Int) {
         let senders = (0..<20).map { _ in SecretKey.generate() }
 
         // Seed: each sender creates a session with us, then posts; everything wrapped to us.
         let publisher = RelayPool()
-        await publisher.setRelays([(relay.url, true)])
+        await publisher.setRelays([(url, true)])
         _ = await publisher.waitForWritableRelay()
         var events = [NostrEvent]()
         var sessions = [String]()
@@ -84,9 +84,14 @@ enum SyncBench {
                 events.append(try NIP59.giftWrap(rumor: UnsignedEvent(pubkey: senders[s].publicKey, createdAt: now - 90_000 + Int64(i), kind: 44001,
                                                                       content: root.encoded()), sender: senders[s], recipient: me.publicKey, now: now))
             }
-            for start in stride(from: 0, to: events.count, by: 500) {
-                if case .failure(let e) = await publisher.publish(Array(events[start..<min(start + 500, events.count)]), timeout: .seconds(120)) {
-                    throw HarnessError(description: "seeding failed: \(e)")
+            // In batches of 200; a batch whose connection dropped (LocalRelay closes a flooding one) goes again.
+            for start in stride(from: 0, to: events.count, by: 200) {
+                let batch = Array(events[start..<min(start + 200, events.count)])
+                var attempt = 0
+                while case .failure(let e) = await publisher.publish(batch, timeout: .seconds(120)) {
+                    attempt += 1
+                    guard attempt < 5 else { throw HarnessError(description: "seeding failed: \(e)") }
+                    _ = await publisher.waitForWritableRelay()
                 }
             }
         }

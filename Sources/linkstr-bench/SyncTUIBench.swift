@@ -5,14 +5,15 @@ import NostrProtocol
 
 /// Keys while a cold sync ingests: the release app in tmux (80×24) with an empty store, a relay holding
 /// `wraps` gift wraps for the account, and the session list scrolled (j/k) every 20 ms while the
-/// backfill runs. Each key counts until the frame that shows it.
+/// backfill runs, opening the selected session's feed and going back every fourth key. Each key counts
+/// until the frame that shows it; a feed open until the frame that shows the feed loaded.
 enum SyncTUIBench {
     static func run(wraps: Int, keys: Int = 400) async throws {
         let binary = try BenchHome.binary()
         let relay = try TestRelay()
         defer { relay.stop() }
         let me = SecretKey.generate()
-        let seeded = try await SyncBench.seed(relay, for: me, wraps: wraps, now: Int64(Date().timeIntervalSince1970))
+        let seeded = try await SyncBench.seed(relay.url, for: me, wraps: wraps, now: Int64(Date().timeIntervalSince1970))
         let bench = try BenchHome("synctui", me: me)
         defer { bench.remove() }
         let (home, passphrase) = (bench.home, bench.passphrase)
@@ -22,9 +23,10 @@ enum SyncTUIBench {
                        environment: ["LINKSTR_PASSPHRASE": passphrase, "LINKSTR_FRAME_STATS": stats.path])
         try tmux.waitFor("s", text: "1 Sessions", timeout: 60)
         let started = Date()
+        // Down, open the session, back, up: the list moves and feeds open while the backfill runs.
         for i in 0..<keys {
-            try tmux.keys("s", i % 2 == 0 ? "j" : "k")
-            usleep(20_000)
+            try tmux.keys("s", ["j", "Enter", "h", "k"][i % 4])
+            usleep(i % 4 == 1 ? 60_000 : 20_000)
         }
         let keySeconds = Date().timeIntervalSince(started)
         usleep(300_000)
@@ -38,6 +40,12 @@ enum SyncTUIBench {
         print("sync-tui: \(binary.path), \(seeded.events.count) wraps on nostr-relay, cold store, 80×24 tmux")
         Timing.report("keys during the cold sync (\(latencies.count) in \(String(format: "%.1f", keySeconds)) s)",
                       String(format: "median %.2f ms, p99 %.2f ms, max %.2f ms", latencies[latencies.count / 2], p99, latencies.last!))
+        let opens = (object["feed_open_ms"] as? [Double] ?? []).sorted()
+        if !opens.isEmpty {
+            Timing.report("feed opens to the loaded feed (\(opens.count))",
+                          String(format: "median %.1f ms, p99 %.1f ms, max %.1f ms", opens[opens.count / 2],
+                                 opens[min(opens.count - 1, Int(Double(opens.count) * 0.99))], opens.last!))
+        }
         Timing.report("peak resident memory", String(format: "%.1f MiB", Double(object["peak_rss_kib"] as? Int ?? 0) / 1024))
     }
 }

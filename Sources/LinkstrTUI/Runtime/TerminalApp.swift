@@ -107,6 +107,8 @@ public final class TerminalApp {
             guard running else { break }
             render()
             if sawKey { stats?.recordKey(Monotonic.now - batchStart) }
+            // A feed asked for and not shown yet: timed until the frame that shows its posts.
+            if sawKey, state.sessions.open?.loading == true { stats?.feedRequested(at: batchStart) }
             for sequence in outbox.drain() { terminal.writeRaw(sequence) }
         }
     }
@@ -146,6 +148,7 @@ public final class TerminalApp {
         terminal.draw(AppView.render(state), forceFull: false)
         rendered = state
         stats?.recordFrame(state)
+        stats?.recordFeed(state)
     }
 
     /// Ctrl-Z: the terminal is raw (no ISIG), so suspend by hand: restore the shell's screen, stop with the
@@ -253,6 +256,19 @@ final class FrameStats {
 
     func recordKey(_ seconds: Double) { keyLatencies.append(seconds) }
 
+    /// Feed opens, from the key to the frame that shows the feed loaded (not the "loading…" frame).
+    var feedOpens: [Double] = []
+    private var feedRequestedAt: Double?
+    func feedRequested(at t: Double) { if feedRequestedAt == nil { feedRequestedAt = t } }
+    func recordFeed(_ state: AppState) {
+        guard let start = feedRequestedAt else { return }
+        guard let feed = state.sessions.open else { feedRequestedAt = nil; return }  // left before it loaded
+        if !feed.loading {
+            feedOpens.append(Monotonic.now - start)
+            feedRequestedAt = nil
+        }
+    }
+
     func write() {
         func kib(_ field: String) -> Int {
             guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
@@ -265,6 +281,7 @@ final class FrameStats {
             "frames": frames,
             "boot_steps_ms": steps,
             "key_latencies_ms": keyLatencies.map { $0 * 1000 },
+            "feed_open_ms": feedOpens.map { $0 * 1000 },
             "rss_kib": kib("VmRSS"),
             "peak_rss_kib": kib("VmHWM"),
         ]

@@ -1,0 +1,133 @@
+import Foundation
+import LinkstrDomain
+import LinkstrRelay
+import LinkstrStorage
+import LinkstrSync
+import LinkstrTestSupport
+import NostrProtocol
+
+/// Issue 17 in one run: for `wraps` gift wraps on each relay implementation (nostr-relay and rust-nostr's
+/// LocalRelay), the plain-fetch floor of that relay, a cold sync end to end with each stage's own rate
+/// and the peak memory, and a warm re-sync against the floor; then the unwrap figures (one core
+/// against the libsecp256k1 floor and rust-nostr) from the protocol bench.
+enum SpeedBench {
+    static func run(wraps count: Int) async throws {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        print("speed: \(count) gift wraps per relay, \(cores) cores")
+        let nostrRelay = try TestRelay(maxLimit: 10_000)
+        defer { nostrRelay.stop() }
+        let localRelay = try RustRelay.start()
+        defer { localRelay.stop() }
+        var rows: [(relay: String, fetch: Double, cold: Double, warm: Double, peak: Double)] = []
+        for (name, url) in [("nostr-relay", nostrRelay.url), ("LocalRelay", localRelay.url)] {
+            let me = SecretKey.generate()
+            let now = Int64(Date().timeIntervalSince1970)
+            // Only the count is kept: the seeded events would count in the sync's memory.
+            let (seededCount, seedSeconds) = try await { let s = try await SyncBench.seed(url, for: me, wraps: count, now: now); return (s.events.count, s.seconds) }()
+            print("\(name) (\(url)): seeded \(seededCount) wraps in \(String(format: "%.1f", seedSeconds)) s")
+            let fetch = try await plainFetch(url, for: me.publicKey.hex, expect: seededCount)
+            Timing.report("plain fetch (pages of 500, parsed, unchecked)", String(format: "%.2f s, %.0f events/s (%d events)", fetch.seconds,
+                                                                                 Double(fetch.events) / fetch.seconds, fetch.events))
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-speed-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: home) }
+            let store = try LocalStore(paths: DataPaths.resolve(home: home.path)).account(me, now: now)
+            var cold = 0.0, warm = 0.0, peak = 0.0
+            for label in ["cold", "warm"] {
+                // What earlier rounds freed goes back to the system first, so the peak is this sync's.
+                trimMemory()
+                resetPeakMemory()
+                let before = residentMiB()
+                let pool = RelayPool(authSigner: SyncEngine.authSigner(for: me))
+                let engine = SyncEngine(identity: me, store: store, pool: pool)
+                var stats = SyncStats()
+                let seconds = try await Timing.secondsAsync {
+                    await pool.setRelays([(url, true)])
+                    try await engine.start()
+                    guard await engine.waitForBackfill(timeout: .seconds(600)) else { throw HarnessError(description: "backfill did not complete") }
+                    await engine.flush()
+                    stats = await engine.settledStats()
+                }
+                await engine.stop()
+                let wraps = Double(stats.wrapsReceived)
+                if label == "cold" {
+                    cold = seconds
+                    peak = peakMiB()
+                    let receiving = (stats.lastReceived ?? 0) - (stats.firstReceived ?? 0)
+                    Timing.report("cold sync, end to end", String(format: "%.2f s, %.0f wraps/s (%d opened, %d applied)", seconds, wraps / seconds,
+                                                                  stats.decryptions, stats.applied))
+                    Timing.report("  receiving (first to last wrap)", String(format: "%.2f s, %.0f wraps/s", receiving, wraps / max(receiving, 1e-9)))
+                    Timing.report("  unwrapping (busy time, \(cores) cores)", String(format: "%.2f s, %.0f wraps/s", stats.unwrapSeconds,
+                                                                                     Double(stats.decryptions) / max(stats.unwrapSeconds, 1e-9)))
+                    Timing.report("  storing (busy time, one writer)", String(format: "%.2f s, %.0f messages/s", stats.storeSeconds,
+                                                                               Double(stats.applied + stats.pending + stats.duplicates) / max(stats.storeSeconds, 1e-9)))
+                    Timing.report("  peak resident memory", String(format: "%.0f MiB (%.0f before)", peak, before))
+                } else {
+                    warm = seconds
+                    Timing.report("warm re-sync (same store)", String(format: "%.2f s, %.1f× the plain fetch, %d decryptions", seconds, seconds / fetch.seconds,
+                                                                      stats.decryptions))
+                }
+            }
+            rows.append((name, fetch.seconds, cold, warm, peak))
+        }
+        print("goals (issue 17): cold ≥ 5000 wraps/s, warm ≤ 1.5× fetch, RSS ≤ 120 MB")
+        for r in rows {
+            print(String(format: "  %@: cold %.0f wraps/s %@, warm %.2f× fetch %@, peak %.0f MiB %@", r.relay, Double(count) / r.cold,
+                         Double(count) / r.cold >= 5000 ? "met" : "NOT met", r.warm / r.fetch, r.warm / r.fetch <= 1.5 ? "met" : "NOT met",
+                         r.peak, r.peak <= 120 / 1.048576 ? "met" : "NOT met"))
+        }
+        try ProtocolBench.run(wrapCount: 10_000)
+        // The screen during such a sync: keys and feed opens in the release app (nostr-relay).
+        try await SyncTUIBench.run(wraps: count)
+    }
+
+    /// A plain client: REQ pages of 500 going back with an inclusive `until`, every event parsed (no
+    /// signature check, no decryption), until a page brings nothing new.
+    static func plainFetch(_ url: String, for pubkey: String, expect: Int) async throws -> (seconds: Double, events: Int) {
+        let connection = try await WebSocketConnection.connect(to: URL(string: url)!)
+        defer { connection.close() }
+        var seen = Set<EventID>(), until: Int64?
+        var iterator = connection.events.makeAsyncIterator()
+        let seconds = try await Timing.secondsAsync {
+            var page = 0
+            while true {
+                page += 1
+                var filter = "{\"kinds\":[1059],\"#p\":[\"\(pubkey)\"],\"limit\":500"
+                if let until { filter += ",\"until\":\(until)" }
+                connection.send("[\"REQ\",\"f\(page)\",\(filter)}]")
+                var fresh = 0
+                pageLoop: while let event = await iterator.next() {
+                    guard case .text(let text) = event else { throw HarnessError(description: "the relay closed: \(event)") }
+                    switch try RelayMessage.decode(text) {
+                    case .event(_, let e):
+                        if seen.insert(e.id).inserted { fresh += 1 }
+                        until = min(until ?? e.createdAt, e.createdAt)
+                    case .eose, .closed: break pageLoop
+                    default: continue
+                    }
+                }
+                connection.send("[\"CLOSE\",\"f\(page)\"]")
+                if fresh == 0 || seen.count >= expect { break }
+            }
+        }
+        return (seconds, seen.count)
+    }
+
+    static func residentMiB() -> Double { status("VmRSS") }
+    static func trimMemory() {
+        guard let symbol = dlsym(nil, "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)(0)
+    }
+    static func peakMiB() -> Double { status("VmHWM") }
+    static func status(_ field: String) -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
+              let kb = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return 0 }
+        return kb / 1024
+    }
+    /// The peak (VmHWM) starts again from the current size (Linux: 5 to clear_refs).
+    static func resetPeakMemory() {
+        do { try "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8) } catch {
+            print("  (the peak memory cannot be reset here: \(error); it counts from the process start)")
+        }
+    }
+}
