@@ -43,6 +43,16 @@ final class PostSearchIndexTests: XCTestCase {
         XCTAssertEqual(hits.map(\.rankInSession), Array(0..<10), "rank 0 is the newest post, as the feed shows it")
     }
 
+    func testWithinASecondHitsFollowTheFeedsOrder() {
+        // Two of our own posts in one second: the one sent later comes first, whatever the ids, as in the feed.
+        var late = doc("aaa", "s", 5, note: "same second"), early = doc("zzz", "s", 5, note: "same second")
+        late.sentSeq = 2
+        early.sentSeq = 1
+        let hits = index([early, late, doc("mmm", "s", 4, note: "same second")]).search("same").hits
+        XCTAssertEqual(hits.map(\.postID), ["aaa", "zzz", "mmm"])
+        XCTAssertEqual(hits.map(\.rankInSession), [0, 1, 2])
+    }
+
     func testHitsAreCappedAndSaySo() {
         let docs = (0..<(PostSearchIndex.maxHits + 5)).map { doc("p\($0)", "s\($0 % 3)", Int64($0), note: "same") }
         let result = index(docs).search("same")

@@ -12,8 +12,11 @@ public struct SearchDocument: Equatable, Sendable {
     public var url: String
     public var note: String?
     public var title: String?
-    public init(postID: String, sessionID: String, createdAt: Int64, url: String, note: String?, title: String?) {
+    /// Within one second, the order this device sent its own posts in (as feeds order them; 0 for others').
+    public var sentSeq: Int64
+    public init(postID: String, sessionID: String, createdAt: Int64, url: String, note: String?, title: String?, sentSeq: Int64 = 0) {
         self.postID = postID; self.sessionID = sessionID; self.createdAt = createdAt; self.url = url; self.note = note; self.title = title
+        self.sentSeq = sentSeq
     }
 }
 
@@ -49,10 +52,14 @@ public struct SessionSearchCorpus: Sendable {
 
     public var count: Int { createdAt.count }
 
-    /// `documents` in any order; they are kept newest first (ties by id, descending, as feeds order them).
+    /// `documents` in any order; they are kept in the feed's order: newest first, then within a second as
+    /// this device sent them, then by id (so `n` walks down the feed and a hit's rank is its place).
     public init(sessionID: String, documents: [SearchDocument]) {
         self.sessionID = sessionID
-        let sorted = documents.sorted { $0.createdAt != $1.createdAt ? $0.createdAt > $1.createdAt : $0.postID > $1.postID }
+        let sorted = documents.sorted { a, b in
+            if a.createdAt != b.createdAt { return a.createdAt > b.createdAt }
+            return a.sentSeq != b.sentSeq ? a.sentSeq > b.sentSeq : a.postID > b.postID
+        }
         var bytes = [UInt8](), starts = [Int32](), idBytes = [UInt8](), idStarts = [Int32]()
         bytes.reserveCapacity(sorted.reduce(0) { $0 + $1.url.utf8.count + ($1.note?.utf8.count ?? 0) + ($1.title?.utf8.count ?? 0) + 3 })
         starts.reserveCapacity(sorted.count)
@@ -173,8 +180,9 @@ public struct PostSearchIndex: Sendable {
         }
         found.sort { a, b in
             if a.createdAt != b.createdAt { return a.createdAt > b.createdAt }
-            let x = sessions[Int(a.corpus)], y = sessions[Int(b.corpus)]
-            return x.sessionID != y.sessionID ? x.sessionID > y.sessionID : x.postID(Int(a.post)) > y.postID(Int(b.post))
+            // One session's posts of one second stay in its feed's order; sessions by id.
+            if a.corpus == b.corpus { return a.post < b.post }
+            return sessions[Int(a.corpus)].sessionID > sessions[Int(b.corpus)].sessionID
         }
         let hits = found.prefix(Self.maxHits).map { sessions[Int($0.corpus)].hit(Int($0.post)) }
         return Result(hits: hits, truncated: found.count > Self.maxHits)

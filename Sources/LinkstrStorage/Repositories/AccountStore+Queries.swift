@@ -152,7 +152,7 @@ extension AccountStore {
     public func searchDocuments(sessionIDs: [String]? = nil) throws -> [SearchDocument] {
         let rows = try db.read { c -> [Row] in
             let base = """
-                SELECT p.post_id, p.session_id, p.created_at, p.url_enc, p.note_enc FROM posts p
+                SELECT p.post_id, p.session_id, p.created_at, p.sent_seq, p.url_enc, p.note_enc FROM posts p
                 JOIN sessions s ON s.owner = p.owner AND s.session_id = p.session_id AND s.listed = 1
                 WHERE p.owner = ?
                 """
@@ -165,7 +165,8 @@ extension AccountStore {
             let id = r["post_id"].text ?? ""
             documents.append(SearchDocument(postID: id, sessionID: r["session_id"].text ?? "", createdAt: r["created_at"].int ?? 0,
                                             url: try cipher.openRequired(r["url_enc"], ctx("posts.url", id)),
-                                            note: try cipher.open(r["note_enc"], ctx("posts.note", id)), title: nil))
+                                            note: try cipher.open(r["note_enc"], ctx("posts.note", id)), title: nil,
+                                            sentSeq: r["sent_seq"].int ?? 0))
         }
         let titles = try linkTitles(for: documents.map(\.url))
         if !titles.isEmpty { for i in documents.indices { documents[i].title = titles[documents[i].url] } }
