@@ -80,6 +80,6 @@ final class HeadlessLoopTests: XCTestCase {
         XCTAssertEqual(finished.wait(timeout: .now() + 10), .success, "the loop ended")
         XCTAssertGreaterThan(terminal.frames.count, 5)
         let written = try FileManager.default.subpathsOfDirectory(atPath: home.path)
-        XCTAssertTrue(written.contains { $0.hasSuffix(".sqlite") || $0.contains("db") }, "a real store was written: \(written)")
+        XCTAssertTrue(written.contains { $0.hasSuffix("linkstr.sqlite3") }, "a real store was written: \(written)")
     }
 }
