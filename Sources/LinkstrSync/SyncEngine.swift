@@ -214,8 +214,11 @@ public actor SyncEngine {
         // Stop receiving first: a relay that keeps streaming must not hold the caller past its deadline.
         // What is buffered is ingested; what was still on the wire is fetched again next time (only
         // ingested wraps are recorded as processed).
+        log.debug("stopping", metadata: ["buffered": "\(batcher.buffer.count)", "flushing": "\(activeFlushes)"])
         await pool.stop()
+        log.debug("receiving stopped", metadata: ["buffered": "\(batcher.buffer.count)", "flushing": "\(activeFlushes)"])
         await flush()
+        log.debug("stopped")
         updateSink.finish()
         for w in backfillWaiters { w.resume() }
         backfillWaiters.removeAll()
