@@ -125,11 +125,9 @@ public struct Keymap: Equatable, Sendable {
     /// user bound it to, the key itself, or nil when the user moved its action elsewhere.
     public func translate(_ key: Key, in context: KeyContext) -> Key? {
         guard !overrides.isEmpty else { return key }
-        let scope = Self.bindings.filter { $0.context == context || $0.context == .global }
         // The context's own bindings first: they win over the global ones.
-        for b in scope.sorted(by: { ($0.context == .global ? 1 : 0) < ($1.context == .global ? 1 : 0) }) where overridden(b) && keys(b).contains(key) {
-            return b.defaults[0]
-        }
+        let scope = Self.bindings.filter { $0.context == context } + Self.bindings.filter { $0.context == .global && context != .global }
+        if let bound = scope.first(where: { overridden($0) && keys($0).contains(key) }) { return bound.defaults[0] }
         let stillDefault = scope.contains { !overridden($0) && $0.defaults.contains(key) }
         let movedAway = scope.contains { overridden($0) && $0.defaults.contains(key) }
         return movedAway && !stillDefault ? nil : key

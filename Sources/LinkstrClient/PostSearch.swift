@@ -1,9 +1,7 @@
 import LinkstrDomain
 import LinkstrStorage
+import LinkstrSync
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Search over the open account's posts (issue 14 item 7), for both front ends.
 ///
@@ -82,12 +80,3 @@ public final class PostSearch: Sendable {
     }
 }
 
-/// glibc's `malloc_trim` (not in the Glibc module's headers), looked up once: after a build the
-/// allocator keeps the freed rows and strings; this gives them back.
-enum MemoryTrim {
-    private static let trim: (@convention(c) (Int) -> Int32)? = {
-        guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-    }()
-    static func now() { _ = trim?(0) }
-}

@@ -518,11 +518,6 @@ public actor SyncEngine {
         }
     }
 
-    /// glibc's malloc_trim (not in the Glibc module's headers), looked up once; nil elsewhere.
-    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
-        guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-    }()
     private var junkSinceTrim = 0
     private var lastTrim = ContinuousClock.now
     private var activeFlushes = 0
@@ -533,7 +528,7 @@ public actor SyncEngine {
         guard junkSinceTrim >= 2_000, ContinuousClock.now - lastTrim > .seconds(2) else { return }
         junkSinceTrim = 0
         lastTrim = ContinuousClock.now
-        Self.mallocTrim?(0)
+        MemoryTrim.now()
     }
     private var flushWaiters: [CheckedContinuation<Void, Never>] = []
 

@@ -26,10 +26,10 @@ enum SearchBench {
 
         var indexed = 0
         let search = PostSearch(store: store)
-        let before = residentMiB()
+        let before = SpeedBench.residentMiB()
         let build = try Timing.seconds { indexed = try search.build() }
         Timing.report("index build, on the first / (\(indexed) posts)", String(format: "%.0f ms", build * 1000))
-        Timing.report("resident memory it adds", String(format: "%.0f MiB (%.0f → %.0f MiB, whole process)", residentMiB() - before, before, residentMiB()))
+        Timing.report("resident memory it adds", String(format: "%.0f MiB (%.0f → %.0f MiB, whole process)", SpeedBench.residentMiB() - before, before, SpeedBench.residentMiB()))
 
         let sid = sessions[sessions.count / 2].id
         let queries: [(String, String, String?)] = [
@@ -57,12 +57,5 @@ enum SearchBench {
             _ = try search.search("note")
         }
         Timing.report("query after one session changed", String(format: "median %.2f ms, p99 %.2f ms", stale.median, stale.p99))
-    }
-
-    static func residentMiB() -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kb = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return 0 }
-        return kb / 1024
     }
 }

@@ -29,12 +29,14 @@ enum SpeedBench {
             Timing.report("plain fetch (pages of 500, parsed, unchecked)", String(format: "%.2f s, %.0f events/s (%d events)", fetch.seconds,
                                                                                  Double(fetch.events) / fetch.seconds, fetch.events))
             let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-speed-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: home) }
+            defer {
+                do { try FileManager.default.removeItem(at: home) } catch { print("  (could not remove \(home.path): \(error))") }
+            }
             let store = try LocalStore(paths: DataPaths.resolve(home: home.path)).account(me, now: now)
             var cold = 0.0, warm = 0.0, peak = 0.0
             for label in ["cold", "warm"] {
                 // What earlier rounds freed goes back to the system first, so the peak is this sync's.
-                trimMemory()
+                MemoryTrim.now()
                 resetPeakMemory()
                 let before = residentMiB()
                 let pool = RelayPool(authSigner: SyncEngine.authSigner(for: me))
@@ -112,18 +114,8 @@ enum SpeedBench {
         return (seconds, seen.count)
     }
 
-    static func residentMiB() -> Double { status("VmRSS") }
-    static func trimMemory() {
-        guard let symbol = dlsym(nil, "malloc_trim") else { return }
-        _ = unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)(0)
-    }
-    static func peakMiB() -> Double { status("VmHWM") }
-    static func status(_ field: String) -> Double {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
-              let kb = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return 0 }
-        return kb / 1024
-    }
+    static func residentMiB() -> Double { Double(JunkBench.status(getpid(), "VmRSS")) / 1024 }
+    static func peakMiB() -> Double { Double(JunkBench.status(getpid(), "VmHWM")) / 1024 }
     /// The peak (VmHWM) starts again from the current size (Linux: 5 to clear_refs).
     static func resetPeakMemory() {
         do { try "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8) } catch {

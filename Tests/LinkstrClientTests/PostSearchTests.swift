@@ -13,7 +13,9 @@ final class PostSearchTests: XCTestCase {
     override func setUpWithError() throws {
         tmp = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-search-\(UUID().uuidString)")
     }
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: tmp) }
+    override func tearDownWithError() throws {
+        if FileManager.default.fileExists(atPath: tmp.path) { try FileManager.default.removeItem(at: tmp) }
+    }
 
     func testFindsNotesURLsAndTitlesAndFollowsChangesWithoutWritingThemDown() throws {
         let paths = DataPaths.resolve(home: tmp.path)

@@ -62,7 +62,7 @@ final class SearchAndLinksTests: XCTestCase {
 
         for (name, environment, columns, rows) in [("srch-xterm", ["TERM": "xterm"], 80, 24),
                                                    ("srch-large", ["TERM": "tmux-256color", "NO_COLOR": "1"], 200, 60)] {
-            try? FileManager.default.removeItem(at: opened)
+            if FileManager.default.fileExists(atPath: opened.path) { try FileManager.default.removeItem(at: opened) }
             let tmux = try Tmux()
             let raw = tmux.directory.appendingPathComponent("raw-\(name).out")
             try home.startApp(tmux, name, relay: relay.url, environment: environment.merging(["BROWSER": "browser", "PATH": stubs.path]) { $1 },

@@ -14,7 +14,12 @@ final class HeadlessLoopTests: XCTestCase {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: home) }
+    override func tearDownWithError() throws {
+        // The runner closes the store as the loop ends; SQLite may still be removing its -shm file.
+        for attempt in 0..<3 {
+            do { try FileManager.default.removeItem(at: home); return } catch where attempt < 2 { usleep(100_000) }
+        }
+    }
 
     func waitFor(_ terminal: HeadlessTerminal, _ what: String, timeout: TimeInterval = 20,
                  _ predicate: (Canvas) -> Bool) throws -> Canvas {

@@ -127,7 +127,7 @@ final class ThemeAndWidthTests: XCTestCase {
     func testHyperlinksAndKeysFiles() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-config-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { XCTAssertNoThrow(try FileManager.default.removeItem(at: dir)) }
         func config(_ text: String) throws -> ConfigFile {
             try text.write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
             return try ConfigFile.load(in: dir)
