@@ -202,9 +202,14 @@ final class FaultTests: XCTestCase {
         _ = a
         let proxy = try FaultProxy.start(upstream: relay.url, mode: "flood", argument: "0")
         let started = Date()
-        let run = try b.run(["sync", "--json", "--timeout", "3"], relays: [proxy.url], timeout: 30)
+        let run = try b.run(["sync", "--json", "--timeout", "3", "--log-level", "debug"], relays: [proxy.url], timeout: 30)
         let elapsed = Date().timeIntervalSince(started)
         print("junk flood: sync --timeout 3 returned after \(Int(elapsed * 1000)) ms")
+        if elapsed > 4 {
+            // Where the time went (the log has the stop path at debug level).
+            let log = (try? String(contentsOf: b.directory.appendingPathComponent("state/linkstr.log"), encoding: .utf8)) ?? ""
+            print(log.split(separator: "\n").filter { !$0.contains("batch ingested") }.suffix(12).joined(separator: "\n"))
+        }
         XCTAssertLessThan(elapsed, 3 + 2, "the deadline holds (within a second, plus start-up)")
         let summary = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any], run.err)
         let invalid = summary["invalid"] as? Int ?? 0, applied = summary["applied"] as? Int ?? -1

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import LinkstrDomain
 import LinkstrRelay
 import LinkstrSync
@@ -41,12 +42,17 @@ struct SyncCommand: LinkstrCommand {
         }
         try await engine.start()
         await engine.publishPendingProfileName()
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         let complete = await engine.waitForBackfill(timeout: .milliseconds(Int(timeout * 1000)))
         // Only after a complete backfill: relays that did not answer a REQ would not answer an EVENT either.
+        // Best effort, within what is left of the deadline (a backfill that ends just before it must not
+        // add a publish's own wait): what does not go out now stays pending for the next run.
         if complete {
-            await engine.publishInboxRelaysIfChanged()
-            // Preference edits made here while offline, and the initial backup, go out now.
-            await engine.publishPendingPreferences()
+            await Self.untilDeadline(deadline) {
+                await engine.publishInboxRelaysIfChanged()
+                // Preference edits made here while offline, and the initial backup, go out now.
+                await engine.publishPendingPreferences()
+            }
         }
         if follow {
             try? await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
@@ -78,6 +84,21 @@ struct SyncCommand: LinkstrCommand {
         guard complete else {
             let errors = relays.compactMap { r in r.lastError.map { "\(r.url): \($0)" } }
             throw CLIError("sync did not finish within \(Int(timeout)) s" + (errors.isEmpty ? "." : " (" + errors.joined(separator: "; ") + ")"))
+        }
+    }
+}
+
+extension SyncCommand {
+    /// Runs `work` until it is done or `deadline` passes, whichever comes first (past the deadline it is
+    /// left to end when the engine stops).
+    static func untilDeadline(_ deadline: ContinuousClock.Instant, _ work: @escaping @Sendable () async -> Void) async {
+        let resumed = Mutex(false)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeOnce: @Sendable () -> Void = {
+                if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume() }
+            }
+            Task { await work(); resumeOnce() }
+            Task { try? await Task.sleep(until: deadline); resumeOnce() }
         }
     }
 }
