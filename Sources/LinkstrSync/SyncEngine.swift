@@ -92,7 +92,13 @@ public actor SyncEngine {
     /// The ingest pipeline's front (pure, tested alone): wraps buffered or being opened, known junk, and
     /// batches; the persisted processed set is asked per batch (`flushBuffered`). Batches are not capped
     /// here: the pool's consumer waits for a full batch's flush, which bounds what is held.
-    private var batcher = IngestBatcher(batchSize: 256, maxBatchesInFlight: .max)
+    private var batcher = IngestBatcher(batchSize: 256, maxBatchesInFlight: 1)
+    /// Opens and stores full batches, one at a time, while the pool's consumer goes on receiving (so the
+    /// next history page is asked for while this one is opened); nil when idle.
+    private var worker: Task<Void, Never>?
+    /// The pool's consumer waiting for room (more than `queuedBatches` full batches buffered).
+    private var spaceWaiters: [CheckedContinuation<Void, Never>] = []
+    private static let queuedBatches = 2
     /// Whose kind 0 the profiles subscription asks for (contacts and session members).
     private var profileAuthors = Set<Pubkey>()
     private var profilesSubscribed = false
@@ -486,11 +492,31 @@ public actor SyncEngine {
         case .inFlight: stats.wrapsAlreadyProcessed += 1
         case .knownJunk: stats.invalidWraps += 1
         case .buffered(flush: true, _):
-            // Backpressure: the consumer of pool events waits for this batch instead of piling up batches.
-            await flushBuffered()
+            kickWorker()
+            // Backpressure: past a few batches the consumer of pool events waits for the worker.
+            while batcher.buffer.count >= batcher.batchSize * Self.queuedBatches {
+                await withCheckedContinuation { spaceWaiters.append($0) }
+            }
         case .buffered:
             scheduleFlush()
         }
+    }
+
+    private func kickWorker() {
+        guard worker == nil else { return }
+        worker = Task { await self.drainFullBatches() }
+    }
+
+    /// Full batches, one after another (a partial one waits for the timer or `flush()`).
+    private func drainFullBatches() async {
+        while batcher.buffer.count >= batcher.batchSize {
+            if !batcher.hasSlot {
+                await withCheckedContinuation { flushWaiters.append($0) }
+                continue
+            }
+            await flushBuffered()
+        }
+        worker = nil
     }
 
     /// A partial batch goes after a short wait (40 ms), so a trickle of wraps is still batched.
@@ -535,9 +561,8 @@ public actor SyncEngine {
     /// Ingests everything buffered and returns once no flush is running any more (a flush started
     /// elsewhere may still be opening its batch: the actor lets others in while it awaits).
     public func flush() async {
-        await flushBuffered()
         while activeFlushes > 0 || !batcher.buffer.isEmpty {
-            if !batcher.buffer.isEmpty { await flushBuffered(); continue }
+            if !batcher.buffer.isEmpty, batcher.hasSlot { await flushBuffered(); continue }
             await withCheckedContinuation { flushWaiters.append($0) }
         }
     }
@@ -546,10 +571,13 @@ public actor SyncEngine {
     private func flushBuffered() async {
         debounced.remove(.flush)
         guard let buffered = batcher.takeBatch() else { return }
+        // Room again for the consumer of pool events.
+        for w in spaceWaiters { w.resume() }
+        spaceWaiters.removeAll()
         var failed = [EventID]()
         defer {
             batcher.finished(buffered, junk: failed)
-            if !batcher.buffer.isEmpty { scheduleFlush() }
+            if batcher.buffer.count >= batcher.batchSize { kickWorker() } else if !batcher.buffer.isEmpty { scheduleFlush() }
         }
         activeFlushes += 1
         defer {
