@@ -92,7 +92,7 @@ public actor SyncEngine {
     /// The ingest pipeline's front (pure, tested alone): wraps buffered or being opened, known junk, and
     /// batches; the persisted processed set is asked per batch (`flushBuffered`). Batches are not capped
     /// here: the pool's consumer waits for a full batch's flush, which bounds what is held.
-    private var batcher = IngestBatcher(batchSize: 256, maxBatchesInFlight: 1)
+    private var batcher = IngestBatcher(batchSize: 256, maxBatchesInFlight: 2)
     /// Opens and stores full batches, one at a time, while the pool's consumer goes on receiving (so the
     /// next history page is asked for while this one is opened); nil when idle.
     private var worker: Task<Void, Never>?
@@ -357,7 +357,8 @@ public actor SyncEngine {
             if sub.hasPrefix(Self.backfillPrefix) { await pageEnded(ChainKey(relay: relay, chain: .giftWraps), sub, .eose) }
             if sub.hasPrefix(Self.preferencesHistoryPrefix) { await pageEnded(ChainKey(relay: relay, chain: .preferences), sub, .eose) }
             if sub.hasPrefix(Self.queryPrefix) { queryEnded(sub, relay, .eose) }
-            await flush()
+            // A history page's tail joins the next page's batch (or is flushed when the history settles).
+            if !sub.hasPrefix(Self.backfillPrefix) { await flush() }
         case .closed(let relay, let sub, let reason):
             if sub.hasPrefix(Self.backfillPrefix) { await pageEnded(ChainKey(relay: relay, chain: .giftWraps), sub, .closed(reason.raw)) }
             if sub.hasPrefix(Self.preferencesHistoryPrefix) { await pageEnded(ChainKey(relay: relay, chain: .preferences), sub, .closed(reason.raw)) }
@@ -379,14 +380,14 @@ public actor SyncEngine {
                     awaitingRetry[snapshot.url] = true
                 } else if started, snapshot.status == .failed || snapshot.status == .disabled {
                     awaitingRetry[snapshot.url] = nil
-                    historyIncomplete(snapshot.url, .disconnected)
+                    await historyIncomplete(snapshot.url, .disconnected)
                 }
             }
             for chain in Chain.allCases where snapshot.status != .connected {
                 let key = ChainKey(relay: snapshot.url, chain: chain)
                 if let page = pagers[key]?.page { await pageEnded(key, subscription(key, page), .disconnected) }
             }
-            checkBackfillComplete()
+            await checkBackfillComplete()
         }
     }
 
@@ -432,8 +433,8 @@ public actor SyncEngine {
                 pageTimers[key]?.cancel()
                 pageTimers[key] = nil
                 await pool.unsubscribe(subscription(key, page), relays: [relay])
-                // Backpressure: what this page brought is ingested before the next one is asked for.
-                await flush()
+                // The next page is asked for while this one is still opened and stored (the ingest worker);
+                // `enqueue` holds the consumer once a few batches wait, which bounds memory.
             case .request(let page):
                 let sub = subscription(key, page)
                 stats.backfillPages += key.chain == .giftWraps ? 1 : 0
@@ -450,9 +451,9 @@ public actor SyncEngine {
                 // The pool reconnects by itself: the chain starts again then; said only if that fails.
                 awaitingRetry[relay] = false
             case .settled(let outcome):
-                if case .incomplete(let why) = outcome { historyIncomplete(relay, why) } else {
+                if case .incomplete(let why) = outcome { await historyIncomplete(relay, why) } else {
                     log.debug("history finished", metadata: ["relay": "\(relay)", "chain": "\(key.chain)"])
-                    checkBackfillComplete()
+                    await checkBackfillComplete()
                 }
                 // Seeding and uploading wait for the stored preferences (wire 2026 §3.5).
                 if key.chain == .preferences { await preferencesHistoryAnswered() }
@@ -460,13 +461,16 @@ public actor SyncEngine {
         }
     }
 
-    private func historyIncomplete(_ relay: String, _ why: HistoryPager.Incomplete) {
+    private func historyIncomplete(_ relay: String, _ why: HistoryPager.Incomplete) async {
         log.info("history incomplete", metadata: ["relay": "\(relay)", "why": "\(why)"])
         updateSink.yield(.notice(relay: relay, "couldn't finish loading relay history. reconnect to try again."))
-        checkBackfillComplete()
+        await checkBackfillComplete()
     }
 
-    private func checkBackfillComplete() {
+    private func checkBackfillComplete() async {
+        guard backfillComplete else { return }
+        // Complete means stored: history still being opened is ingested first (and while restoring).
+        await flush()
         guard backfillComplete else { return }
         if !completedOnce {
             completedOnce = true
@@ -507,14 +511,21 @@ public actor SyncEngine {
         worker = Task { await self.drainFullBatches() }
     }
 
-    /// Full batches, one after another (a partial one waits for the timer or `flush()`).
+    /// Full batches as long as there are some, up to `maxBatchesInFlight` at once (one is opened while
+    /// the one before is written); a partial batch waits for the timer or `flush()`.
     private func drainFullBatches() async {
-        while batcher.buffer.count >= batcher.batchSize {
-            if !batcher.hasSlot {
-                await withCheckedContinuation { flushWaiters.append($0) }
-                continue
+        await withTaskGroup(of: Void.self) { group in
+            var running = 0
+            while true {
+                if batcher.buffer.count >= batcher.batchSize, let batch = takeBatch() {
+                    running += 1
+                    group.addTask { await self.ingest(batch) }
+                    continue
+                }
+                guard running > 0 else { break }
+                await group.next()
+                running -= 1
             }
-            await flushBuffered()
         }
         worker = nil
     }
@@ -570,16 +581,26 @@ public actor SyncEngine {
     /// Opens the buffered wraps (on every core) and ingests them in one transaction.
     private func flushBuffered() async {
         debounced.remove(.flush)
-        guard let buffered = batcher.takeBatch() else { return }
+        guard let buffered = takeBatch() else { return }
+        await ingest(buffered)
+    }
+
+    private func takeBatch() -> [IngestBatcher.Item]? {
+        guard let batch = batcher.takeBatch() else { return nil }
+        activeFlushes += 1
         // Room again for the consumer of pool events.
         for w in spaceWaiters { w.resume() }
         spaceWaiters.removeAll()
+        return batch
+    }
+
+    /// Opens a taken batch (on every core) and ingests it in one transaction (off the actor).
+    private func ingest(_ buffered: [IngestBatcher.Item]) async {
         var failed = [EventID]()
         defer {
             batcher.finished(buffered, junk: failed)
             if batcher.buffer.count >= batcher.batchSize { kickWorker() } else if !batcher.buffer.isEmpty { scheduleFlush() }
         }
-        activeFlushes += 1
         defer {
             activeFlushes -= 1
             if activeFlushes == 0 {
@@ -622,7 +643,9 @@ public actor SyncEngine {
         do {
             let storeStart = ContinuousClock.now
             defer { stats.storeSeconds += Self.seconds(ContinuousClock.now) - Self.seconds(storeStart) }
-            let reports = try store.ingest(messages, restoringHistory: restoringHistory, processedWraps: wrapIDs, now: now)
+            let store = self.store, restoring = restoringHistory, messages = messages
+            // Off the actor: pool events go on being received while the batch is written.
+            let reports = try await Self.writing { try store.ingest(messages, restoringHistory: restoring, processedWraps: wrapIDs, now: now) }
             var touched = Set<String>(), notifications = [InboundNotification]()
             for r in reports {
                 touched.formUnion(r.touchedSessions)
@@ -651,6 +674,15 @@ public actor SyncEngine {
         return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
     private static let epoch = ContinuousClock.now
+
+    /// Batches are written on one queue of their own, in the order they were opened.
+    private static let writeQueue = DispatchQueue(label: "linkstr.sync.ingest-writes", qos: .userInitiated)
+
+    static func writing<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            writeQueue.async { continuation.resume(with: Result { try work() }) }
+        }
+    }
 
     /// Fully checked unwraps, spread over the cores (each unwrap is ~200 µs of elliptic-curve work).
     static func unwrapAll(_ wraps: [NostrEvent], identity: SecretKey, cache: ConversationKeyCache) async -> [Result<NIP59.UnwrappedGift, GiftWrapError>] {
