@@ -118,6 +118,8 @@ public enum FailedWork: Equatable, Sendable {
     case deleteAccount
     case profileName
     case watchAddedYou
+    case clearCache
+    case startSync
     /// An effect that failed where no answer was planned (a store read).
     case unexpected
 }

@@ -1078,40 +1078,19 @@ public actor SyncEngine {
     public func send(_ rumors: [OutboundRumor]) async throws -> [SentRumor] {
         if let error = await pool.waitForWritableRelay() { throw error }
         let now = clock()
-        var wraps = [NostrEvent]()
-        var sent = [(OutboundRumor, UnsignedEvent, [NostrEvent])]()
-        var wrapsByRecipient = [Pubkey: [NostrEvent]]()
-        for outbound in rumors {
-            let rumor = outbound.rumor(author: identity.publicKey)
-            var mine = [NostrEvent]()
-            for recipient in PubkeyNormalizer.dedupedList(outbound.recipients + [me]) {
-                guard let key = try? PublicKey(hex: recipient) else { continue }
-                let wrap = try NIP59.giftWrap(rumor: rumor, sender: identity, recipient: key, now: now, random: random, cache: keyCache)
-                mine.append(wrap)
-                if recipient != me { wrapsByRecipient[recipient, default: []].append(wrap) }
-            }
-            wraps += mine
-            sent.append((outbound, rumor, mine))
-        }
-        switch await pool.publish(wraps) {
+        let batch = try OutboxBatch.seal(rumors, identity: identity, now: now, random: random, cache: keyCache)
+        switch await pool.publish(batch.wraps) {
         case .failure(let error): throw error
         case .success: break
         }
-        var result = [SentRumor]()
-        var messages = [InboundMessage]()
-        for (outbound, rumor, mine) in sent {
-            let ids = mine.map { $0.id.hex }
-            messages.append(outbound.localMessage(rumorID: rumor.id.hex, wrapIDs: ids, me: me, now: now))
-            result.append(SentRumor(rumorID: rumor.id.hex, wrapIDs: ids))
-        }
-        log.info("sent", metadata: ["rumors": "\(rumors.count)", "wraps": "\(wraps.count)"])
+        log.info("sent", metadata: ["rumors": "\(rumors.count)", "wraps": "\(batch.wraps.count)"])
         // Our self-copies will come back from the relays: mark them processed so they are never opened.
-        let reports = try store.ingest(messages, processedWraps: wraps.map { $0.id.hex }, now: now)
-        try store.markSent(zip(rumors, result).filter { $0.0.payload.kind == .root }.map { $0.1.rumorID })
+        let reports = try store.ingest(batch.localMessages, processedWraps: batch.wraps.map { $0.id.hex }, now: now)
+        try store.markSent(batch.startedPosts)
         updateSink.yield(.ingested(touchedSessions: reports.reduce(into: Set<String>()) { $0.formUnion($1.touchedSessions) }, notifications: []))
         scheduleProfileRefresh()  // a new session or member list may name people we have not asked about
-        await deliverToInboxes(wrapsByRecipient)
-        return result
+        await deliverToInboxes(batch.wrapsByRecipient)
+        return batch.sent
     }
 
     /// Beyond iOS: each recipient's wraps also go to their own inbox relays (kind 10050, else their NIP-65
@@ -1119,11 +1098,10 @@ public actor SyncEngine {
     /// concurrent and bounded in time: the post already counts as sent.
     private func deliverToInboxes(_ wrapsByRecipient: [Pubkey: [NostrEvent]]) async {
         let ours = Set(await pool.snapshots().map(\.url))
-        var plan = [String: [NostrEvent]]()
-        for (recipient, wraps) in wrapsByRecipient {
-            let relays = InboxRelayRule.deliveryRelays(inbox: try? store.relayList(recipient, kind: InboxRelayRule.inboxKind),
-                                                       readRelays: try? store.relayList(recipient, kind: InboxRelayRule.relayListKind), ours: ours)
-            for relay in relays { plan[relay, default: []].append(contentsOf: wraps) }
+        let store = self.store
+        // Reading a stored list can only fail with the database; that recipient then gets no extra relays.
+        let plan = OutboxBatch.deliveryPlan(wrapsByRecipient, ours: ours) { recipient in
+            (try? store.relayList(recipient, kind: InboxRelayRule.inboxKind), try? store.relayList(recipient, kind: InboxRelayRule.relayListKind))
         }
         guard !plan.isEmpty else { return }
         let delivery = self.delivery

@@ -6,6 +6,7 @@ import LinkstrRelay
 import LinkstrStorage
 import LinkstrSync
 import NostrProtocol
+import Synchronization
 
 /// How the app was started.
 public struct AppOptions: Sendable {
@@ -41,10 +42,14 @@ public struct AppOptions: Sendable {
     }
 }
 
-/// Runs effects on a background serial queue and answers with actions: the UI thread never does I/O.
-/// Everything mutable here is touched only on `queue`.
-public final class EffectRunner: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "linkstr.effects", qos: .userInitiated)
+/// Runs effects one after another, in the order the reducer asked for them, and answers with actions:
+/// the UI thread never does I/O. An actor on an executor of its own (a serial queue): its blocking
+/// store reads never take a thread of the cooperative pool.
+public actor EffectRunner {
+    private let executor = QueueExecutor(label: "linkstr.effects")
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    /// Effects in the order they were asked for; one task runs them.
+    private let effects: AsyncStream<AppEffect>.Continuation
     private let dispatch: @Sendable (AppAction) -> Void
     private let services: Services
     private let options: AppOptions
@@ -65,8 +70,8 @@ public final class EffectRunner: @unchecked Sendable {
     private var relaySnapshots: [String: RelaySnapshot] = [:]
     private var updatesTask: Task<Void, Never>?
     private var pendingUnlock: Pubkey?
-    private let pendingLock = NSLock()
-    private var pendingLoads: [AppEffect] = []
+    /// Loads asked for and not started yet (`perform` reads it on the UI thread).
+    private let pendingLoads = Mutex<[AppEffect]>([])
     /// The open account's background tasks, cancelled (and their answers dropped) when it goes.
     private let accountTasks = AccountTasks()
 
@@ -76,42 +81,50 @@ public final class EffectRunner: @unchecked Sendable {
         self.dispatch = dispatch
         paths = DataPaths.resolve(home: options.home)
         vault = IdentityVault(paths: paths)
+        let (stream, continuation) = AsyncStream.makeStream(of: AppEffect.self)
+        effects = continuation
+        Task { [weak self] in
+            for await effect in stream { await self?.handle(effect) }
+        }
     }
 
-    public func perform(_ effect: AppEffect) {
+    /// Asks for `effect` (from the UI thread; returns at once).
+    public nonisolated func perform(_ effect: AppEffect) {
         // Loads are idempotent: one already queued and not started answers for this one too
         // (a burst of arriving messages must not queue a list reload per batch).
         if Self.isLoad(effect) {
-            pendingLock.lock()
-            let queued = pendingLoads.contains(effect)
-            if !queued { pendingLoads.append(effect) }
-            pendingLock.unlock()
+            let queued = pendingLoads.withLock { loads in
+                if loads.contains(effect) { return true }
+                loads.append(effect)
+                return false
+            }
             if queued { return }
         }
-        queue.async { [self] in
-            if Self.isLoad(effect) {
-                pendingLock.lock()
-                pendingLoads.removeAll { $0 == effect }
-                pendingLock.unlock()
-            }
-            do { try run(effect) } catch {
-                dispatch(.failed(.unexpected, String(describing: error)))
-            }
+        effects.yield(effect)
+    }
+
+    private func handle(_ effect: AppEffect) {
+        if Self.isLoad(effect) { pendingLoads.withLock { $0.removeAll { $0 == effect } } }
+        do { try run(effect) } catch {
+            dispatch(.failed(.unexpected, String(describing: error)))
         }
     }
 
-    /// Stops the engine (closing sockets) before the process exits.
-    public func shutdown() {
+    /// Stops the engine (closing sockets) before the process exits; no effect runs after it.
+    public nonisolated func shutdown() {
+        effects.finish()
         let done = DispatchSemaphore(value: 0)
-        queue.async { [self] in
-            let engine = self.engine
-            updatesTask?.cancel()
-            Task {
-                await engine?.stop()
-                done.signal()
-            }
+        Task {
+            await self.stopForExit()
+            done.signal()
         }
         _ = done.wait(timeout: .now() + 2)
+    }
+
+    private func stopForExit() async {
+        updatesTask?.cancel()
+        accountTasks.cancelAll()
+        await engine?.stop()
     }
 
     private var now: Int64 { services.clock() }
@@ -348,12 +361,10 @@ public final class EffectRunner: @unchecked Sendable {
             run({ try await engine.publishProfileName(name) }, { _ in [.profileNameSaved(name)] }, failed: { .failed(.profileName, $0) })
         case .refreshRelayStats:
             guard let pool else { return }
-            Task { [self] in
+            Task {
                 let snapshots = await pool.snapshots()
-                queue.async { [self] in
-                    for s in snapshots where relays.entries.contains(where: { $0.url == s.url }) { relaySnapshots[s.url] = s }
-                    dispatch(.relaysChanged(relayRows()))
-                }
+                for s in snapshots where relays.entries.contains(where: { $0.url == s.url }) { relaySnapshots[s.url] = s }
+                dispatch(.relaysChanged(relayRows()))
             }
         case .wipe:
             stopEngine()
@@ -386,22 +397,20 @@ public final class EffectRunner: @unchecked Sendable {
         case .deleteAccount:
             guard let actions else { return }
             let dispatch = self.dispatch, now = self.now, relays = self.relays.enabledURLs
-            Task { [self] in
+            Task {
                 do {
                     try await actions.announceDeletion(relays: relays, now: now)
-                    queue.async { [self] in
-                        stopEngine()
-                        // Relays already forgot the account: go on, and say what could not be wiped here.
-                        var failure: String?
-                        do {
-                            if let identity, let local { try IdentityActions(vault: vault, local: local).forget(identity.publicKey.hex, store: store, clearData: true) }
-                        } catch {
-                            failure = "account deleted on relays, but not wiped here: \(error)"
-                        }
-                        resetSession()
-                        dispatch(.loggedOut)
-                        if let failure { dispatch(.failed(.deleteAccount, failure)) }
+                    stopEngine()
+                    // Relays already forgot the account: go on, and say what could not be wiped here.
+                    var failure: String?
+                    do {
+                        if let identity, let local { try IdentityActions(vault: vault, local: local).forget(identity.publicKey.hex, store: store, clearData: true) }
+                    } catch {
+                        failure = "account deleted on relays, but not wiped here: \(error)"
                     }
+                    resetSession()
+                    dispatch(.loggedOut)
+                    if let failure { dispatch(.failed(.deleteAccount, failure)) }
                 } catch {
                     dispatch(.failed(.deleteAccount, "account not deleted: \(error)"))
                 }
@@ -413,8 +422,15 @@ public final class EffectRunner: @unchecked Sendable {
                 dispatch(.relayTested(url: url, summary: probe.summary, ok: probe.ok))
             }
         case .clearCache:
-            try store?.clearLinkMetadata()
-            if let store { try? FileManager.default.removeItem(at: paths.cache(for: store.owner)) }
+            guard let store else { return }
+            try store.clearLinkMetadata()
+            let cache = paths.cache(for: store.owner)
+            if FileManager.default.fileExists(atPath: cache.path) {
+                do { try FileManager.default.removeItem(at: cache) } catch {
+                    dispatch(.failed(.clearCache, "page titles cleared, but the cache folder could not be removed: \(error)"))
+                    return
+                }
+            }
             dispatch(.cacheCleared)
         case .notify(let title, let body, let via):
             services.notifier.notify(title, body, via != .desktop, via != .bell)
@@ -467,9 +483,9 @@ public final class EffectRunner: @unchecked Sendable {
         self.store = store
         dispatch(.bootStepReached(.connectingRelays))
         relays = try RelayList(store: store, overrides: options.relays, now: now)
-        let pool = RelayPool(authSigner: SyncEngine.authSigner(for: key))
-        self.pool = pool
-        engine = SyncEngine(identity: key, store: store, pool: pool, clock: services.clock)
+        let sync = AccountSync(key, store: store, clock: services.clock)
+        pool = sync.pool
+        engine = sync.engine
         previews = LinkPreviewCache(store: store, fetcher: LinkPreviewFetcher.configured(), clock: services.clock)
         search = PostSearch(store: store)
         relaySnapshots = [:]
@@ -495,10 +511,12 @@ public final class EffectRunner: @unchecked Sendable {
         let dispatch = self.dispatch
         let list = relays.poolEntries
         updatesTask?.cancel()
-        updatesTask = Task { [self] in
+        updatesTask = Task {
             let updates = engine.updates
             await pool.setRelays(list)
-            try? await engine.start()
+            do { try await engine.start() } catch {
+                dispatch(.failed(.startSync, "sync could not start: \(error)"))
+            }
             await engine.publishPendingProfileName()
             for await update in updates {
                 switch update {
@@ -520,11 +538,9 @@ public final class EffectRunner: @unchecked Sendable {
                         dispatch(.failed(.profileName, "could not read your profile name: \(error)"))
                     }
                 case .relay(let snapshot):
-                    queue.async { [self] in
-                        guard relays.entries.contains(where: { $0.url == snapshot.url }) else { return }
-                        relaySnapshots[snapshot.url] = snapshot
-                        dispatch(.relaysChanged(relayRows()))
-                    }
+                    guard relays.entries.contains(where: { $0.url == snapshot.url }) else { continue }
+                    relaySnapshots[snapshot.url] = snapshot
+                    dispatch(.relaysChanged(relayRows()))
                 case .backfillComplete:
                     Task { await engine.publishInboxRelaysIfChanged() }
                 case .notice:

@@ -83,9 +83,9 @@ final class CLIContext: Sendable {
 
     /// A sync engine connected to the relays (subscriptions are installed by `start()` only).
     func engine(_ key: SecretKey, _ store: AccountStore) async throws -> SyncEngine {
-        let pool = RelayPool(authSigner: SyncEngine.authSigner(for: key))
-        await pool.setRelays(try relayList(store).poolEntries)
-        return SyncEngine(identity: key, store: store, pool: pool)
+        let sync = AccountSync(key, store: store)
+        await sync.connect(try relayList(store))
+        return sync.engine
     }
 }
 
