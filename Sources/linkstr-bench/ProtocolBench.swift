@@ -115,6 +115,7 @@ enum ProtocolBench {
         }
         let floorRate = 1 / (2 / verifyRate + 1 / ecdhRate)
         report("libsecp256k1 floor (2 verify + 1 ECDH)", floorRate)
+        try stages(wrapJSON, recipient: recipient, cache: coldCache, perWrapTotal: 1 / cachedRate)
 
         // MARK: rust-nostr
 
@@ -146,5 +147,51 @@ enum ProtocolBench {
         _ = oneCoreRate
         _ = decryptRate
 
+    }
+
+    /// Where one fully checked unwrap's time goes (1 core, conversation-key cache warm): each step of
+    /// `NIP59.unwrap` timed alone over the same wraps, in microseconds per wrap.
+    static func stages(_ wrapJSON: [String], recipient: SecretKey, cache: ConversationKeyCache, perWrapTotal: Double) throws {
+        let n = wrapJSON.count
+        func time(_ body: () throws -> Void) rethrows -> Double {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body()
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3 / Double(n)
+        }
+        var wraps = [NostrEvent](), seals = [NostrEvent](), sealBytes = [[UInt8]](), rumorBytes = [[UInt8]]()
+        var rows = [(String, Double, Bool)]()
+        rows.append(("parse the relay's JSON", try time { wraps = try wrapJSON.map { try NostrEvent(json: $0) } }, false))
+        rows.append(("wrap id (serialise + SHA-256)", time { for w in wraps { precondition(w.unsigned.id == w.id) } }, false))
+        var lifted = [LiftedPublicKey]()
+        rows.append(("one-time key onto the curve (lift_x, once)", try time { lifted = try wraps.map { try LiftedPublicKey($0.pubkey) } }, true))
+        rows.append(("wrap signature (Schnorr verify)", time { for (w, k) in zip(wraps, lifted) { precondition(Schnorr.verify(signature: w.sig, message: w.id.raw, publicKey: k)) } }, true))
+        var outer = [ConversationKey]()
+        rows.append(("wrap key (ECDH + HKDF-extract)", try time { outer = try lifted.map { try NIP44.conversationKey(secretKey: recipient, publicKey: $0) } }, true))
+        rows.append(("open the wrap (base64, keys, HMAC, ChaCha20)", try time { sealBytes = try zip(wraps, outer).map { try NIP44.decryptToBytes($0.content, conversationKey: $1) } }, false))
+        rows.append(("parse the seal", try time { seals = try sealBytes.map { try NostrEvent(json: try JSONParser.parse($0)) } }, false))
+        rows.append(("seal id (serialise + SHA-256)", time { for s in seals { precondition(s.unsigned.id == s.id) } }, false))
+        rows.append(("seal signature (Schnorr verify, key cached)", try time {
+            for s in seals {
+                let signer = try cache.lifted(s.pubkey)
+                precondition(Schnorr.verify(signature: s.sig, message: s.id.raw, publicKey: signer))
+            }
+        }, true))
+        rows.append(("seal key (cached)", try time { for s in seals { _ = try cache.conversationKey(with: s.pubkey) } }, false))
+        let inner = try seals.map { try cache.conversationKey(with: $0.pubkey) }
+        rows.append(("open the seal (base64, keys, HMAC, ChaCha20)", try time { rumorBytes = try zip(seals, inner).map { try NIP44.decryptToBytes($0.content, conversationKey: $1) } }, false))
+        rows.append(("parse the rumor + rumor id", try time {
+            for (bytes, seal) in zip(rumorBytes, seals) {
+                guard case .object(let o) = try JSONParser.parse(bytes), case .string(let content)? = o["content"] else { preconditionFailure() }
+                _ = UnsignedEvent(pubkey: seal.pubkey, createdAt: 0, kind: 44001, tags: [], content: content).id
+            }
+        }, false))
+        print("where one unwrap's time goes (1 core, cache warm), µs per wrap")
+        var curve = 0.0, rest = 0.0
+        for (label, us, isCurve) in rows {
+            print("  " + label.padding(toLength: 46, withPad: " ", startingAt: 0) + String(format: "%8.1f", us) + (isCurve ? "  (curve)" : ""))
+            if isCurve { curve += us } else { rest += us }
+        }
+        print("  " + "curve / everything else / whole unwrap".padding(toLength: 46, withPad: " ", startingAt: 0)
+              + String(format: "%8.1f / %.1f / %.1f", curve, rest, perWrapTotal * 1e6))
     }
 }

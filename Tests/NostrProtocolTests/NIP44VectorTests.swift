@@ -163,4 +163,25 @@ final class NIP44VectorTests: XCTestCase {
         for _ in 0..<20 { _ = try cache.conversationKey(with: SecretKey.generate().publicKey) }
         XCTAssertLessThanOrEqual(cache.count, 8)
     }
+
+    /// A sender's key lifted once serves its signatures and its conversation key; a key off the curve is
+    /// refused every time (never cached as valid).
+    func testLiftedKeysAreCachedWithTheConversationKey() throws {
+        let me = SecretKey.generate(), peer = SecretKey.generate()
+        let cache = ConversationKeyCache(secretKey: me, capacity: 8)
+        let message = SHA256.hash(Array("seal".utf8))
+        let sig = Schnorr.sign(message: message, with: peer, random: SystemRandom())
+        XCTAssertTrue(Schnorr.verify(signature: sig, message: message, publicKey: try cache.lifted(peer.publicKey)))
+        XCTAssertEqual(cache.count, 1)
+        XCTAssertEqual(try cache.conversationKey(with: peer.publicKey).revealHex(),
+                       try NIP44.conversationKey(secretKey: me, publicKey: peer.publicKey).revealHex())
+        XCTAssertEqual(cache.misses, 1, "the lifted key was there; the conversation key was derived once")
+        XCTAssertTrue(Schnorr.verify(signature: sig, message: message, publicKey: try cache.lifted(peer.publicKey)))
+        XCTAssertFalse(Schnorr.verify(signature: sig, message: SHA256.hash(Array("other".utf8)), publicKey: try cache.lifted(peer.publicKey)))
+        XCTAssertEqual(cache.count, 1)
+        let offCurve = try PublicKey(hex: String(repeating: "f", count: 64))
+        for _ in 0..<2 { XCTAssertThrowsError(try cache.lifted(offCurve)) }
+        XCTAssertThrowsError(try cache.conversationKey(with: offCurve))
+        XCTAssertEqual(cache.count, 1)
+    }
 }

@@ -130,20 +130,17 @@ public struct JSONParser {
         let start = position
         position += 1
         // Fast path: no escapes. Scan to the closing quote and validate UTF-8 once.
-        var i = position
-        while i < input.count {
-            let c = input[i]
-            if c == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: input[position..<i])
-                guard let s = String(validating: slice, as: UTF8.self) else { throw JSONError(.invalidUTF8, at: position) }
-                position = i + 1
-                return s
-            }
-            if c == UInt8(ascii: "\\") { break }
-            if c < 0x20 { throw JSONError(.controlCharacterInString, at: i) }
-            i += 1
-        }
+        let i = JSONScan.nextSpecial(input, from: position)
         guard i < input.count else { throw JSONError(.unexpectedEnd, at: start) }
+        switch input[i] {
+        case UInt8(ascii: "\""):
+            let slice = UnsafeBufferPointer(rebasing: input[position..<i])
+            guard let s = String(validating: slice, as: UTF8.self) else { throw JSONError(.invalidUTF8, at: position) }
+            position = i + 1
+            return s
+        case UInt8(ascii: "\\"): break
+        default: throw JSONError(.controlCharacterInString, at: i)
+        }
         // Slow path with escapes.
         var out = [UInt8]()
         out.reserveCapacity(i - position + 16)

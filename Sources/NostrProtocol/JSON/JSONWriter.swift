@@ -54,9 +54,10 @@ public struct JSONWriter {
         var copy = s
         copy.withUTF8 { utf8 in
             var runStart = 0
-            for i in 0..<utf8.count {
+            while true {
+                let i = JSONScan.nextSpecial(utf8, from: runStart)
+                guard i < utf8.count else { break }
                 let c = utf8[i]
-                guard c < 0x20 || c == 0x22 || c == 0x5C else { continue }
                 if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
                 runStart = i + 1
                 switch c {

@@ -70,16 +70,46 @@ public enum Schnorr {
     public static func verify(signature: Signature, message: Bytes32, publicKey: PublicKey) -> Bool {
         verify(signature: signature, message: message, publicKey: publicKey.raw)
     }
+
+    /// The same check with the key already on the curve.
+    public static func verify(signature: Signature, message: Bytes32, publicKey: LiftedPublicKey) -> Bool {
+        var xonly = publicKey.xonly
+        return signature.withUnsafe64 { sig in
+            message.withUnsafeBytes { m in
+                secp256k1_schnorrsig_verify(Secp256k1Context.shared.context, sig, m.baseAddress!.assumingMemoryBound(to: UInt8.self), 32, &xonly) == 1
+            }
+        }
+    }
+}
+
+/// A public key lifted onto the curve once. `lift_x` (a square root) is most of parsing a key; a gift
+/// wrap's one-time key is used twice, for its signature and for the ECDH, so it is lifted once.
+public struct LiftedPublicKey: Sendable {
+    fileprivate var full: secp256k1_pubkey
+    fileprivate var xonly: secp256k1_xonly_pubkey
+
+    public init(_ key: PublicKey) throws(KeyError) {
+        let ctx = Secp256k1Context.shared.context
+        var full = secp256k1_pubkey(), xonly = secp256k1_xonly_pubkey()
+        var compressed = [UInt8](repeating: 0x02, count: 33)
+        key.raw.withUnsafeBytes { for i in 0..<32 { compressed[i + 1] = $0[i] } }
+        guard secp256k1_ec_pubkey_parse(ctx, &full, compressed, 33) == 1 else { throw .notOnCurve }
+        // The even-y point: its x-only form needs no second square root.
+        guard secp256k1_xonly_pubkey_from_pubkey(ctx, &xonly, nil, &full) == 1 else { throw .notOnCurve }
+        self.full = full
+        self.xonly = xonly
+    }
 }
 
 public enum ECDH {
     /// The unhashed x coordinate of secret · lift_x(public), as NIP-44 requires.
     public static func sharedX(secret: SecretKey, publicKey: PublicKey) throws(KeyError) -> SecretBytes {
+        try sharedX(secret: secret, publicKey: try LiftedPublicKey(publicKey))
+    }
+
+    public static func sharedX(secret: SecretKey, publicKey: LiftedPublicKey) throws(KeyError) -> SecretBytes {
         let ctx = Secp256k1Context.shared.context
-        var full = secp256k1_pubkey()
-        var compressed = [UInt8](repeating: 0x02, count: 33)
-        publicKey.raw.withUnsafeBytes { for i in 0..<32 { compressed[i + 1] = $0[i] } }
-        guard secp256k1_ec_pubkey_parse(ctx, &full, compressed, 33) == 1 else { throw .notOnCurve }
+        var full = publicKey.full
         let out = SecretBytes(count: 32)
         let ok = secret.withUnsafeSecretBytes { sk in
             out.withUnsafeMutableBytes { o in

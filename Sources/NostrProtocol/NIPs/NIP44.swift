@@ -42,6 +42,12 @@ public enum NIP44 {
     private static let salt: [UInt8] = Array("nip44-v2".utf8)
 
     public static func conversationKey(secretKey: SecretKey, publicKey: PublicKey) throws(NIP44Error) -> ConversationKey {
+        let lifted: LiftedPublicKey
+        do { lifted = try LiftedPublicKey(publicKey) } catch { throw .invalidKey(error) }
+        return try conversationKey(secretKey: secretKey, publicKey: lifted)
+    }
+
+    public static func conversationKey(secretKey: SecretKey, publicKey: LiftedPublicKey) throws(NIP44Error) -> ConversationKey {
         let shared: SecretBytes
         do { shared = try ECDH.sharedX(secret: secretKey, publicKey: publicKey) } catch { throw .invalidKey(error) }
         let prk = shared.withUnsafeBytes { ikm in salt.withUnsafeBytes { s in HKDF.extract(salt: s, inputKeyMaterial: ikm) } }

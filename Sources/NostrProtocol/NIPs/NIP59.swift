@@ -72,12 +72,15 @@ public enum NIP59 {
     /// decryption; seal kind, tags, id and signature; rumor unsigned, rumor id, and seal author == rumor author.
     public static func unwrap(_ wrap: NostrEvent, recipient: SecretKey, cache: ConversationKeyCache? = nil) throws(GiftWrapError) -> UnwrappedGift {
         guard wrap.kind == giftWrapKind else { throw .notGiftWrap(kind: wrap.kind) }
-        do { try wrap.verify() } catch { throw .invalidWrap(error) }
+        // `wrap.verify()`, with the one-time key lifted once for the signature and the ECDH.
+        guard wrap.unsigned.id == wrap.id else { throw .invalidWrap(.idMismatch) }
+        guard let oneTimeKey = try? LiftedPublicKey(wrap.pubkey),
+              Schnorr.verify(signature: wrap.sig, message: wrap.id.raw, publicKey: oneTimeKey) else { throw .invalidWrap(.invalidSignature) }
         let addressed = wrap.tagValues("p")
         if !addressed.isEmpty && !addressed.contains(recipient.publicKey.hex) { throw .notRecipient }
 
         let outerKey: ConversationKey
-        do { outerKey = try NIP44.conversationKey(secretKey: recipient, publicKey: wrap.pubkey) } catch { throw .cannotDecrypt(error) }
+        do { outerKey = try NIP44.conversationKey(secretKey: recipient, publicKey: oneTimeKey) } catch { throw .cannotDecrypt(error) }
         let sealBytes: [UInt8]
         do { sealBytes = try NIP44.decryptToBytes(wrap.content, conversationKey: outerKey) } catch {
             throw error == .invalidMAC ? .notRecipient : .cannotDecrypt(error)
@@ -91,7 +94,10 @@ public enum NIP59 {
         }
         guard seal.kind == sealKind else { throw .sealNotKind13(kind: seal.kind) }
         guard seal.tags.isEmpty else { throw .sealHasTags }
-        do { try seal.verify() } catch { throw .invalidSeal(error) }
+        // `seal.verify()`, with the sender's key lifted once per sender (it is cached).
+        guard seal.unsigned.id == seal.id else { throw .invalidSeal(.idMismatch) }
+        guard let signer = try? cachedLift(cache, secret: recipient, peer: seal.pubkey),
+              Schnorr.verify(signature: seal.sig, message: seal.id.raw, publicKey: signer) else { throw .invalidSeal(.invalidSignature) }
 
         let innerKey: ConversationKey
         do { innerKey = try cachedKey(cache, secret: recipient, peer: seal.pubkey) } catch { throw .cannotDecrypt(error) }
@@ -110,6 +116,11 @@ public enum NIP59 {
         let computed = rumor.id
         if let claimed = fields.id, claimed != computed { throw .rumorIDMismatch }
         return UnwrappedGift(sender: seal.pubkey, rumor: rumor, rumorID: computed, seal: seal, wrap: wrap)
+    }
+
+    private static func cachedLift(_ cache: ConversationKeyCache?, secret: SecretKey, peer: PublicKey) throws(KeyError) -> LiftedPublicKey {
+        if let cache, cache.secretKey.publicKey == secret.publicKey { return try cache.lifted(peer) }
+        return try LiftedPublicKey(peer)
     }
 
     private static func cachedKey(_ cache: ConversationKeyCache?, secret: SecretKey, peer: PublicKey) throws(NIP44Error) -> ConversationKey {
