@@ -86,15 +86,25 @@ public final class Tmux {
         try tmux(["capture-pane", "-p", "-t", name] + (escapes ? ["-e"] : []))
     }
 
-    /// Polls the screen until `predicate` holds; fails with the last screen otherwise.
+    /// Polls the screen until `predicate` holds; fails with the last screen otherwise. The screen it
+    /// returns held still for one more capture: a capture can fall between two rows of one frame (the
+    /// awaited text drawn, a row below it not yet), and callers go on to check other rows. A screen that
+    /// never holds still (a ticking counter) is returned after a few tries all the same.
     @discardableResult
     public func waitFor(_ name: String, _ what: String, timeout: TimeInterval = 15,
                         _ predicate: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
-        var last = ""
+        var last = "", unsettled = 0
         while Date() < deadline {
             last = try screen(name)
-            if predicate(last) { return last }
+            if predicate(last) {
+                usleep(20_000)
+                let again = try screen(name)
+                if again == last { return last }
+                if unsettled >= 5 { return predicate(again) ? again : last }
+                unsettled += 1
+                continue
+            }
             usleep(100_000)
         }
         throw ProcessRunner.Failure(description: "timed out waiting for \(what) on \(name); the screen was:\n\(last)")

@@ -76,30 +76,32 @@ final class SearchAndLinksTests: XCTestCase {
             // `/` in the feed: the newest match first, then n to the next, round.
             try tmux.keys(name, "/")
             try tmux.submit(name, "quokka")
-            var screen = try tmux.waitFor(name, text: "1/2")
-            XCTAssertTrue(screen.contains("2 matches for \"quokka\""), screen)
-            XCTAssertTrue(screen.screenLines.contains { $0.contains("▎") && $0.contains("another Quokka") }, screen)
+            // Each wait is for the whole frame: a capture can fall between two rows of one frame.
+            try tmux.waitFor(name, "1/2 with the newest match selected") { screen in
+                screen.contains("1/2") && screen.contains("2 matches for \"quokka\"")
+                    && screen.screenLines.contains { $0.contains("▎") && $0.contains("another Quokka") }
+            }
             try tmux.keys(name, "n")
-            screen = try tmux.waitFor(name, text: "2/2")
-            XCTAssertTrue(screen.screenLines.contains { $0.contains("▎") && $0.contains("a quokka at dawn") }, screen)
+            try tmux.waitFor(name, "2/2 with the older match selected") { screen in
+                screen.contains("2/2") && screen.screenLines.contains { $0.contains("▎") && $0.contains("a quokka at dawn") }
+            }
             try tmux.keys(name, "Escape")
             try tmux.waitFor(name, text: "search cleared.")
 
             // Link hints: f, then the label of the third post (the oldest: example.com/one) opens it.
             try tmux.keys(name, "f")
-            screen = try tmux.waitFor(name, text: "open which link?")
-            XCTAssertTrue(screen.screenLines.contains { $0.hasPrefix(" ▎1 [Link] https://example.com/three") || $0.contains("1 [Link] https://example.com/three") }, screen)
+            try tmux.waitFor(name, "the link hints") { screen in
+                screen.contains("open which link?") && screen.screenLines.contains { $0.contains("1 [Link] https://example.com/three") }
+            }
             try tmux.keys(name, "3")
             try waitForFile(opened, containing: "https://example.com/one")
 
             // :search across sessions: the results list, Enter opens the other session at the hit.
             try tmux.keys(name, ":")
             try tmux.submit(name, "search MARMOT")
-            screen = try tmux.waitFor(name, text: "Search · MARMOT · 1")
-            XCTAssertTrue(screen.contains("▌ about marmots"), screen)
+            try tmux.waitFor(name, "the results list") { $0.contains("Search · MARMOT · 1") && $0.contains("▌ about marmots") }
             try tmux.keys(name, "Enter")
-            screen = try tmux.waitFor(name, text: "‹ Books")
-            XCTAssertTrue(screen.contains("/MARMOT  1/1"), screen)
+            try tmux.waitFor(name, "the hit's session") { $0.contains("‹ Books") && $0.contains("/MARMOT  1/1") }
 
             // The raw output carried the feed's links as OSC 8 hyperlinks.
             let bytes = try waitForFile(raw, containing: "\u{1B}]8;;https://example.com/marmot-book\u{1B}\\")
