@@ -508,10 +508,13 @@ public actor EffectRunner {
 
     private func startSync() {
         guard let engine, let pool, let store, let actions else { return }
-        let dispatch = self.dispatch
+        let dispatch = self.dispatch, search = self.search
         let list = relays.poolEntries
         updatesTask?.cancel()
-        updatesTask = Task {
+        // Detached from the runner: the updates' store reads (notifications, contacts, names) run beside
+        // the effects, so a feed opened during a long sync does not wait behind them. Only relay rows,
+        // which are the runner's state, go through it.
+        updatesTask = Task.detached { [weak self] in
             let updates = engine.updates
             await pool.setRelays(list)
             do { try await engine.start() } catch {
@@ -538,9 +541,7 @@ public actor EffectRunner {
                         dispatch(.failed(.profileName, "could not read your profile name: \(error)"))
                     }
                 case .relay(let snapshot):
-                    guard relays.entries.contains(where: { $0.url == snapshot.url }) else { continue }
-                    relaySnapshots[snapshot.url] = snapshot
-                    dispatch(.relaysChanged(relayRows()))
+                    await self?.relayChanged(snapshot)
                 case .backfillComplete:
                     Task { await engine.publishInboxRelaysIfChanged() }
                 case .notice:
@@ -548,6 +549,12 @@ public actor EffectRunner {
                 }
             }
         }
+    }
+
+    private func relayChanged(_ snapshot: RelaySnapshot) {
+        guard relays.entries.contains(where: { $0.url == snapshot.url }) else { return }
+        relaySnapshots[snapshot.url] = snapshot
+        dispatch(.relaysChanged(relayRows()))
     }
 
     private func applyRelays() {
