@@ -124,6 +124,7 @@ public final class TerminalApp {
 
     /// Reduces one action and hands its effects to the runner.
     private func apply(_ action: AppAction) {
+        stats?.recordAction(action)
         for effect in AppReducer.reduce(&state, action) {
             if effect == .quit { running = false; continue }
             // The editor needs the terminal: the loop runs it, with the screen suspended.
@@ -256,6 +257,17 @@ final class FrameStats {
 
     func recordKey(_ seconds: Double) { keyLatencies.append(seconds) }
 
+    /// Batches the sync reported, and session lists read: the list follows news in batches (a reload
+    /// asked for while one waits is the same reload), not one per batch.
+    var batchesArrived = 0, listsLoaded = 0
+    func recordAction(_ action: AppAction) {
+        switch action {
+        case .messagesArrived: batchesArrived += 1
+        case .sessionsLoaded: listsLoaded += 1
+        default: break
+        }
+    }
+
     /// Feed opens, from the key to the frame that shows the feed loaded (not the "loading…" frame).
     var feedOpens: [Double] = []
     private var feedRequestedAt: Double?
@@ -282,6 +294,8 @@ final class FrameStats {
             "boot_steps_ms": steps,
             "key_latencies_ms": keyLatencies.map { $0 * 1000 },
             "feed_open_ms": feedOpens.map { $0 * 1000 },
+            "batches_arrived": batchesArrived,
+            "session_lists_loaded": listsLoaded,
             "rss_kib": kib("VmRSS"),
             "peak_rss_kib": kib("VmHWM"),
         ]

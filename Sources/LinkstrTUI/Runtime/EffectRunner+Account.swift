@@ -1,0 +1,216 @@
+import Foundation
+import LinkstrApp
+import LinkstrClient
+import LinkstrDomain
+import LinkstrRelay
+import LinkstrStorage
+import LinkstrSync
+import NostrProtocol
+
+/// Identity and account: boot, unlock, create, import, restore, export, switch, log out, delete, wipe.
+extension EffectRunner {
+    func runAccount(_ effect: AppEffect) throws {
+        switch effect {
+        case .boot: boot(inMemory: false)
+        case .continueInMemory: boot(inMemory: true)
+        case .unlock(let passphrase):
+            guard let pk = pendingUnlock ?? vault.activePubkey() else { dispatch(.identityMissing); return }
+            do {
+                let key = try vault.unlock(pk, passphrase: passphrase)
+                try vault.setActive(pk)
+                try openAccount(key)
+            } catch let e as VaultError {
+                dispatch(.unlockFailed(e.description))
+            }
+        case .createIdentity(let name, let given):
+            do {
+                guard let local else { throw StorageError.closed }
+                let passphrase = try given ?? environmentPassphrase() ?? { throw VaultError.noPassphrase }()
+                let (key, _) = try IdentityActions(vault: vault, local: local).create(name: name, passphrase: passphrase, now: now)
+                try prepareAccount(key)
+                dispatch(.identityCreated(info(key, profileName: name, backedUp: false), nsec: key.revealNsec()))
+            } catch {
+                dispatch(.onboardingFailed(String(describing: error)))
+            }
+        case .importIdentity(let text, let given):
+            do {
+                guard let local else { throw StorageError.closed }
+                let passphrase = try given ?? environmentPassphrase() ?? { throw VaultError.noPassphrase }()
+                let key = try IdentityActions(vault: vault, local: local).importKey(text, passphrase: passphrase)
+                try openAccount(key)
+            } catch {
+                dispatch(.onboardingFailed(String(describing: error)))
+            }
+        case .checkBackup(let path, let backupPassphrase):
+            do {
+                let file = Self.expandingTilde(path)
+                if backupPassphrase == nil, try BackupActions.needsPassphrase(file) {
+                    dispatch(.backupNeedsPassphrase(path: path))
+                } else {
+                    let backup = try BackupActions.load(file, passphrase: backupPassphrase)
+                    dispatch(.backupChecked(path: path, backupPassphrase: backupPassphrase, npub: backup.secretKey.publicKey.npub))
+                }
+            } catch {
+                dispatch(.onboardingFailed(String(describing: error)))
+            }
+        case .restoreBackup(let path, let backupPassphrase, let given):
+            do {
+                guard let local else { throw StorageError.closed }
+                let backup = try BackupActions.load(Self.expandingTilde(path), passphrase: backupPassphrase)
+                let passphrase = try given ?? environmentPassphrase() ?? { throw VaultError.noPassphrase }()
+                let (key, _, outcome) = try BackupActions(vault: vault, local: local).restore(backup, passphrase: passphrase, now: now)
+                try openAccount(key)
+                dispatch(.backupRestored(sessionsAdded: outcome.sessionsAdded, postsAdded: outcome.postsAdded))
+            } catch {
+                dispatch(.onboardingFailed(String(describing: error)))
+            }
+        case .exportBackup(let path, let passphrase):
+            guard let store, let identity, let local else { return }
+            let vault = self.vault, now = self.now
+            run({
+                let data = try BackupActions(vault: vault, local: local)
+                    .export(store, key: identity, format: passphrase == nil ? .ios : .sealed, passphrase: passphrase, now: now)
+                try BackupActions.write(data, to: Self.expandingTilde(path))
+            }, { [.backupExported(path: path)] }, failed: { .backupExportFailed($0) })
+        case .loadIdentities:
+            let active = vault.activePubkey()
+            dispatch(.identitiesLoaded(try vault.list().map { IdentityEntry(pubkey: $0.pubkey, npub: $0.npub, active: $0.pubkey == active) }))
+        case .revealSecret:
+            if let identity { dispatch(.secretRevealed(identity.revealNsec())) }
+        case .wipe:
+            stopEngine()
+            resetSession()
+            local = nil
+            do {
+                _ = try Wipe.run(paths)
+                dispatch(.wiped)
+            } catch {
+                dispatch(.failed(.wipe, "wipe incomplete: \(error)"))
+            }
+        case .switchIdentity(let pk):
+            stopEngine()
+            pendingUnlock = pk
+            identity = nil
+            store = nil
+            let passphrase = try? environmentPassphrase()
+            if let passphrase, let key = try? vault.unlock(pk, passphrase: passphrase) {
+                try vault.setActive(pk)
+                try openAccount(key)
+            } else {
+                dispatch(.passphraseNeeded(pubkey: pk, npub: (try? PublicKey(hex: pk))?.npub ?? pk))
+                if passphrase != nil { dispatch(.unlockFailed(Self.environmentPassphraseRefused)) }
+            }
+        case .logout(let clear):
+            stopEngine()
+            if let identity, let local { try IdentityActions(vault: vault, local: local).forget(identity.publicKey.hex, store: store, clearData: clear) }
+            resetSession()
+            dispatch(.loggedOut)
+        case .deleteAccount:
+            guard let actions else { return }
+            let dispatch = self.dispatch, now = self.now, relays = self.relays.enabledURLs
+            Task {
+                do {
+                    try await actions.announceDeletion(relays: relays, now: now)
+                    stopEngine()
+                    // Relays already forgot the account: go on, and say what could not be wiped here.
+                    var failure: String?
+                    do {
+                        if let identity, let local { try IdentityActions(vault: vault, local: local).forget(identity.publicKey.hex, store: store, clearData: true) }
+                    } catch {
+                        failure = "account deleted on relays, but not wiped here: \(error)"
+                    }
+                    resetSession()
+                    dispatch(.loggedOut)
+                    if let failure { dispatch(.failed(.deleteAccount, failure)) }
+                } catch {
+                    dispatch(.failed(.deleteAccount, "account not deleted: \(error)"))
+                }
+            }
+        default:
+            assertionFailure("\(effect) is not an account effect")  // `run` routes by area
+        }
+    }
+
+    func boot(inMemory: Bool) {
+        dispatch(.bootStepReached(.loadingAccount))
+        do {
+            local = inMemory ? try LocalStore() : try LocalStore(paths: paths)
+            self.inMemory = inMemory
+        } catch {
+            dispatch(.storeOpenFailed(String(describing: error)))
+            return
+        }
+        dispatch(.bootStepReached(.preparingLocalData))
+        let passphrase = try? environmentPassphrase()
+        if passphrase != nil { dispatch(.passphraseInEnvironment) }
+        guard let active = vault.activePubkey() else {
+            dispatch(.identityMissing)
+            return
+        }
+        pendingUnlock = active
+        if let passphrase, let key = try? vault.unlock(active, passphrase: passphrase) {
+            do { try openAccount(key) } catch { dispatch(.storeOpenFailed(String(describing: error))) }
+        } else {
+            dispatch(.passphraseNeeded(pubkey: active, npub: (try? PublicKey(hex: active))?.npub ?? active))
+            // Say why the prompt is there: the environment's passphrase was tried and did not unlock.
+            if passphrase != nil { dispatch(.unlockFailed(Self.environmentPassphraseRefused)) }
+        }
+    }
+
+    static let environmentPassphraseRefused = "LINKSTR_PASSPHRASE did not unlock this key; type it here."
+
+    /// `--passphrase-file`, else LINKSTR_PASSPHRASE; an empty value counts as none.
+    func environmentPassphrase() throws -> String? {
+        guard let source = PassphraseSource.resolve(file: options.passphraseFile, prompt: nil) else { return nil }
+        let value = try source.read()
+        return value.isEmpty ? nil : value
+    }
+
+    func prepareAccount(_ key: SecretKey) throws {
+        guard let local else { throw StorageError.closed }
+        identity = key
+        let store = try local.account(key, now: now)
+        self.store = store
+        dispatch(.bootStepReached(.connectingRelays))
+        relays = try RelayList(store: store, overrides: options.relays, now: now)
+        let sync = AccountSync(key, store: store, clock: services.clock)
+        pool = sync.pool
+        engine = sync.engine
+        previews = LinkPreviewCache(store: store, fetcher: LinkPreviewFetcher.configured(), clock: services.clock)
+        search = PostSearch(store: store)
+        relaySnapshots = [:]
+        dispatch(.relaysChanged(relayRows()))
+    }
+
+    /// "~/backups/x.linkstrbackup", as a shell would read it.
+    static func expandingTilde(_ path: String) -> String { NSString(string: path).expandingTildeInPath }
+
+    func openAccount(_ key: SecretKey) throws {
+        try prepareAccount(key)
+        dispatch(.bootStepReached(.startingSession))
+        let name = try store?.setting(.profileName) ?? store?.setting(.profileNamePending)
+        dispatch(.identityReady(info(key, profileName: name, backedUp: true), inMemory: inMemory))
+    }
+
+    func info(_ key: SecretKey, profileName: String?, backedUp: Bool) -> IdentityInfo {
+        IdentityInfo(pubkey: key.publicKey.hex, npub: key.publicKey.npub, profileName: profileName, backedUp: backedUp)
+    }
+
+    func stopEngine() {
+        accountTasks.cancelAll()
+        updatesTask?.cancel()
+        updatesTask = nil
+        if let engine { Task { await engine.stop() } }
+        engine = nil
+        pool = nil
+    }
+
+    func resetSession() {
+        identity = nil
+        store = nil
+        previews = nil
+        search = nil
+        pendingUnlock = nil
+        relaySnapshots = [:]
+    }
+}

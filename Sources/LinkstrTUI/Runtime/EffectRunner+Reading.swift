@@ -1,0 +1,108 @@
+import Foundation
+import LinkstrApp
+import LinkstrClient
+import LinkstrDomain
+import LinkstrRelay
+import LinkstrStorage
+import LinkstrSync
+import NostrProtocol
+
+/// Reading the open account: lists, feeds, posts, contacts, drafts, local preferences, read state, search, link titles.
+extension EffectRunner {
+    func runReading(_ effect: AppEffect) throws {
+        switch effect {
+        case .loadSessions(let list):
+            guard let actions else { return }
+            dispatch(.sessionsLoaded(try actions.sessionListing(list)))
+        case .loadFeed(let sid, let limit):
+            guard let store, let actions else { return }
+            let page = try store.postPage(in: sid, limit: limit + 1)
+            let summary = try actions.summary(of: sid)
+            dispatch(.feedLoaded(sessionID: sid, summary: summary, posts: Array(page.prefix(limit)),
+                                 changes: try store.membershipChanges(in: sid), hasMore: page.count > limit))
+            loadLinkTitles(page.map(\.post.url), fetching: summary?.standing == .listed, session: sid)
+        case .loadPost(let id):
+            guard let store, let actions else { return }
+            let view = try store.postView(id)
+            let summary = try view.flatMap { try actions.summary(of: $0.post.sessionID) }
+            dispatch(.postLoaded(postID: id, view: view, sessionName: summary?.name ?? ""))
+            if let view { loadLinkTitles([view.post.url], fetching: summary?.standing == .listed, session: view.post.sessionID) }
+        case .loadContacts:
+            guard let store else { return }
+            dispatch(.contactsLoaded(try store.contacts()))
+            dispatch(.profileNamesLoaded(try store.profileNames()))
+        case .loadDrafts:
+            guard let store else { return }
+            dispatch(.draftsLoaded(try store.drafts().mapValues { Draft(link: $0.link, note: $0.note) }))
+        case .loadLocalPreferences:
+            guard let store else { return }
+            let stored = try store.setting(.commandHistory)
+            let history = stored.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+            dispatch(.commandHistoryLoaded(history))
+            let muted = try store.setting(.mutedSessions).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+            dispatch(.mutedLoaded(Set(muted)))
+        case .saveMuted(let muted):
+            try store?.setSetting(.mutedSessions, String(decoding: try JSONEncoder().encode(muted.sorted()), as: UTF8.self))
+        case .saveCommandHistory(let history):
+            try store?.setSetting(.commandHistory, String(decoding: try JSONEncoder().encode(history), as: UTF8.self))
+        case .saveDraft(let sid, let draft):
+            try store?.setDraft(draft.map { AccountStore.StoredDraft(link: $0.link, note: $0.note) }, for: sid, now: now)
+        case .markSessionRead(let sid):
+            try store?.markSessionRead(sid, now: now)
+            reloadLists(session: sid)
+        case .buildSearchIndex:
+            guard let search else { return }
+            let dispatch = self.dispatch
+            searchQueue.async {
+                do { try search.build() } catch { dispatch(.postSearchFailed("the search index could not be read: \(error)")) }
+            }
+        case .searchPosts(let query, let sid):
+            guard let search, let store else { return }
+            let dispatch = self.dispatch
+            // On the search queue: a first query that finds the index still being built waits there, not here.
+            searchQueue.async {
+                do {
+                    let answer = try search.search(query, in: sid)
+                    let shown = answer.result.hits.prefix(PostSearchAnswer.previewCount)
+                    let views = try store.postViews(shown.map(\.postID))
+                    var names = [String: String]()
+                    for sid in Set(shown.map(\.sessionID)) { names[sid] = try store.sessionSummary(sid)?.name }
+                    dispatch(.postSearchFinished(PostSearchAnswer(query: query, sessionID: sid, hits: answer.result.hits,
+                                                                  truncated: answer.result.truncated,
+                                                                  previews: shown.compactMap { views[$0.postID] }, sessionNames: names,
+                                                                  indexedPosts: answer.indexedPosts)))
+                } catch {
+                    dispatch(.postSearchFailed(String(describing: error)))
+                }
+            }
+        case .markPostRead(let id):
+            try store?.markRead(postID: id, now: now)
+            if let sid = try store?.postView(id)?.post.sessionID { reloadLists(session: sid) }
+
+        default:
+            assertionFailure("\(effect) is not a reading effect")  // `run` routes by area
+        }
+    }
+
+    func reloadLists(session sid: String) {
+        dispatch(.messagesArrived(touchedSessions: [sid], notifications: []))
+    }
+
+    /// Cached titles at once; missing ones fetched in the background (unless previews are off, or the
+    /// links are a stranger's session request: fetching tells the site our address) and sent as they are found.
+    /// Fetched titles are searchable: the session's posts are read into the search index again.
+    func loadLinkTitles(_ urls: [String], fetching: Bool, session: String) {
+        guard let store, let previews, !urls.isEmpty else { return }
+        let cached = (try? store.linkTitles(for: urls)) ?? [:]
+        if !cached.isEmpty { dispatch(.linkTitlesLoaded(cached)) }
+        guard options.linkPreviews, fetching else { return }
+        let search = self.search
+        accountTasks.start(dispatch) { answer in
+            let fetched = await previews.refresh(urls)
+            if !fetched.isEmpty {
+                search?.invalidate([session])
+                answer(.linkTitlesLoaded(fetched))
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import LinkstrApp
+import LinkstrClient
+import LinkstrDomain
+import LinkstrRelay
+import LinkstrStorage
+import LinkstrSync
+import NostrProtocol
+
+/// The relay list, its rows on screen, and the sync engine's updates.
+extension EffectRunner {
+    func runRelays(_ effect: AppEffect) throws {
+        switch effect {
+        case .startSync: startSync()
+        case .addRelay(let text):
+            do { try relays.add(text, now: now) } catch let e as RelayList.Failure { dispatch(.failed(.relayList, e.description)); return }
+            applyRelays()
+        case .removeRelay(let url):
+            do { try relays.remove(url) } catch let e as RelayList.Failure { dispatch(.failed(.relayList, e.description)); return }
+            relaySnapshots[url] = nil
+            applyRelays()
+        case .setRelayEnabled(let url, let enabled):
+            do { try relays.setEnabled(url, enabled) } catch let e as RelayList.Failure { dispatch(.failed(.relayList, e.description)); return }
+            applyRelays()
+        case .resetRelays:
+            try relays.reset(now: now)
+            relaySnapshots = [:]
+            applyRelays()
+        case .refreshRelayStats:
+            guard let pool else { return }
+            Task {
+                let snapshots = await pool.snapshots()
+                for s in snapshots where relays.entries.contains(where: { $0.url == s.url }) { relaySnapshots[s.url] = s }
+                dispatch(.relaysChanged(relayRows()))
+            }
+        case .testRelay(let url):
+            let dispatch = self.dispatch
+            Task {
+                let probe = await RelayList.probe(url)
+                dispatch(.relayTested(url: url, summary: probe.summary, ok: probe.ok))
+            }
+        default:
+            assertionFailure("\(effect) is not a relays effect")  // `run` routes by area
+        }
+    }
+
+    func startSync() {
+        guard let engine, let pool, let store, let actions else { return }
+        let dispatch = self.dispatch, search = self.search
+        let list = relays.poolEntries
+        updatesTask?.cancel()
+        // Detached from the runner: the updates' store reads (notifications, contacts, names) run beside
+        // the effects, so a feed opened during a long sync does not wait behind them. Only relay rows,
+        // which are the runner's state, go through it.
+        updatesTask = Task.detached { [weak self] in
+            let updates = engine.updates
+            await pool.setRelays(list)
+            do { try await engine.start() } catch {
+                dispatch(.failed(.startSync, "sync could not start: \(error)"))
+            }
+            await engine.publishPendingProfileName()
+            for await update in updates {
+                switch update {
+                case .ingested(let touched, let notifications):
+                    search?.invalidate(touched)
+                    // Requests and declined sessions never notify; when the check cannot be made, nothing rings.
+                    let shown = (try? actions.notifiable(notifications)) ?? []
+                    dispatch(.messagesArrived(touchedSessions: touched, notifications: shown))
+                case .contactsChanged:
+                    if let contacts = try? store.contacts() { dispatch(.contactsLoaded(contacts)) }
+                case .addedYouChanged(let followers):
+                    dispatch(.addedYouChanged(followers))
+                case .profilesChanged:
+                    if let names = try? store.profileNames() { dispatch(.profileNamesLoaded(names)) }
+                    // Our own name may have come from another device or client.
+                    do {
+                        if try store.setting(.profileNamePending) == nil { dispatch(.ownProfileNameLoaded(try store.setting(.profileName))) }
+                    } catch {
+                        dispatch(.failed(.profileName, "could not read your profile name: \(error)"))
+                    }
+                case .relay(let snapshot):
+                    await self?.relayChanged(snapshot)
+                case .backfillComplete:
+                    Task { await engine.publishInboxRelaysIfChanged() }
+                case .notice:
+                    break
+                }
+            }
+        }
+    }
+
+    func relayChanged(_ snapshot: RelaySnapshot) {
+        guard relays.entries.contains(where: { $0.url == snapshot.url }) else { return }
+        relaySnapshots[snapshot.url] = snapshot
+        dispatch(.relaysChanged(relayRows()))
+    }
+
+    func applyRelays() {
+        let list = relays.poolEntries
+        if let pool { Task { await pool.setRelays(list) } }
+        dispatch(.relaysChanged(relayRows()))
+    }
+
+    func relayRows() -> [RelayRow] {
+        relays.entries.map { entry in
+            guard entry.enabled else { return RelayRow(url: entry.url, health: .disabled) }
+            guard let s = relaySnapshots[entry.url] else { return RelayRow(url: entry.url, health: .connecting) }
+            var row = RelayRow(url: entry.url, health: {
+                switch s.status {
+                case .connecting: return .connecting
+                case .connected: return .connected
+                case .readOnly: return .readOnly
+                case .failed: return .failed
+                case .disabled: return .disabled
+                }
+            }(), error: s.status == .connected ? nil : s.lastError)
+            row.sent = s.stats.eventsSent
+            row.received = s.stats.eventsReceived
+            row.latencyMilliseconds = s.stats.latencyMilliseconds
+            row.lastConnectedAt = s.stats.lastConnectedAt.map { Int64($0.timeIntervalSince1970) }
+            return row
+        }
+    }
+}
