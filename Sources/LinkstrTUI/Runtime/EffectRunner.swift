@@ -101,6 +101,10 @@ public actor EffectRunner {
                 return false
             }
             if queued { return }
+        } else {
+            // Anything else may change what a load reads: a load asked for after it is a load of its
+            // own (an accepted request's feed must be read again, not answered by a read queued before).
+            pendingLoads.withLock { $0.removeAll() }
         }
         if case .loadSessions = effect {
             let wait = listReloads.withLock { $0.delay(now: Monotonic.now) }
