@@ -90,11 +90,12 @@ public actor SyncEngine {
     private var me: Pubkey { identity.publicKey.hex }
 
     /// The ingest pipeline's front (pure, tested alone): wraps buffered or being opened, known junk, and
-    /// batches; the persisted processed set is asked per batch (`flushBuffered`). Batches are not capped
-    /// here: the pool's consumer waits for a full batch's flush, which bounds what is held.
+    /// batches; the persisted processed set is asked per batch (`ingest`). Two batches are in flight at
+    /// most (one opened while the other is written), and the pool's consumer waits once `queuedBatches`
+    /// more are buffered, which bounds what is held.
     private var batcher = IngestBatcher(batchSize: 256, maxBatchesInFlight: 2)
-    /// Opens and stores full batches, one at a time, while the pool's consumer goes on receiving (so the
-    /// next history page is asked for while this one is opened); nil when idle.
+    /// Takes full batches while the pool's consumer goes on receiving (so the next history page is asked
+    /// for while this one is opened and stored); nil when idle.
     private var worker: Task<Void, Never>?
     /// The pool's consumer waiting for room (more than `queuedBatches` full batches buffered).
     private var spaceWaiters: [CheckedContinuation<Void, Never>] = []
