@@ -76,7 +76,7 @@ let package = Package(
         // Test helper: ingests a deterministic message stream (the crash test kills it mid-write).
         .executableTarget(name: "linkstr-ingest-worker", dependencies: ["LinkstrStorage", "LinkstrTestSupport", "NostrProtocol"]),
         .executableTarget(name: "linkstr-bench", dependencies: ["NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrSync", "LinkstrClient",
-                                                                 "LinkstrApp", "LinkstrTestSupport"]),
+                                                                 "LinkstrApp", "LinkstrTUI", "LinkstrTestSupport"]),
 
         // Locating ../shared, the test virtualenv and child processes; used by tests and the benchmark.
         .target(name: "LinkstrTestSupport", dependencies: ["LinkstrDomain", "NostrProtocol", "LinkstrApp"]),

@@ -25,6 +25,7 @@ enum TUIBench {
         let tmux = try Tmux()
         var firstFrames = [Double](), fullFrames = [Double](), listKeys = [Double](), feedKeys = [Double](), rss = [Int](), peak = [Int]()
         var bootSteps: [String: [Double]] = [:]
+        var listParts = [KeyFrame](), feedParts = [KeyFrame]()
         for launch in 0..<launches {
             let stats = home.appendingPathComponent("frames-\(launch).json")
             let window = "l\(launch)"
@@ -54,6 +55,9 @@ enum TUIBench {
             // The first Enter (open the feed) and Escape are not scrolling; the rest is split list / feed.
             listKeys += keys.prefix(listKeyCount)
             feedKeys += keys.dropFirst(listKeyCount + 1).prefix(120)
+            let frames = KeyFrame.read(object, latencies: keys)
+            listParts += frames.prefix(listKeyCount)
+            feedParts += frames.dropFirst(listKeyCount + 1).prefix(120)
             rss.append(object["rss_kib"] as? Int ?? 0)
             peak.append(object["peak_rss_kib"] as? Int ?? 0)
         }
@@ -73,8 +77,40 @@ enum TUIBench {
                                                                                   median(listKeys), p99(listKeys), listKeys.max()!))
         Timing.report("keypress → frame, feed (\(feedKeys.count))", String(format: "median %.2f ms, p99 %.2f ms, max %.2f ms",
                                                                           median(feedKeys), p99(feedKeys), feedKeys.max()!))
+        KeyFrame.report("session list", listParts)
+        KeyFrame.report("feed", feedParts)
         Timing.report("resident memory at exit", String(format: "median %.1f MiB (peak during run %.1f MiB)",
                                                        Double(rss.sorted()[rss.count / 2]) / 1024, Double(peak.max()!) / 1024))
+    }
+
+    /// One key's frame split into its steps (see `FrameStats.recordKey`), to tell where a slow key's
+    /// time goes: the slowest 1 % against the median half.
+    struct KeyFrame {
+        static let steps = ["input+reduce", "answers", "compare", "view", "draw"]
+        var total: Double, parts: [Double], answers: Int
+
+        static func read(_ object: [String: Any], latencies: [Double]) -> [KeyFrame] {
+            let parts = object["key_parts_ms"] as? [[Double]] ?? []
+            let answers = object["key_answers"] as? [Int] ?? []
+            return latencies.indices.map { i in
+                KeyFrame(total: latencies[i], parts: i < parts.count ? parts[i] : [], answers: i < answers.count ? answers[i] : 0)
+            }
+        }
+
+        static func report(_ name: String, _ frames: [KeyFrame]) {
+            guard frames.count >= 100, frames.allSatisfy({ $0.parts.count == steps.count }) else { return }
+            let sorted = frames.sorted { $0.total < $1.total }
+            let tail = sorted.suffix(max(1, frames.count / 100)), middle = sorted[sorted.count / 4 ..< sorted.count * 3 / 4]
+            func describe(_ group: some Collection<KeyFrame>) -> String {
+                let n = Double(group.count)
+                let means = steps.indices.map { i in group.reduce(0) { $0 + $1.parts[i] } / n }
+                let withAnswers = group.filter { $0.answers > 0 }.count
+                return zip(steps, means).map { String(format: "%@ %.3f", $0, $1) }.joined(separator: ", ")
+                    + " ms; \(withAnswers)/\(group.count) applied answers"
+            }
+            Timing.report("  \(name), slowest 1 %", describe(tail))
+            Timing.report("  \(name), middle half", describe(middle))
+        }
     }
 
     /// Sends keys one at a time, a little apart, so that each is its own input batch and frame.

@@ -147,6 +147,11 @@ final class KeyAndURLRuleTests: XCTestCase {
         XCTAssertEqual(DisplayText.singleLine("rtl\u{202E}txt\u{9B}31m"), "rtltxt31m")
         XCTAssertEqual(DisplayText.singleLine("👨‍👩‍👧 ok ✓ 漢字"), "👨‍👩‍👧 ok ✓ 漢字")
         XCTAssertEqual(DisplayText.multiLine("a\u{1B}[1m\nb"), "a[1m\nb")
+        // Clean ASCII is returned as it is; spaces at the ends or doubled, and DEL, still are not.
+        for (raw, clean) in [("", ""), (" ", ""), ("a b", "a b"), (" a  b ", "a b"), ("a  b", "a b"), ("ab ", "ab"), (" ab", "ab"),
+                             ("a\u{7F}b", "ab"), ("~!@#$%^&*()_+{}|:<>?", "~!@#$%^&*()_+{}|:<>?")] {
+            XCTAssertEqual(DisplayText.singleLine(raw), clean, "\(raw.debugDescription)")
+        }
     }
 
     /// 64 hex digits that are not an x coordinate on secp256k1 are refused where the user types a key,

@@ -227,6 +227,42 @@ final class ThemeAndWidthTests: XCTestCase {
         XCTAssertEqual(DisplayWidth.of(c.row(0)), 5)
     }
 
+    /// The fast path for simple text (one column and one character per scalar) gives what the general,
+    /// per-character path gives: every scalar it takes is checked here against the general path.
+    func testSimpleScalarsMeasureTruncateAndDrawAsTheGeneralPathDoes() {
+        var simple = [Unicode.Scalar]()
+        for value in UInt32(0)...0x3_0000 {
+            guard let u = Unicode.Scalar(value), DisplayWidth.isSimple(u) else { continue }
+            simple.append(u)
+            let c = Character(u)
+            XCTAssertEqual(DisplayWidth.of(c), 1, "U+\(String(value, radix: 16)) is one column")
+            XCTAssertEqual(DisplayWidth.drawable(c), String(u), "U+\(String(value, radix: 16)) is drawn as it is")
+            XCTAssertFalse(DisplayWidth.isZeroWidthMark(u) || u.properties.isEmojiPresentation || u.properties.isVariationSelector)
+        }
+        XCTAssertGreaterThan(simple.count, 900)
+        // Any two simple scalars side by side are two characters (nothing in the set joins).
+        for (i, u) in simple.enumerated() {
+            let pair = String(u) + String(simple[(i * 7 + 3) % simple.count])
+            XCTAssertEqual(pair.count, 2, "U+\(String(u.value, radix: 16)) joins its neighbour")
+        }
+        // Text with one non-simple character goes the general way; the two agree on width and cut.
+        let text = "Ünïcode · notes — “quoted” ● ▌ ─── ‹ back › ↑ 2 new … ¼ ½ ß ø"
+        XCTAssertEqual(DisplayWidth.simpleWidth(text), text.count)
+        XCTAssertEqual(DisplayWidth.of(text), text.reduce(0) { $0 + DisplayWidth.of($1) })
+        XCTAssertNil(DisplayWidth.simpleWidth(text + "映"))
+        // A cut ends in "…" after the characters that fit before it: what the general path does, by hand.
+        for width in [1, 2, 10, 30, text.count - 1, text.count, 200] {
+            let expected = width >= text.count ? text : String(text.prefix(width - 1)) + "…"
+            XCTAssertEqual(DisplayWidth.truncate(text, to: width), expected, "cut to \(width)")
+            let wide = text + "映"  // one column more than it has characters: the general path
+            XCTAssertEqual(DisplayWidth.truncate(wide, to: width), width >= text.count + 2 ? wide : String(wide.prefix(width - 1)) + "…")
+        }
+        var fast = Canvas(width: 40, height: 1), general = Canvas(width: 40, height: 1)
+        fast.put(text, x: 2, y: 0, limit: 30)
+        general.put(text + "\u{301}", x: 2, y: 0, limit: 30)  // the mark falls past the limit: general path, same cells
+        XCTAssertEqual(fast, general)
+    }
+
     /// Field readiness 9: a cell holds what the terminal will draw in it. ZWJ sequences, skin tones and a
     /// flag's second letter are cut to their base; combining accents stay; a stray ZWJ is never drawn.
     func testGraphemesAreDrawnAsTheirBaseWithCombiningMarksOnly() {

@@ -156,7 +156,10 @@ extension AccountState {
         return Self.shortNpub(pubkey)
     }
 
-    public static func shortNpub(_ pubkey: Pubkey) -> String {
+    /// "npub1abcd…wxyz"; remembered, because the screen shows the same few on every frame.
+    public static func shortNpub(_ pubkey: Pubkey) -> String { shortNpubs(pubkey) }
+
+    private static let shortNpubs = BoundedMemo<Pubkey, String>(capacity: 4096) { pubkey in
         guard let key = try? PublicKey(hex: pubkey) else { return String(pubkey.prefix(12)) }
         let npub = key.npub
         return String(npub.prefix(9)) + "…" + String(npub.suffix(4))

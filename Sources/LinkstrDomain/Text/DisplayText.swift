@@ -4,6 +4,9 @@
 public enum DisplayText {
     /// Removes control and formatting characters; newlines and tabs become spaces; runs of spaces collapse.
     public static func singleLine(_ s: String) -> String {
+        // Most names, notes and links are already one clean line of printable ASCII: kept as they are,
+        // without decoding scalars (every screen cleans each row's text again).
+        if isCleanASCIILine(s) { return s }
         var out = String.UnicodeScalarView()
         var lastWasSpace = true
         for u in s.unicodeScalars {
@@ -23,6 +26,22 @@ public enum DisplayText {
     /// Keeps line breaks (as "\n") but removes every other control or formatting character.
     public static func multiLine(_ s: String) -> String {
         s.split(separator: "\n", omittingEmptySubsequences: false).map { singleLine(String($0)) }.joined(separator: "\n")
+    }
+
+    /// Printable ASCII with no space at either end and no two in a row: what `singleLine` would return unchanged.
+    static func isCleanASCIILine(_ s: String) -> Bool {
+        var previousWasSpace = true
+        for byte in s.utf8 {
+            if byte == 0x20 {
+                if previousWasSpace { return false }
+                previousWasSpace = true
+            } else if byte > 0x20 && byte < 0x7F {
+                previousWasSpace = false
+            } else {
+                return false
+            }
+        }
+        return !previousWasSpace || s.isEmpty
     }
 
     static func isWhitespaceLike(_ u: Unicode.Scalar) -> Bool {

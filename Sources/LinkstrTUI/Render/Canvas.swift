@@ -43,6 +43,9 @@ public struct Canvas: Equatable, Sendable {
     /// Cells that show a link, for terminals that take OSC 8 hyperlinks (drawn over the text by the backend).
     public private(set) var links: [LinkSpan] = []
 
+    /// One-character strings for the ASCII bytes, made once.
+    private static let asciiCells: [String] = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+
     public init(width: Int, height: Int) {
         self.width = max(width, 1)
         self.height = max(height, 1)
@@ -61,6 +64,15 @@ public struct Canvas: Equatable, Sendable {
         guard y >= 0, y < height else { return x }
         let end = min(limit.map { x + $0 } ?? width, width)
         var cx = x
+        // Simple scalars, most of every screen: a cell each, no grapheme breaking (see `DisplayWidth.isSimple`).
+        if DisplayWidth.simpleWidth(text) != nil {
+            for u in text.unicodeScalars {
+                if cx + 1 > end { break }
+                if cx >= 0 { self[cx, y] = Cell(text: u.value < 0x80 ? Canvas.asciiCells[Int(u.value)] : String(u), style: style) }
+                cx += 1
+            }
+            return cx
+        }
         for c in text {
             let w = DisplayWidth.of(c)
             if w == 0 {

@@ -25,7 +25,40 @@ public enum DisplayWidth {
         return w < 0 ? 1 : Int(w)
     }
 
-    public static func of(_ s: String) -> Int { s.reduce(0) { $0 + of($1) } }
+    public static func of(_ s: String) -> Int { simpleWidth(s) ?? s.reduce(0) { $0 + of($1) } }
+
+    /// The width of a string made only of simple scalars (`isSimple`: one character and one column
+    /// each), or nil for anything else. Nearly everything drawn is such text (ASCII, "·", "…", "●", box
+    /// lines), and this skips splitting it into characters and asking each for its properties.
+    public static func simpleWidth(_ s: String) -> Int? {
+        var count = 0, ascii = true
+        for byte in s.utf8 {
+            guard byte >= 0x20 && byte < 0x7F else { ascii = false; break }
+            count += 1
+        }
+        if ascii { return count }
+        count = 0
+        for u in s.unicodeScalars {
+            guard isSimple(u) else { return nil }
+            count += 1
+        }
+        return count
+    }
+
+    /// A scalar that is a character of its own whatever surrounds it, one column wide, drawn as it is:
+    /// printable ASCII, Latin letters and signs, general punctuation, arrows, box drawing, blocks and
+    /// geometric shapes. Nothing that combines, joins, selects a variation or shows as an emoji is in
+    /// these ranges (a test checks each one against the general path).
+    @inline(__always)
+    static func isSimple(_ u: Unicode.Scalar) -> Bool {
+        switch u.value {
+        case 0x20..<0x7F, 0xA0..<0xAD, 0xAE..<0x300, 0x2010..<0x2028, 0x2030..<0x203C, 0x2190..<0x2194,
+             0x2500..<0x25AA, 0x25AC..<0x25B6, 0x25B7..<0x25C0, 0x25C1..<0x25FB:
+            return true
+        default:
+            return false
+        }
+    }
 
     /// What of a character is drawn in its cell: the base scalar, then at most three zero-width marks
     /// (combining accents, the emoji variation selector). A ZWJ sequence, a skin tone or a flag's second
@@ -59,6 +92,13 @@ public enum DisplayWidth {
     /// `s` cut to at most `width` columns, ending in "…" when cut.
     public static func truncate(_ s: String, to width: Int) -> String {
         guard width > 0 else { return "" }
+        if let simple = simpleWidth(s) {
+            if simple <= width { return s }
+            var out = String.UnicodeScalarView()
+            out.append(contentsOf: s.unicodeScalars.prefix(width - 1))
+            out.append("…")
+            return String(out)
+        }
         if of(s) <= width { return s }
         var out = "", used = 0
         for c in s {

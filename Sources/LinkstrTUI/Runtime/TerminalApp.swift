@@ -89,6 +89,7 @@ public final class TerminalApp {
                     }
                 }
             }
+            let inputDone = Monotonic.now
             // A lone ESC (or a split sequence) waits briefly for the rest before it counts as the Escape key.
             if decoder.hasPending {
                 if let deadline = flushDeadline, Monotonic.now >= deadline, !decoder.isPasting {
@@ -101,12 +102,18 @@ public final class TerminalApp {
                 flushDeadline = nil
             }
 
-            for action in inbox.drain() { apply(action) }
+            let answers = inbox.drain()
+            for action in answers { apply(action) }
             let now = services.clock()
             if now != state.now { apply(.clockTicked(now)) }
             guard running else { break }
-            render()
-            if sawKey { stats?.recordKey(Monotonic.now - batchStart) }
+            let answersDone = Monotonic.now
+            let frame = render()
+            if sawKey {
+                stats?.recordKey(Monotonic.now - batchStart,
+                                 parts: [inputDone - batchStart, answersDone - inputDone] + frame.parts(since: answersDone),
+                                 answers: answers.count)
+            }
             // A feed asked for and not shown yet: timed until the frame that shows its posts.
             if sawKey, state.sessions.open?.loading == true { stats?.feedRequested(at: batchStart) }
             for sequence in outbox.drain() { terminal.writeRaw(sequence) }
@@ -144,12 +151,24 @@ public final class TerminalApp {
         }
     }
 
-    private func render() {
-        guard state != rendered else { return }
-        terminal.draw(AppView.render(state), forceFull: false)
+    /// When each step of a frame ended, for the benchmark's per-key breakdown.
+    struct FrameTimes {
+        var compared: Double, viewed: Double, drawn: Double
+        func parts(since start: Double) -> [Double] { [compared - start, viewed - compared, drawn - viewed] }
+    }
+
+    @discardableResult
+    private func render() -> FrameTimes {
+        guard state != rendered else { let t = Monotonic.now; return FrameTimes(compared: t, viewed: t, drawn: t) }
+        let compared = Monotonic.now
+        let screen = AppView.render(state)
+        let viewed = Monotonic.now
+        terminal.draw(screen, forceFull: false)
+        let drawn = Monotonic.now
         rendered = state
         stats?.recordFrame(state)
         stats?.recordFeed(state)
+        return FrameTimes(compared: compared, viewed: viewed, drawn: drawn)
     }
 
     /// Ctrl-Z: the terminal is raw (no ISIG), so suspend by hand: restore the shell's screen, stop with the
@@ -255,7 +274,15 @@ final class FrameStats {
         if firstFullFrame == nil, state.phase == .main, !state.sessions.loading { firstFullFrame = t }
     }
 
-    func recordKey(_ seconds: Double) { keyLatencies.append(seconds) }
+    /// Each key's time split into input and reduce, answers applied, state compared, view built, and
+    /// terminal drawn; and how many answers from the runner that frame applied.
+    var keyParts: [[Double]] = []
+    var keyAnswers: [Int] = []
+    func recordKey(_ seconds: Double, parts: [Double], answers: Int) {
+        keyLatencies.append(seconds)
+        keyParts.append(parts)
+        keyAnswers.append(answers)
+    }
 
     /// Batches the sync reported, and session lists read: the list follows news in batches (a reload
     /// asked for while one waits is the same reload), not one per batch.
@@ -293,6 +320,8 @@ final class FrameStats {
             "frames": frames,
             "boot_steps_ms": steps,
             "key_latencies_ms": keyLatencies.map { $0 * 1000 },
+            "key_parts_ms": keyParts.map { $0.map { $0 * 1000 } },
+            "key_answers": keyAnswers,
             "feed_open_ms": feedOpens.map { $0 * 1000 },
             "batches_arrived": batchesArrived,
             "session_lists_loaded": listsLoaded,

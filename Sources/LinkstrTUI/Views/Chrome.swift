@@ -72,8 +72,12 @@ public enum AppView {
         let y = c.height - 1
         guard y > 2 else { return }
         c.fill(y: y, Style(.statusBar))
-        c.put(DisplayWidth.fitItems(hintText(state), to: c.width - 2), x: 1, y: y, Style(.dim))
+        c.put(fittedHints(HintLine(text: hintText(state), width: c.width - 2)), x: 1, y: y, Style(.dim))
     }
+
+    /// The hint bar's text fitted to the screen: the same few lines again on nearly every frame.
+    struct HintLine: Hashable, Sendable { var text: String, width: Int }
+    static let fittedHints = BoundedMemo<HintLine, String>(capacity: 256) { DisplayWidth.fitItems($0.text, to: $0.width) }
 
     /// The hint bar: the keys most used where the user is, named as the keymap in force binds them.
     static func hintText(_ state: AppState) -> String {
@@ -217,6 +221,10 @@ public enum AppView {
     }
 
     static func name(_ pk: Pubkey, _ state: AppState) -> String { state.displayName(pk) }
+
+    /// A link's host for a list row, remembered: the rows on screen are drawn again on every key.
+    static func host(of url: String) -> String? { hosts(url) }
+    private static let hosts = BoundedMemo<String, String?>(capacity: 4096) { WebURL.host(of: $0) }
 
     /// An npub in full where `width` has room, else its start and end (enough to compare by eye).
     static func npub(_ npub: String, width: Int) -> String {

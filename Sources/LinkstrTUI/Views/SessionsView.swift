@@ -55,7 +55,7 @@ enum SessionsView {
                 detail = "from " + AppView.name(row.creator, state) + " · \(row.members.count) member\(row.members.count == 1 ? "" : "s")"
                 if row.standing == .declined { detail += " · declined" }
             } else if let last = row.lastPost {
-                let what = state.linkTitles[last.url].map(DisplayText.singleLine) ?? WebURL.host(of: last.url) ?? DisplayText.singleLine(last.url)
+                let what = state.linkTitles[last.url].map(DisplayText.singleLine) ?? AppView.host(of: last.url) ?? DisplayText.singleLine(last.url)
                 detail = AppView.name(last.author, state) + ": " + what
             } else {
                 detail = "\(row.members.count) member\(row.members.count == 1 ? "" : "s")"
