@@ -363,3 +363,51 @@ final class SessionDeleteStorageTests: StorageTestCase {
         XCTAssertEqual(try local.db.scalar("SELECT count(*) FROM staged_messages").int, 0)
     }
 }
+
+/// A list row's last post (who shared what) follows the newest post; since migration 10 its sealed
+/// author and link are copied onto the session's row instead of joined from `posts` on every read.
+final class LastPostRowTests: StorageTestCase {
+    typealias M = MessageFactory
+
+    func testTheRowShowsTheNewestPostAndFollowsNewerPostsDeletesAndSessionDeletes() throws {
+        let me = SecretKey.generate()
+        let bob = SecretKey.generate().publicKey.hex
+        let account = try LocalStore(paths: paths).account(me, now: 1)
+        let older = M.root("S", by: bob, at: 20, url: "https://example.com/older")
+        _ = try account.ingest([M.create("S", by: me.publicKey.hex, members: [me.publicKey.hex, bob], at: 10), older], now: 20)
+        XCTAssertEqual(try account.sessionSummary("S")?.lastPost, SessionSummary.LastPost(author: bob, url: "https://example.com/older"))
+
+        let newer = M.root("S", by: me.publicKey.hex, at: 30, url: "https://example.com/newer")
+        _ = try account.ingest([newer], now: 30)
+        XCTAssertEqual(try account.sessionSummaries().first?.lastPost, SessionSummary.LastPost(author: me.publicKey.hex, url: "https://example.com/newer"))
+
+        _ = try account.ingest([M.delete("S", post: newer.rumorID, by: me.publicKey.hex, at: 40)], now: 40)
+        XCTAssertEqual(try account.sessionSummary("S")?.lastPost, SessionSummary.LastPost(author: bob, url: "https://example.com/older"),
+                       "the newest post deleted: the one before it")
+
+        _ = try account.ingest([M.delete("S", post: older.rumorID, by: bob, at: 50)], now: 50)
+        XCTAssertNil(try account.sessionSummary("S")?.lastPost, "no post left")
+    }
+
+    func testMigrationTenCopiesTheLastPostOfRowsWrittenBefore() throws {
+        let me = SecretKey.generate()
+        let bob = SecretKey.generate().publicKey.hex
+        do {
+            let local = try LocalStore(paths: paths)
+            let account = try local.account(me, now: 1)
+            _ = try account.ingest([M.create("S", by: me.publicKey.hex, members: [me.publicKey.hex, bob], at: 10),
+                                    M.root("S", by: bob, at: 20, url: "https://example.com/shared"),
+                                    M.create("E", by: me.publicKey.hex, members: [me.publicKey.hex, bob], at: 11)], now: 20)
+            // Back to schema 9, as the previous release left it: the list joined `posts` for these.
+            try local.db.execute("""
+                ALTER TABLE sessions DROP COLUMN last_author_enc; ALTER TABLE sessions DROP COLUMN last_url_enc;
+                PRAGMA user_version = 9; DELETE FROM grdb_migrations WHERE identifier = '10';
+                """)
+        }
+        let local = try LocalStore(paths: paths)
+        XCTAssertEqual(try local.db.scalar("PRAGMA user_version").int, 10)
+        let account = try local.account(me, now: 30)
+        XCTAssertEqual(try account.sessionSummary("S")?.lastPost, SessionSummary.LastPost(author: bob, url: "https://example.com/shared"))
+        XCTAssertNil(try account.sessionSummary("E")?.lastPost, "a session without posts has no last post")
+    }
+}

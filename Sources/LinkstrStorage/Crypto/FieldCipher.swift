@@ -69,7 +69,8 @@ public final class FieldCipher: Sendable {
         switch value {
         case .null: return nil
         case .blob(let b):
-            guard let plain = try? Self.open(key: dataKey, sealed: b, aad: Array(context.utf8)),
+            var aad = context
+            guard let plain = try? aad.withUTF8({ a in try Self.open(key: dataKey, sealed: b, aad: UnsafeRawBufferPointer(a)) }),
                   let text = String(validating: plain, as: UTF8.self) else { throw .cannotDecrypt(context) }
             return text
         default: throw .corrupt("\(context) is not a sealed value")
@@ -100,10 +101,17 @@ public final class FieldCipher: Sendable {
     }
 
     private static func open(key: SecretBytes, sealed: [UInt8], aad: [UInt8]) throws -> [UInt8] {
+        try aad.withUnsafeBytes { try open(key: key, sealed: sealed, aad: $0) }
+    }
+
+    /// Opens in place: the nonce and the body are read where they lie (every list row opens several).
+    private static func open(key: SecretBytes, sealed: [UInt8], aad: UnsafeRawBufferPointer) throws -> [UInt8] {
         guard sealed.count >= 1 + 12 + 16, sealed[0] == formatVersion else { throw CryptoError.authenticationFailed }
-        let nonce = Array(sealed[1..<13]), body = Array(sealed[13...])
         return try key.withUnsafeBytes { k in
-            try nonce.withUnsafeBytes { n in try body.withUnsafeBytes { b in try aad.withUnsafeBytes { a in try ChaCha20Poly1305.open(key: k, nonce12: n, sealed: b, aad: a) } } }
+            try sealed.withUnsafeBytes { all in
+                try ChaCha20Poly1305.open(key: k, nonce12: UnsafeRawBufferPointer(rebasing: all[1..<13]),
+                                          sealed: UnsafeRawBufferPointer(rebasing: all[13...]), aad: aad)
+            }
         }
     }
 }

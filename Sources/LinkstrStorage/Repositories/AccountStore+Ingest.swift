@@ -126,10 +126,12 @@ extension AccountStore {
         let r = try c.query("SELECT max(created_at) AS last, coalesce(sum(inbound AND read_at IS NULL), 0) AS unread FROM posts WHERE owner = ? AND session_id = ?",
                              [o, .text(sessionID)]).first
         let last = max(r?["last"].int ?? 0, session.derived.timeline.last?.createdAt ?? 0)
-        let newest = try c.scalar("""
-            SELECT post_id FROM posts WHERE owner = ? AND session_id = ? ORDER BY created_at DESC, sent_seq DESC, post_id DESC LIMIT 1
-            """, [o, .text(sessionID)])
-        try c.run("UPDATE sessions SET last_activity_at = ?, unread = ?, last_post_id = ? WHERE owner = ? AND session_id = ?",
-                    [.integer(last), .integer(r?["unread"].int ?? 0), newest, o, .text(sessionID)])
+        // The newest post's sealed author and link ride along on the row (see migration 10).
+        let newest = try c.query("""
+            SELECT post_id, author_enc, url_enc FROM posts WHERE owner = ? AND session_id = ? ORDER BY created_at DESC, sent_seq DESC, post_id DESC LIMIT 1
+            """, [o, .text(sessionID)]).first
+        try c.run("UPDATE sessions SET last_activity_at = ?, unread = ?, last_post_id = ?, last_author_enc = ?, last_url_enc = ? WHERE owner = ? AND session_id = ?",
+                    [.integer(last), .integer(r?["unread"].int ?? 0), newest?["post_id"] ?? .null, newest?["author_enc"] ?? .null,
+                     newest?["url_enc"] ?? .null, o, .text(sessionID)])
     }
 }

@@ -10,18 +10,18 @@ extension AccountStore {
 
     private func summaries(archived: Bool?, id: String?) throws -> [SessionSummary] {
         var sql = """
-            SELECT s.*, p.author_enc AS last_author_enc, p.url_enc AS last_url_enc FROM sessions s
-            LEFT JOIN posts p ON p.owner = s.owner AND p.post_id = s.last_post_id
-            WHERE s.owner = ? AND s.listed = 1
+            SELECT session_id, name_enc, creator_enc, members_enc, is_member, archived, unread, last_activity_at,
+                   last_post_id, request_decision, last_author_enc, last_url_enc FROM sessions
+            WHERE owner = ? AND listed = 1
             """
         var params: [SQLValue] = [o]
-        if let archived { sql += " AND s.archived = ?"; params.append(.integer(archived ? 1 : 0)) }
-        if let id { sql += " AND s.session_id = ?"; params.append(.text(id)) }
-        sql += " ORDER BY s.last_activity_at DESC, s.session_id DESC"
+        if let archived { sql += " AND archived = ?"; params.append(.integer(archived ? 1 : 0)) }
+        if let id { sql += " AND session_id = ?"; params.append(.text(id)) }
+        sql += " ORDER BY last_activity_at DESC, session_id DESC"
         return try db.query(sql, params).map { r in
             let id = r["session_id"].text ?? ""
             let name = try cipher.open(r["name_enc"], ctx("sessions.name", id)) ?? ""
-            let members = (try cipher.open(r["members_enc"], ctx("sessions.members", id)) ?? "").split(separator: ",").map(String.init)
+            let members = RecordCodec.commaList(try cipher.open(r["members_enc"], ctx("sessions.members", id)) ?? "")
             var summary = SessionSummary(id: id, name: name.isEmpty ? "untitled session" : name,
                                          creator: try cipher.open(r["creator_enc"], ctx("sessions.creator", id)) ?? "",
                                          members: members, isMember: r["is_member"].int == 1, archived: r["archived"].int == 1,
@@ -116,7 +116,7 @@ extension AccountStore {
         var seen = Set<String>()
         return try db.query("SELECT wrap_ids FROM posts WHERE owner = ? AND session_id = ? ORDER BY created_at, sent_seq, post_id",
                             [o, .text(sessionID)])
-            .flatMap { ($0["wrap_ids"].text ?? "").split(separator: ",").map(String.init) }
+            .flatMap { RecordCodec.commaList($0["wrap_ids"].text ?? "") }
             .filter { seen.insert($0).inserted }
     }
 

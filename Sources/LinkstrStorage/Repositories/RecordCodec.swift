@@ -4,6 +4,13 @@ import NostrProtocol
 
 /// JSON forms of staged records (sealed as a whole in `staged_messages.body_enc`) and of arrival sets.
 enum RecordCodec {
+    /// "a,b,c" → ["a", "b", "c"] for the comma-joined columns (members, wrap ids: hex, never holding a
+    /// comma). Split on bytes: the list reads it for every row, and splitting into characters cost more
+    /// than opening the row's sealed fields.
+    static func commaList(_ text: String) -> [String] {
+        text.utf8.split(separator: UInt8(ascii: ",")).map { String(decoding: $0, as: UTF8.self) }
+    }
+
     static func arrivalsText(_ a: Arrivals) -> String {
         (a.trusted ? "t" : "") + a.liveAt.map { ";\($0)" }.joined()
     }

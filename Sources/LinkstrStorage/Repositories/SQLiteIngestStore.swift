@@ -204,7 +204,7 @@ extension AccountStore {
         var sessions = [String: SessionRecord]()
         for r in try c.query("SELECT * FROM snapshots WHERE owner = ?", [o]) {
             let id = r["rumor_id"].text ?? ""
-            let members = try cipher.openRequired(r["members_enc"], ctx("snapshots.members", id)).split(separator: ",").map(String.init)
+            let members = RecordCodec.commaList(try cipher.openRequired(r["members_enc"], ctx("snapshots.members", id)))
             let snap = Snapshot(rumorID: id, sessionID: r["session_id"].text ?? "",
                                 author: try cipher.openRequired(r["author_enc"], ctx("snapshots.author", id)), createdAt: r["created_at"].int ?? 0,
                                 isCreate: r["is_create"].int == 1, members: members, name: try cipher.open(r["name_enc"], ctx("snapshots.name", id)))
@@ -228,7 +228,7 @@ extension AccountStore {
         return PostRecord(id: id, sessionID: r["session_id"].text ?? "", author: try cipher.openRequired(r["author_enc"], ctx("posts.author", id)),
                           createdAt: r["created_at"].int ?? 0, url: try cipher.openRequired(r["url_enc"], ctx("posts.url", id)),
                           note: try cipher.open(r["note_enc"], ctx("posts.note", id)),
-                          wrapIDs: (r["wrap_ids"].text ?? "").split(separator: ",").map(String.init),
+                          wrapIDs: RecordCodec.commaList(r["wrap_ids"].text ?? ""),
                           arrivals: RecordCodec.arrivals(r["arrivals"].text ?? ""), readAt: r["read_at"].int,
                           notified: r["notified"].int == 1, status: .visible)
     }
@@ -275,7 +275,7 @@ extension AccountStore {
         try c.run("DELETE FROM membership_intervals WHERE owner = ? AND session_id = ?", [o, .text(s.id)])
         // A deleted session keeps no members, intervals or list state (wire 2026 §1.4).
         if d.deleted {
-            try c.run("UPDATE sessions SET archived = 0, unread = 0, last_post_id = NULL WHERE owner = ? AND session_id = ?", [o, .text(s.id)])
+            try c.run("UPDATE sessions SET archived = 0, unread = 0, last_post_id = NULL, last_author_enc = NULL, last_url_enc = NULL WHERE owner = ? AND session_id = ?", [o, .text(s.id)])
             // Its links' page titles too: a cache, fetched again if another session shows the same link.
             let refs = try c.query("SELECT post_id, url_enc FROM posts WHERE owner = ? AND session_id = ?", [o, .text(s.id)]).map { r in
                 cipher.reference(try cipher.openRequired(r["url_enc"], ctx("posts.url", r["post_id"].text ?? "")))

@@ -182,17 +182,25 @@ public final class NcursesTerminal {
     }
 
     private func put(_ cell: Cell, x: Int, y: Int) {
-        var attrs = sw_a_normal()
+        var attrs = rolePaint[Int(cell.style.role.rawValue)].attributes
         if cell.style.bold { attrs |= sw_a_bold() }
         if cell.style.reverse { attrs |= sw_a_reverse() }
         if cell.style.underline { attrs |= sw_a_underline() }
-        if plan.pairs[cell.style.role]?.dim == true { attrs |= sw_a_dim() }
-        let pair = pairs[cell.style.role] ?? 0
-        var wide = Array(cell.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }) + [0]
-        var cc = cchar_t()
-        setcchar(&cc, &wide, attrs, Int16(truncatingIfNeeded: pair), nil)
-        mvwadd_wch(sw_stdscr(), Int32(y), Int32(x), &cc)
+        let pair = rolePaint[Int(cell.style.role.rawValue)].pair
+        // A cell is a base and at most three marks (`DisplayWidth.drawable`), then the terminating 0:
+        // on the stack, not an array per cell.
+        withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: 8) { wide in
+            var n = 0
+            for u in cell.text.unicodeScalars where n < 7 { wide[n] = wchar_t(bitPattern: u.value); n += 1 }
+            wide[n] = 0
+            var cc = cchar_t()
+            setcchar(&cc, wide.baseAddress, attrs, Int16(truncatingIfNeeded: pair), nil)
+            mvwadd_wch(sw_stdscr(), Int32(y), Int32(x), &cc)
+        }
     }
+
+    /// Each role's colour pair and dim attribute, by raw value: looked up for every cell drawn.
+    private var rolePaint: [(pair: Int32, attributes: attr_t)] = Array(repeating: (0, 0), count: Role.allCases.count)
 
     /// Another theme for the rest of the run: the colour pairs are made again and the next frame is drawn whole.
     public func use(_ theme: Theme) {
@@ -212,6 +220,12 @@ public final class NcursesTerminal {
         if colorful, plan.depth == .none { start_color() }
         plan = ColorPlan.make(theme: theme, colors: colorful ? Int(sw_colors()) : 0, noColor: !colorful)
         depth = plan.depth
+        // Without colour too: NO_COLOR's dim text is the dim attribute.
+        defer {
+            rolePaint = Role.allCases.map { role in
+                (pairs[role] ?? 0, sw_a_normal() | (plan.pairs[role]?.dim == true ? sw_a_dim() : 0))
+            }
+        }
         guard depth != .none else { return }
         if plan.background == -1 || plan.pairs.values.contains(where: { $0.foreground == -1 }) { use_default_colors() }
         var number: Int32 = 1

@@ -58,10 +58,11 @@ public enum ChaCha20Poly1305 {
                 guard EVP_DecryptUpdate(ctx, o.baseAddress, &outLength, ptr(sealed), Int32(cipherCount)) == 1 else { return false }
                 written = Int(outLength)
             }
-            var tag = [UInt8](sealed[cipherCount...])
-            guard EVP_CIPHER_CTX_ctrl(ctx, sw_evp_ctrl_aead_set_tag(), Int32(tagLength), &tag) == 1 else { return false }
-            var scratch = [UInt8](repeating: 0, count: 16)
-            return scratch.withUnsafeMutableBufferPointer { s in
+            // OpenSSL copies the expected tag (it does not write through this pointer). The final call
+            // writes nothing for a stream cipher; it gets room of its own when the output is full.
+            let tag = UnsafeMutableRawPointer(mutating: sealed.baseAddress! + cipherCount)
+            guard EVP_CIPHER_CTX_ctrl(ctx, sw_evp_ctrl_aead_set_tag(), Int32(tagLength), tag) == 1 else { return false }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { s in
                 EVP_DecryptFinal_ex(ctx, written < cipherCount ? o.baseAddress! + written : s.baseAddress, &outLength) == 1
             }
         }
