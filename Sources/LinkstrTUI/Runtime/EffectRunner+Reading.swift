@@ -9,55 +9,58 @@ import NostrProtocol
 
 /// Reading the open account: lists, feeds, posts, contacts, drafts, local preferences, read state, search, link titles.
 extension EffectRunner {
-    func runReading(_ effect: AppEffect) throws {
+    /// Answers with the actions of what was read; searches and page titles answer later, on their own.
+    func runReading(_ effect: AppEffect) throws -> [AppAction] {
         switch effect {
         case .loadSessions(let list):
-            guard let actions else { return }
-            dispatch(.sessionsLoaded(try actions.sessionListing(list)))
+            guard let actions else { return [] }
+            return [.sessionsLoaded(try actions.sessionListing(list))]
         case .loadFeed(let sid, let limit):
-            guard let store, let actions else { return }
+            guard let store, let actions else { return [] }
             let page = try store.postPage(in: sid, limit: limit + 1)
             let summary = try actions.summary(of: sid)
-            dispatch(.feedLoaded(sessionID: sid, summary: summary, posts: Array(page.prefix(limit)),
-                                 changes: try store.membershipChanges(in: sid), hasMore: page.count > limit))
-            loadLinkTitles(page.map(\.post.url), fetching: summary?.standing == .listed, session: sid)
+            return [.feedLoaded(sessionID: sid, summary: summary, posts: Array(page.prefix(limit)),
+                                changes: try store.membershipChanges(in: sid), hasMore: page.count > limit)]
+                + loadLinkTitles(page.map(\.post.url), fetching: summary?.standing == .listed, session: sid)
         case .loadPost(let id):
-            guard let store, let actions else { return }
+            guard let store, let actions else { return [] }
             let view = try store.postView(id)
             let summary = try view.flatMap { try actions.summary(of: $0.post.sessionID) }
-            dispatch(.postLoaded(postID: id, view: view, sessionName: summary?.name ?? ""))
-            if let view { loadLinkTitles([view.post.url], fetching: summary?.standing == .listed, session: view.post.sessionID) }
+            return [.postLoaded(postID: id, view: view, sessionName: summary?.name ?? "")]
+                + (view.map { loadLinkTitles([$0.post.url], fetching: summary?.standing == .listed, session: $0.post.sessionID) } ?? [])
         case .loadContacts:
-            guard let store else { return }
-            dispatch(.contactsLoaded(try store.contacts()))
-            dispatch(.profileNamesLoaded(try store.profileNames()))
+            guard let store else { return [] }
+            return [.contactsLoaded(try store.contacts()), .profileNamesLoaded(try store.profileNames())]
         case .loadDrafts:
-            guard let store else { return }
-            dispatch(.draftsLoaded(try store.drafts().mapValues { Draft(link: $0.link, note: $0.note) }))
+            guard let store else { return [] }
+            return [.draftsLoaded(try store.drafts().mapValues { Draft(link: $0.link, note: $0.note) })]
         case .loadLocalPreferences:
-            guard let store else { return }
-            let stored = try store.setting(.commandHistory)
-            let history = stored.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
-            dispatch(.commandHistoryLoaded(history))
+            guard let store else { return [] }
+            // Unreadable JSON (written by a future build) counts as none: these are conveniences.
+            let history = try store.setting(.commandHistory).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
             let muted = try store.setting(.mutedSessions).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
-            dispatch(.mutedLoaded(Set(muted)))
+            return [.commandHistoryLoaded(history), .mutedLoaded(Set(muted))]
         case .saveMuted(let muted):
             try store?.setSetting(.mutedSessions, String(decoding: try JSONEncoder().encode(muted.sorted()), as: UTF8.self))
+            return []
         case .saveCommandHistory(let history):
             try store?.setSetting(.commandHistory, String(decoding: try JSONEncoder().encode(history), as: UTF8.self))
+            return []
         case .saveDraft(let sid, let draft):
             try store?.setDraft(draft.map { AccountStore.StoredDraft(link: $0.link, note: $0.note) }, for: sid, now: now)
+            return []
         case .markSessionRead(let sid):
             try store?.markSessionRead(sid, now: now)
-            reloadLists(session: sid)
+            return [Self.listsTouched(session: sid)]
         case .buildSearchIndex:
-            guard let search else { return }
+            guard let search else { return [] }
             let dispatch = self.dispatch
             searchQueue.async {
                 do { try search.build() } catch { dispatch(.postSearchFailed("the search index could not be read: \(error)")) }
             }
+            return []
         case .searchPosts(let query, let sid):
-            guard let search, let store else { return }
+            guard let search, let store else { return [] }
             let dispatch = self.dispatch
             // On the search queue: a first query that finds the index still being built waits there, not here.
             searchQueue.async {
@@ -75,26 +78,34 @@ extension EffectRunner {
                     dispatch(.postSearchFailed(String(describing: error)))
                 }
             }
+            return []
         case .markPostRead(let id):
             try store?.markRead(postID: id, now: now)
-            if let sid = try store?.postView(id)?.post.sessionID { reloadLists(session: sid) }
-
+            return try store?.postView(id).map { [Self.listsTouched(session: $0.post.sessionID)] } ?? []
         default:
             assertionFailure("\(effect) is not a reading effect")  // `run` routes by area
+            return []
         }
     }
 
-    func reloadLists(session sid: String) {
-        dispatch(.messagesArrived(touchedSessions: [sid], notifications: []))
+    /// The session's read state changed here: its row and the lists are read again.
+    static func listsTouched(session sid: String) -> AppAction {
+        .messagesArrived(touchedSessions: [sid], notifications: [])
     }
 
-    /// Cached titles at once; missing ones fetched in the background (unless previews are off, or the
-    /// links are a stranger's session request: fetching tells the site our address) and sent as they are found.
-    /// Fetched titles are searchable: the session's posts are read into the search index again.
-    func loadLinkTitles(_ urls: [String], fetching: Bool, session: String) {
-        guard let store, let previews, !urls.isEmpty else { return }
+    /// Cached titles at once (returned); missing ones fetched in the background (unless previews are off,
+    /// or the links are a stranger's session request: fetching tells the site our address) and sent as
+    /// they are found. Fetched titles are searchable: the session's posts are read into the search index again.
+    func loadLinkTitles(_ urls: [String], fetching: Bool, session: String) -> [AppAction] {
+        guard let store, let previews, !urls.isEmpty else { return [] }
+        // A cache: when it cannot be read, the titles are fetched again.
         let cached = (try? store.linkTitles(for: urls)) ?? [:]
-        if !cached.isEmpty { dispatch(.linkTitlesLoaded(cached)) }
+        // Fetched titles merge into what is shown, so they may land before or after this answer.
+        fetchLinkTitles(urls, fetching: fetching, session: session, previews: previews)
+        return cached.isEmpty ? [] : [.linkTitlesLoaded(cached)]
+    }
+
+    private func fetchLinkTitles(_ urls: [String], fetching: Bool, session: String, previews: LinkPreviewCache) {
         guard options.linkPreviews, fetching else { return }
         let search = self.search
         accountTasks.start(dispatch) { answer in

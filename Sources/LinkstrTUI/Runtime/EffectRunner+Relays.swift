@@ -9,39 +9,49 @@ import NostrProtocol
 
 /// The relay list, its rows on screen, and the sync engine's updates.
 extension EffectRunner {
-    func runRelays(_ effect: AppEffect) throws {
+    func runRelays(_ effect: AppEffect) throws -> [AppAction] {
         switch effect {
-        case .startSync: startSync()
+        case .startSync:
+            startSync()
+            return []
         case .addRelay(let text):
-            do { try relays.add(text, now: now) } catch let e as RelayList.Failure { dispatch(.failed(.relayList, e.description)); return }
-            applyRelays()
+            do { try relays.add(text, now: now) } catch let e as RelayList.Failure { return [.failed(.relayList, e.description)] }
+            return applyRelays()
         case .removeRelay(let url):
-            do { try relays.remove(url) } catch let e as RelayList.Failure { dispatch(.failed(.relayList, e.description)); return }
+            do { try relays.remove(url) } catch let e as RelayList.Failure { return [.failed(.relayList, e.description)] }
             relaySnapshots[url] = nil
-            applyRelays()
+            return applyRelays()
         case .setRelayEnabled(let url, let enabled):
-            do { try relays.setEnabled(url, enabled) } catch let e as RelayList.Failure { dispatch(.failed(.relayList, e.description)); return }
-            applyRelays()
+            do { try relays.setEnabled(url, enabled) } catch let e as RelayList.Failure { return [.failed(.relayList, e.description)] }
+            return applyRelays()
         case .resetRelays:
             try relays.reset(now: now)
             relaySnapshots = [:]
-            applyRelays()
+            return applyRelays()
         case .refreshRelayStats:
-            guard let pool else { return }
-            Task {
+            guard let pool else { return [] }
+            // The pool answers from its own actor; the rows are built back here, from the runner's state.
+            accountTasks.start(dispatch) { [weak self] answer in
                 let snapshots = await pool.snapshots()
-                for s in snapshots where relays.entries.contains(where: { $0.url == s.url }) { relaySnapshots[s.url] = s }
-                dispatch(.relaysChanged(relayRows()))
+                if let rows = await self?.relayRows(updating: snapshots) { answer(.relaysChanged(rows)) }
             }
+            return []
         case .testRelay(let url):
-            let dispatch = self.dispatch
-            Task {
+            accountTasks.start(dispatch) { answer in
                 let probe = await RelayList.probe(url)
-                dispatch(.relayTested(url: url, summary: probe.summary, ok: probe.ok))
+                answer(.relayTested(url: url, summary: probe.summary, ok: probe.ok))
             }
+            return []
         default:
             assertionFailure("\(effect) is not a relays effect")  // `run` routes by area
+            return []
         }
+    }
+
+    /// The rows after taking in the pool's snapshots of the relays still in the list.
+    func relayRows(updating snapshots: [RelaySnapshot]) -> [RelayRow] {
+        for s in snapshots where relays.entries.contains(where: { $0.url == s.url }) { relaySnapshots[s.url] = s }
+        return relayRows()
     }
 
     func startSync() {
@@ -95,10 +105,11 @@ extension EffectRunner {
         dispatch(.relaysChanged(relayRows()))
     }
 
-    func applyRelays() {
+    /// The pool takes the edited list (on its own actor); the rows on screen follow at once.
+    func applyRelays() -> [AppAction] {
         let list = relays.poolEntries
         if let pool { Task { await pool.setRelays(list) } }
-        dispatch(.relaysChanged(relayRows()))
+        return [.relaysChanged(relayRows())]
     }
 
     func relayRows() -> [RelayRow] {

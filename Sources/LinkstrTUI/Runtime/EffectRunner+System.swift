@@ -9,32 +9,33 @@ import NostrProtocol
 
 /// The system around the app, through `Services`: clipboard, browser, notifications, the cache folder.
 extension EffectRunner {
-    func runSystem(_ effect: AppEffect) throws {
+    func runSystem(_ effect: AppEffect) throws -> [AppAction] {
         switch effect {
         case .copy(let text, let label):
-            dispatch(.copyFinished(label: label, services.clipboard.copy(text)))
+            return [.copyFinished(label: label, services.clipboard.copy(text))]
         case .readClipboard:
-            dispatch(.clipboardRead(services.clipboard.read()))
+            return [.clipboardRead(services.clipboard.read())]
         case .openURL(let url):
             switch services.browser.open(url) {
-            case .success(let m): dispatch(.linkOpened(how: m))
-            case .failure(let e): dispatch(.failed(.openLink, e.description))
+            case .success(let m): return [.linkOpened(how: m)]
+            case .failure(let e): return [.failed(.openLink, e.description)]
             }
         case .clearCache:
-            guard let store else { return }
+            guard let store else { return [] }
             try store.clearLinkMetadata()
             let cache = paths.cache(for: store.owner)
             if FileManager.default.fileExists(atPath: cache.path) {
                 do { try FileManager.default.removeItem(at: cache) } catch {
-                    dispatch(.failed(.clearCache, "page titles cleared, but the cache folder could not be removed: \(error)"))
-                    return
+                    return [.failed(.clearCache, "page titles cleared, but the cache folder could not be removed: \(error)")]
                 }
             }
-            dispatch(.cacheCleared)
+            return [.cacheCleared]
         case .notify(let title, let body, let via):
             services.notifier.notify(title, body, via != .desktop, via != .bell)
+            return []
         default:
             assertionFailure("\(effect) is not a system effect")  // `run` routes by area
+            return []
         }
     }
 }

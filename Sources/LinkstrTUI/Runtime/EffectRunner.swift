@@ -164,14 +164,14 @@ public actor EffectRunner {
             try runAccount(effect)
         case .loadSessions, .loadFeed, .loadPost, .loadContacts, .loadDrafts, .loadLocalPreferences, .saveMuted, .saveCommandHistory,
              .saveDraft, .markSessionRead, .markPostRead, .buildSearchIndex, .searchPosts:
-            try runReading(effect)
+            for action in try runReading(effect) { dispatch(action) }
         case .sendPost, .react, .deletePost, .createSession, .saveMembers, .renameSession, .deleteSession, .setArchived, .decideRequest,
              .addContact, .setAlias, .removeContact, .setProfileName, .loadAddedYou, .watchAddedYou:
             try runSending(effect)
         case .startSync, .addRelay, .removeRelay, .setRelayEnabled, .resetRelays, .refreshRelayStats, .testRelay:
-            try runRelays(effect)
+            for action in try runRelays(effect) { dispatch(action) }
         case .copy, .readClipboard, .openURL, .notify, .clearCache:
-            try runSystem(effect)
+            for action in try runSystem(effect) { dispatch(action) }
         case .quit, .editNote, .applyTheme:
             break  // the terminal loop's own (it owns the screen)
         }
