@@ -9,6 +9,8 @@ import NostrProtocol
 
 /// Identity and account: boot, unlock, create, import, restore, export, switch, log out, delete, wipe.
 extension EffectRunner {
+    /// Answers as it goes, through `dispatch`, not by returning actions: each boot step must be on
+    /// screen while the next one (the scrypt unlock) runs.
     func runAccount(_ effect: AppEffect) throws {
         switch effect {
         case .boot: boot(inMemory: false)
