@@ -9,25 +9,26 @@ import NostrProtocol
 
 /// The relay list, its rows on screen, and the sync engine's updates.
 extension EffectRunner {
-    func runRelays(_ effect: AppEffect) throws -> [AppAction] {
+    /// Awaits the pool's taking each edited list, so edits in a row reach it in the order they were made.
+    func runRelays(_ effect: AppEffect) async throws -> [AppAction] {
         switch effect {
         case .startSync:
             startSync()
             return []
         case .addRelay(let text):
             do { try relays.add(text, now: now) } catch let e as RelayList.Failure { return [.failed(.relayList, e.description)] }
-            return applyRelays()
+            return await applyRelays()
         case .removeRelay(let url):
             do { try relays.remove(url) } catch let e as RelayList.Failure { return [.failed(.relayList, e.description)] }
             relaySnapshots[url] = nil
-            return applyRelays()
+            return await applyRelays()
         case .setRelayEnabled(let url, let enabled):
             do { try relays.setEnabled(url, enabled) } catch let e as RelayList.Failure { return [.failed(.relayList, e.description)] }
-            return applyRelays()
+            return await applyRelays()
         case .resetRelays:
             try relays.reset(now: now)
             relaySnapshots = [:]
-            return applyRelays()
+            return await applyRelays()
         case .refreshRelayStats:
             guard let pool else { return [] }
             // The pool answers from its own actor; the rows are built back here, from the runner's state.
@@ -56,7 +57,7 @@ extension EffectRunner {
 
     func startSync() {
         guard let engine, let pool, let store, let actions else { return }
-        let dispatch = self.dispatch, search = self.search
+        let dispatch = self.dispatch, search = self.search, tasks = accountTasks
         let list = relays.poolEntries
         updatesTask?.cancel()
         // Detached from the runner: the updates' store reads (notifications, contacts, names) run beside
@@ -91,7 +92,8 @@ extension EffectRunner {
                 case .relay(let snapshot):
                     await self?.relayChanged(snapshot)
                 case .backfillComplete:
-                    Task { await engine.publishInboxRelaysIfChanged() }
+                    // Beside the updates (it waits for relays to answer), and dropped if the account goes.
+                    tasks.start(dispatch) { _ in await engine.publishInboxRelaysIfChanged() }
                 case .notice:
                     break
                 }
@@ -105,10 +107,10 @@ extension EffectRunner {
         dispatch(.relaysChanged(relayRows()))
     }
 
-    /// The pool takes the edited list (on its own actor); the rows on screen follow at once.
-    func applyRelays() -> [AppAction] {
+    /// The pool takes the edited list (on its own actor), then the rows on screen follow.
+    func applyRelays() async -> [AppAction] {
         let list = relays.poolEntries
-        if let pool { Task { await pool.setRelays(list) } }
+        await pool?.setRelays(list)
         return [.relaysChanged(relayRows())]
     }
 

@@ -120,10 +120,10 @@ public actor EffectRunner {
         effects.yield(effect)
     }
 
-    private func handle(_ effect: AppEffect) {
+    private func handle(_ effect: AppEffect) async {
         if Self.isLoad(effect) { pendingLoads.withLock { $0.removeAll { $0 == effect } } }
         if case .loadSessions = effect { listReloads.withLock { $0.read(at: Monotonic.now) } }
-        do { try run(effect) } catch {
+        do { try await run(effect) } catch {
             dispatch(.failed(.unexpected, String(describing: error)))
         }
     }
@@ -157,7 +157,7 @@ public actor EffectRunner {
     // MARK: effects
 
     /// Each area's effects are handled in its own file (`EffectRunner+Area`).
-    private func run(_ effect: AppEffect) throws {
+    private func run(_ effect: AppEffect) async throws {
         switch effect {
         case .boot, .continueInMemory, .unlock, .createIdentity, .importIdentity, .checkBackup, .restoreBackup, .wipe, .switchIdentity,
              .logout, .deleteAccount, .revealSecret, .loadIdentities, .exportBackup:
@@ -169,7 +169,7 @@ public actor EffectRunner {
              .addContact, .setAlias, .removeContact, .setProfileName, .loadAddedYou, .watchAddedYou:
             try runSending(effect)
         case .startSync, .addRelay, .removeRelay, .setRelayEnabled, .resetRelays, .refreshRelayStats, .testRelay:
-            for action in try runRelays(effect) { dispatch(action) }
+            for action in try await runRelays(effect) { dispatch(action) }
         case .copy, .readClipboard, .openURL, .notify, .clearCache:
             for action in try runSystem(effect) { dispatch(action) }
         case .quit, .editNote, .applyTheme:
