@@ -33,10 +33,15 @@ public struct FileLogHandler: LogHandler {
 }
 
 /// The log file, shared by every logger of the process.
+///
+/// Written with `write(2)` on the descriptor, never `FileHandle.write`, which traps on any error: a
+/// full disk (ENOSPC), a quota or an I/O error drops the line and logging goes on (or stays quiet),
+/// so a log line can never crash or block a command.
 public final class LogFile: Sendable {
     public static let maxBytes = 1 << 20
     public let path: String
-    private let handle = Mutex<FileHandle?>(nil)
+    private struct Open { var fd: Int32; var size: Int }
+    private let state = Mutex<Open?>(nil)
 
     /// Opens (creating) `directory/linkstr.log`; nil when it cannot be written (logging is never a
     /// reason for a command to fail).
@@ -49,27 +54,44 @@ public final class LogFile: Sendable {
         }
         path = directory.appendingPathComponent("linkstr.log").path
         guard let opened = Self.open(path) else { return nil }
-        handle.withLock { $0 = opened }
+        state.withLock { $0 = opened }
     }
 
-    static func open(_ path: String) -> FileHandle? {
-        let fd = Foundation.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    deinit { state.withLock { if let open = $0 { close(open.fd) } } }
+
+    private static func open(_ path: String) -> Open? {
+        let fd = Foundation.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0o600)
         guard fd >= 0 else { return nil }
         fchmod(fd, 0o600)
-        return FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        let size = fstat(fd, &info) == 0 ? Int(info.st_size) : 0
+        return Open(fd: fd, size: size)
     }
 
+    /// How many lines could not be written (a full disk, an I/O error).
+    public var dropped: Int { droppedLines.withLock { $0 } }
+    private let droppedLines = Mutex(0)
+
     func append(_ line: String) {
-        handle.withLock { h in
-            guard let current = h else { return }
-            current.write(Data(line.utf8))
-            if current.offsetInFile > UInt64(Self.maxBytes) {
-                try? current.close()
+        var bytes = Array(line.utf8)
+        let written = state.withLock { current -> Bool in
+            guard var open = current else { return false }
+            // O_APPEND writes of a line are whole or fail; a short write (disk filling up) is not retried.
+            let n = bytes.withUnsafeMutableBytes { write(open.fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { return false }
+            open.size += n
+            if open.size > Self.maxBytes {
+                close(open.fd)
                 // Rotation is best effort: a failure keeps writing to the same file.
                 _ = rename(path, path + ".1")
-                h = Self.open(path)
+                current = Self.open(path)
+            } else {
+                current = open
             }
+            return n == bytes.count
         }
+        if !written { droppedLines.withLock { $0 += 1 } }
+        bytes.removeAll()
     }
 
     static func timestamp() -> String {

@@ -32,8 +32,18 @@ public struct DataPaths: Sendable, Equatable {
                          state: xdg("XDG_STATE_HOME", ".local/state").appendingPathComponent("linkstr", isDirectory: true))
     }
 
-    /// Creates the directories 0700 (and tightens existing ones).
+    /// `--home`'s value as given: an empty one would be the current directory (a script's unset
+    /// variable), so it is refused with words, never resolved.
+    public static func checkHome(_ home: String?) throws(StorageError) {
+        if let home, home.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw .io("--home is empty; name the data directory (an empty value would be the current directory).")
+        }
+    }
+
+    /// Creates the directories 0700 (and tightens existing ones), once `home` is known to be linkstr's
+    /// (`DataFiles.isAdoptable`): a directory holding only someone else's files is refused untouched.
     public func prepare() throws(StorageError) {
+        guard DataFiles.isAdoptable(self) else { throw .io(DataFiles.refusal(self)) }
         for dir in [home, identities, cache, config] {
             do {
                 try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -255,7 +255,14 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .locked(let m): return m
         case .cannotOpen(let path, let reason): return "cannot open the local database at \(path): \(reason)"
-        case .sqlite(let code, let message): return "database error \(code): \(message)"
+        case .sqlite(let code, let message):
+            // The primary result code (low byte) says what a person can do about it.
+            switch code & 0xff {
+            case 13: return "the disk is full: the change was not saved (nothing stored was lost); free some space and try again."
+            case 8: return "the local database is read-only (permissions?): the change was not saved."
+            case 10: return "the disk could not be read or written (I/O error \(code)): the change was not saved."
+            default: return "database error \(code): \(message)"
+            }
         case .closed: return "the database is closed"
         case .corrupt(let what): return "stored data is damaged: \(what)"
         case .cannotDecrypt(let what): return "stored data cannot be decrypted: \(what)"

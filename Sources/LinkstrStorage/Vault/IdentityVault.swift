@@ -78,17 +78,18 @@ public struct IdentityVault: Sendable {
 
     func file(for pubkey: Pubkey) -> URL { directory.appendingPathComponent("\(pubkey).ncryptsec") }
 
-    /// Atomic write of a 0600 file inside the 0700 directory.
+    /// Atomic, synced write of a 0600 file inside the 0700 directory (`PrivateFile`).
     private func write(_ data: Data, to url: URL) throws(VaultError) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let tmp = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-            guard FileManager.default.createFile(atPath: tmp.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-                throw VaultError.io("cannot write \(tmp.path)")
+        } catch { throw .io(error.localizedDescription) }
+        do { try PrivateFile.replace(data, at: url.path) } catch {
+            switch error {
+            case .writeFailed: throw .io("could not write \(url.path) (disk full?); the previous file was kept.")
+            case .cannotCreate(let why): throw .io("cannot write \(url.path): \(why).")
+            case .exists: throw .io("cannot write \(url.path).")
             }
-            if rename(tmp.path, url.path) != 0 { throw VaultError.io("cannot replace \(url.path)") }
-            chmod(url.path, 0o600)
-        } catch let e as VaultError { throw e } catch { throw .io(error.localizedDescription) }
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import LinkstrClient
 import LinkstrDomain
+import LinkstrStorage
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -70,7 +70,9 @@ struct LogLevelArgument: Sendable {
 
 extension GlobalOptions {
     /// Logging to `linkstr.log` in the state directory, at `--log-level` (or LINKSTR_LOG_LEVEL).
+    /// Nothing is created in a directory linkstr will refuse (the command then says why).
     func startLogging(_ paths: DataPaths) {
+        guard DataFiles.isAdoptable(paths) else { return }
         let fromEnvironment = ProcessInfo.processInfo.environment["LINKSTR_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) }
         LinkstrLogging.bootstrap(stateDirectory: paths.state, level: logLevel.level == .info ? (fromEnvironment ?? .info) : logLevel.level)
     }

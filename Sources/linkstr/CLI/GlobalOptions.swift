@@ -1,4 +1,5 @@
 import ArgumentParser
+import LinkstrStorage
 import Logging
 
 /// Options every command accepts.
@@ -18,4 +19,8 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .customLong("log-level"), help: "What goes to linkstr.log: trace, debug, info, notice, warning, error, critical (default: info). Never secrets or content.",
             transform: LogLevelArgument.parse)
     var logLevel: LogLevelArgument = LogLevelArgument(.info)
+
+    func validate() throws {
+        do { try DataPaths.checkHome(home) } catch { throw ValidationError(error.description) }
+    }
 }
