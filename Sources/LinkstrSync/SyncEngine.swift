@@ -49,6 +49,10 @@ public struct SyncStats: Sendable, Equatable {
     public var lastReceived: Double?
     public var unwrapSeconds = 0.0
     public var storeSeconds = 0.0
+    /// Batches that could not be stored (a full disk, an I/O error), and the last such error in words:
+    /// their wraps are read again on the next sync, and a run with any is not complete.
+    public var storeFailures = 0
+    public var lastStoreError: String?
     public init() {}
 }
 
@@ -663,9 +667,12 @@ public actor SyncEngine {
             if !touched.isEmpty || !notifications.isEmpty { updateSink.yield(.ingested(touchedSessions: touched, notifications: notifications)) }
             if !touched.isEmpty { scheduleProfileRefresh() }
         } catch {
-            // Nothing was written; these wraps are opened again next time.
+            // Nothing was written; these wraps are opened again next time (the run is not complete).
             log.error("could not store incoming messages", metadata: ["error": "\(type(of: error))", "wraps": "\(batch.count)"])
-            updateSink.yield(.notice(relay: "", "could not store incoming messages: \(error)"))
+            let words = "\(error)"
+            stats.storeFailures += 1
+            stats.lastStoreError = words
+            updateSink.yield(.notice(relay: "", "could not store \(batch.count) incoming message\(batch.count == 1 ? "" : "s"): \(words) they are read again on the next sync."))
         }
     }
 

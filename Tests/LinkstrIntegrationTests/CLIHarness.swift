@@ -7,10 +7,18 @@ struct Home {
     let directory: URL
     var relays: [String]
     let binary: URL
+    /// A command that runs linkstr (nsenter into a test's mount namespace), or none.
+    var launcher: [String] = []
 
     init(_ name: String, relays: [String]) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-home-\(name)-\(UUID().uuidString)")
+        try self.init(directory: FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-home-\(name)-\(UUID().uuidString)"), relays: relays)
+    }
+
+    /// A home at a chosen place (a small file system, for one), linkstr started through `launcher`.
+    init(directory: URL, relays: [String], launcher: [String] = []) throws {
+        self.directory = directory
         self.relays = relays
+        self.launcher = launcher
         binary = try TestEnvironment.builtProduct("linkstr")
     }
 
@@ -30,7 +38,10 @@ struct Home {
         env["LINKSTR_PASSPHRASE"] = Home.passphrase
         var full = ["--home", directory.path]
         for r in override ?? relays { full += ["--relay", r] }
-        let r = try ProcessRunner.run(binary, full + args, stdin: Data(stdin.utf8), environment: env, timeout: timeout)
+        let r = launcher.isEmpty
+            ? try ProcessRunner.run(binary, full + args, stdin: Data(stdin.utf8), environment: env, timeout: timeout)
+            : try ProcessRunner.run(URL(fileURLWithPath: launcher[0]), Array(launcher.dropFirst()) + [binary.path] + full + args,
+                                    stdin: Data(stdin.utf8), environment: env, timeout: timeout)
         return Run(status: r.status, out: r.stdoutText, err: r.stderrText)
     }
 

@@ -43,11 +43,11 @@ struct SyncCommand: LinkstrCommand {
         try await engine.start()
         await engine.publishPendingProfileName()
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-        let complete = await engine.waitForBackfill(timeout: .milliseconds(Int(timeout * 1000)))
+        let backfilled = await engine.waitForBackfill(timeout: .milliseconds(Int(timeout * 1000)))
         // Only after a complete backfill: relays that did not answer a REQ would not answer an EVENT either.
         // Best effort, within what is left of the deadline (a backfill that ends just before it must not
         // add a publish's own wait): what does not go out now stays pending for the next run.
-        if complete {
+        if backfilled {
             await Self.untilDeadline(deadline) {
                 await engine.publishInboxRelaysIfChanged()
                 // Preference edits made here while offline, and the initial backup, go out now.
@@ -62,6 +62,8 @@ struct SyncCommand: LinkstrCommand {
         await engine.stop()
         let stats = await engine.settledStats()
         printer.cancel()
+        // What could not be stored (a full disk) will be read again next time: this run is not complete.
+        let complete = backfilled && stats.storeFailures == 0
         if global.json {
             let relayObjects: [JSONValue] = relays.map { r in
                 let fields: [(key: String, value: JSONValue)] = [
@@ -77,9 +79,13 @@ struct SyncCommand: LinkstrCommand {
                 ("duplicates", .integer(Int64(stats.duplicates))), ("invalid", .integer(Int64(stats.invalidWraps + stats.rejectedPayloads))),
                 ("not_linkstr", .integer(Int64(stats.notLinkstr))), ("pages", .integer(Int64(stats.backfillPages))),
                 ("relays", .array(relayObjects)),
+                ("store_error", stats.lastStoreError.map { .string($0) } ?? .null),
             ]))))
         } else {
             printLine("received \(stats.wrapsReceived) gift wraps (\(stats.wrapsAlreadyProcessed) already known), opened \(stats.decryptions), applied \(stats.applied), waiting \(stats.pending)")
+        }
+        if let why = stats.lastStoreError {
+            throw CLIError("some messages could not be stored: \(why) They are read again on the next sync.")
         }
         guard complete else {
             let errors = relays.compactMap { r in r.lastError.map { "\(r.url): \($0)" } }

@@ -1,0 +1,104 @@
+import Foundation
+import LinkstrDomain
+import LinkstrLogging
+import Logging
+import LinkstrRelay
+import LinkstrTestSupport
+import NostrProtocol
+import XCTest
+
+/// Issue 32 (8): a disk that fills up mid-sync. No crash (the log used to trap on ENOSPC), words that say
+/// "disk full", reading commands that still work, nothing lost, and a complete sync once space is freed.
+final class DiskFullTests: XCTestCase {
+    /// A stranger who shares posts with `me`, wrapped and put on the relay directly.
+    private struct Sender {
+        let key = SecretKey.generate()
+        let session = LinkstrID.make(SystemRandom())
+        let now = Int64(Date().timeIntervalSince1970)
+
+        func seed(_ url: String, to me: PublicKey, posts range: Range<Int>) async throws {
+            var events = [NostrEvent]()
+            if range.lowerBound == 0 {
+                events.append(try NIP59.giftWrap(rumor: UnsignedEvent(pubkey: key.publicKey, createdAt: now - 5_000, kind: 44001, content: LinkstrPayload(
+                    conversationID: session, rootID: "op", kind: .sessionCreate, timestamp: now - 5_000, sessionName: "Filling up",
+                    memberPubkeys: [key.publicKey.hex, me.hex]).encoded()), sender: key, recipient: me, now: now))
+            }
+            for i in range {
+                let root = LinkstrPayload(conversationID: session, rootID: "", kind: .root, url: "https://example.com/\(i)",
+                                          note: "post \(i) " + String(repeating: "words ", count: 20), timestamp: now - 4_000 + Int64(i))
+                events.append(try NIP59.giftWrap(rumor: UnsignedEvent(pubkey: key.publicKey, createdAt: now - 4_000 + Int64(i), kind: 44001,
+                                                                      content: root.encoded()), sender: key, recipient: me, now: now))
+            }
+            let pool = RelayPool()
+            await pool.setRelays([(url, true)])
+            _ = await pool.waitForWritableRelay()
+            for start in stride(from: 0, to: events.count, by: 200) {
+                if case .failure(let e) = await pool.publish(Array(events[start..<min(start + 200, events.count)]), timeout: .seconds(60)) {
+                    throw HarnessFailure(description: "seeding failed: \(e)")
+                }
+            }
+            await pool.stop()
+        }
+    }
+
+    private func postIDs(_ home: Home, _ session: String) throws -> [String] {
+        (try home.ok(["posts", session, "--json", "--limit", "2000"]).json() as! [[String: Any]]).map { $0["id"] as! String }
+    }
+
+    func testSyncOnAFullDiskSaysSoKeepsReadingAndCompletesOnceFreed() async throws {
+        let relay = try TestRelay()
+        defer { relay.stop() }
+        let disk = try SmallFileSystem(kilobytes: 8_192)
+        defer { disk.remove() }
+        let home = try Home(directory: URL(fileURLWithPath: disk.mountPoint + "/home"), relays: [relay.url], launcher: disk.launcher)
+        let (_, hex) = try home.createIdentity(name: "Ada")
+        let me = try PublicKey(hex: hex), friend = Sender()
+        try await friend.seed(relay.url, to: me, posts: 0..<300)
+        XCTAssertEqual(try home.sync(timeout: 60)["complete"] as? Bool, true)
+        XCTAssertEqual(try postIDs(home, friend.session).count, 300)
+
+        // 300 more arrive while the disk is all but full.
+        try await friend.seed(relay.url, to: me, posts: 300..<600)
+        let filler = try disk.fill(leaving: 96 * 1024)
+        let full = try home.run(["sync", "--json", "--timeout", "30"])
+        XCTAssertFalse([132, 133, 134, 139].contains(full.status), "no crash: exit \(full.status), \(full.err)")
+        XCTAssertEqual(full.status, 1, "a sync that could not store everything is not a success: \(full.out)")
+        XCTAssertEqual((try? full.json() as? [String: Any])?["complete"] as? Bool, false, full.out)
+        XCTAssertTrue(full.err.contains("the disk is full"), "says so in words: \(full.err)")
+        XCTAssertFalse(full.err.contains("NSCocoaErrorDomain") || full.err.contains("Fatal error"), full.err)
+
+        // Reading still works on the full disk, and what was stored is all there.
+        let listed = try home.run(["session", "list", "--requests", "--json"])
+        XCTAssertEqual(listed.status, 0, "reading commands work while the disk is full: \(listed.err)")
+        let during = try postIDs(home, friend.session)
+        XCTAssertGreaterThanOrEqual(during.count, 300)
+        XCTAssertLessThan(during.count, 600, "the disk filled before everything was stored (else the test proves nothing)")
+
+        // Space freed: the next sync stores everything, nothing was lost or doubled.
+        try FileManager.default.removeItem(at: filler)
+        let result = try home.sync(timeout: 60)
+        XCTAssertEqual(result["complete"] as? Bool, true, "\(result)")
+        let posts = try postIDs(home, friend.session)
+        XCTAssertEqual(posts.count, 600)
+        XCTAssertEqual(Set(posts).count, 600)
+    }
+}
+
+/// Issue 32 (8): the log on a full disk drops lines and goes on; it used to trap (SIGILL) in
+/// `FileHandle.write`, taking every command down with it.
+final class LogOnAFullDiskTests: XCTestCase {
+    func testLoggingToAFullDiskNeverCrashes() throws {
+        let disk = try SmallFileSystem(kilobytes: 64)
+        defer { disk.remove() }
+        try disk.fill(leaving: 0)
+        guard let file = LogFile(directory: disk.root.appendingPathComponent("state")) else {
+            return XCTFail("the log file opens (creating it takes an inode, no blocks)")
+        }
+        let handler = FileLogHandler(label: "test", file: file, level: .info)
+        var logger = Logger(label: "test") { _ in handler }
+        logger.logLevel = .info
+        for i in 0..<2_000 { logger.error("could not store incoming messages", metadata: ["batch": "\(i)"]) }
+        XCTAssertGreaterThan(file.dropped, 0, "lines that did not fit were dropped, and counted")
+        XCTAssertEqual(disk.freeBytes, 0)
+    }
+}

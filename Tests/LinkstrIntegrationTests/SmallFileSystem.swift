@@ -1,0 +1,69 @@
+import Foundation
+import XCTest
+
+/// A tmpfs of a chosen size, mounted in a mount namespace of its own (so nothing is left mounted if a
+/// test dies): linkstr runs inside it (`launcher`), the test reaches its files through `/proc/PID/root`
+/// (SQLite would resolve that link to the host's empty directory, so linkstr must not). A disk that
+/// really fills up.
+final class SmallFileSystem {
+    let holder: Process
+    /// The mounted directory, as this process reaches it (for files the test writes itself).
+    let root: URL
+    /// The mounted directory as seen inside the namespace: the path to give linkstr.
+    let mountPoint: String
+    /// Runs a command inside the namespace, where the tmpfs is mounted.
+    var launcher: [String] {
+        ["/usr/bin/nsenter", "-t", "\(holder.processIdentifier)"] + (getuid() == 0 ? ["-m"] : ["-U", "-m", "--preserve-credentials"]) + ["--"]
+    }
+
+    init(kilobytes: Int) throws {
+        mountPoint = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-tmpfs-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        // As root a private mount namespace is enough; otherwise a user namespace maps us to root in it.
+        let asRoot = getuid() == 0
+        holder.arguments = (asRoot ? ["-m", "--propagation", "private"] : ["-r", "-m", "--propagation", "private"])
+            + ["sh", "-c", "mount -t tmpfs -o size=\(kilobytes)k,mode=0777 tmpfs \"$0\" && touch \"$0/.ready\" && while kill -0 $PPID 2>/dev/null; do sleep 1; done", mountPoint]
+        let pipe = Pipe()
+        holder.standardError = pipe
+        try holder.run()
+        root = URL(fileURLWithPath: "/proc/\(holder.processIdentifier)/root\(mountPoint)")
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: root.appendingPathComponent(".ready").path) {
+            guard holder.isRunning, Date() < deadline else {
+                let why = String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self)
+                throw HarnessFailure(description: "cannot mount a tmpfs (unshare and mount are needed; CI runs as root): \(why)")
+            }
+            usleep(20_000)
+        }
+        try FileManager.default.removeItem(at: root.appendingPathComponent(".ready"))
+    }
+
+    /// Fills the file system until at most `leaving` bytes are free; returns the filler file.
+    @discardableResult
+    func fill(leaving: Int) throws -> URL {
+        let filler = root.appendingPathComponent("filler")
+        var info = statvfs()
+        guard statvfs(root.path, &info) == 0 else { throw HarnessFailure(description: "statvfs failed") }
+        let free = Int(info.f_bavail) * Int(info.f_frsize)
+        let size = max(0, free - leaving)
+        FileManager.default.createFile(atPath: filler.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: filler)
+        try handle.write(contentsOf: Data(count: size))
+        try handle.close()
+        return filler
+    }
+
+    var freeBytes: Int {
+        var info = statvfs()
+        return statvfs(root.path, &info) == 0 ? Int(info.f_bavail) * Int(info.f_frsize) : -1
+    }
+
+    func remove() {
+        // The holder also ends by itself once this process is gone (it watches its parent).
+        holder.terminate()
+        holder.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: mountPoint)
+    }
+}
