@@ -457,6 +457,8 @@ public struct RelayRow: Equatable, Sendable {
     public var received = 0
     public var latencyMilliseconds: Double?
     public var lastConnectedAt: Int64?
+    /// Why the relay's history is not read to its end (a refused page being asked again, …); nil when it is.
+    public var history: String?
     public init(url: String, health: Health, error: String? = nil) { self.url = url; self.health = health; self.error = error }
 }
 

@@ -1,3 +1,5 @@
+import LinkstrDomain
+
 /// One relay's history chain (wire 2026 §6) as a pure state machine: the engine feeds it what the
 /// relay sent and how each page ended; it answers with the page to request next, the page to close,
 /// or how the chain settled. No clock, no socket: the page deadline is the engine's timer, reported
@@ -11,8 +13,14 @@
 ///   second again with the limit doubled (at most 4 000), a short one moves on to `oldest − 1`.
 ///   Otherwise the next `until` is the oldest second, limit 500. Short pages do not end the chain; only
 ///   an empty one does;
-/// - `CLOSED`, a disconnect, the 15 s deadline or an invalid response leave the history incomplete:
-///   the cursor does not advance, and the chain starts again from scratch on reconnect (`start`).
+/// - a disconnect, the 15 s deadline or an invalid response leave the history incomplete: the cursor
+///   does not advance, and the chain starts again from scratch on reconnect (`start`).
+///
+/// Beyond iOS: a page refused with `CLOSED` (`rate-limited:` is common on public relays, but any
+/// reason: `error:`, `restricted:`, `blocked:`, `invalid:` or none) is asked again, the same page,
+/// after 1, 2 and 4 seconds (`closedRetryDelays`); only when the last try is refused too does the
+/// chain settle as incomplete, so a refusal is never taken for the end of history. (`auth-required:`
+/// never reaches here: the pool answers the challenge and sends the REQ again.)
 ///
 /// Beyond iOS: a second holding more events than the relay will send (more than 4 000, or more than
 /// a relay that clamps `limit` silently returns: rust-nostr's relay sends at most 500) cannot be read
@@ -35,6 +43,9 @@ public struct HistoryPager: Sendable, Equatable {
         public static let history = Limits(first: 500, max: 4_000)
         public static let followLists = Limits(first: 200, max: 1_600)
     }
+    /// How long to wait before asking a refused page again; one refusal more than there are waits
+    /// settles the chain as incomplete.
+    public static let closedRetryDelays: [Duration] = [.seconds(1), .seconds(2), .seconds(4)]
     public static let firstLimit = Limits.history.first
     public static let maxLimit = Limits.history.max
 
@@ -60,6 +71,9 @@ public struct HistoryPager: Sendable, Equatable {
     public enum Action: Sendable, Equatable {
         /// Subscribe with this page's filter and start its deadline.
         case request(Page)
+        /// The same, after `after`: the relay refused the page (`because`, its CLOSED reason). The page
+        /// is running (the history is not settled) while it waits.
+        case requestLater(Page, after: Duration, because: String)
         /// Unsubscribe the page and stop its deadline.
         case close(Page)
         case settled(Outcome)
@@ -88,6 +102,8 @@ public struct HistoryPager: Sendable, Equatable {
     /// The previous page: its count when it was short, and its oldest second.
     private var previousShort: Int?
     private var previousOldest: Int64?
+    /// Refusals of the running page in a row (reset by a page that ends with EOSE).
+    private var closedInARow = 0
 
     /// `relayLimit`: what the relay says it allows per request (NIP-11), when less than the first limit.
     public init(relayLimit: Int? = nil, limits: Limits = .history) {
@@ -107,6 +123,7 @@ public struct HistoryPager: Sendable, Equatable {
         previousOldest = nil
         skippedCrowdedSecond = false
         fullBoundaryCount = 0
+        closedInARow = 0
         actions.append(request(until: nil, limit: firstLimit))
         return actions
     }
@@ -134,10 +151,16 @@ public struct HistoryPager: Sendable, Equatable {
         var actions: [Action] = [.close(page)]
         self.page = nil
         switch end {
-        case .closed(let reason): return actions + settle(.incomplete(.closed(reason)))
+        case .closed(let reason):
+            guard closedInARow < Self.closedRetryDelays.count else { return actions + settle(.incomplete(.closed(reason))) }
+            let wait = Self.closedRetryDelays[closedInARow]
+            closedInARow += 1
+            // The same page again: its bounds, and the boundary second it must bring.
+            guard case .request(let again) = request(until: page.until, limit: page.limit, boundary: boundaryOfPrevious) else { return actions }
+            return actions + [.requestLater(again, after: wait, because: reason)]
         case .timedOut: return actions + settle(.incomplete(.timedOut))
         case .disconnected: return actions + settle(.incomplete(.disconnected))
-        case .eose: break
+        case .eose: closedInARow = 0
         }
         if invalid { return actions + settle(.incomplete(.invalidResponse)) }
         // Events of the previous page's last second should be here again: none means the relay reads
@@ -192,5 +215,22 @@ public struct HistoryPager: Sendable, Equatable {
     private mutating func settle(_ result: Outcome) -> [Action] {
         outcome = result
         return [.settled(result)]
+    }
+}
+
+extension HistoryPager.Outcome {
+    /// How a relay's history ended, in words (the relay row, `sync --json`'s `history`, errors).
+    public var words: String {
+        switch self {
+        case .finished: return "finished"
+        case .incomplete(let why):
+            switch why {
+            case .closed(let reason): return "incomplete: refused by the relay (\(DisplayText.singleLine(reason).prefix(120)))"
+            case .timedOut: return "incomplete: a page got no answer in time"
+            case .disconnected: return "incomplete: disconnected"
+            case .invalidResponse: return "incomplete: the relay sent events outside the request"
+            case .crowdedSecond: return "incomplete: more events in one second than the relay will send"
+            }
+        }
     }
 }

@@ -23,6 +23,8 @@ public enum SyncUpdate: Sendable {
     case backfillComplete
     /// While "added you" is watched: who follows us now, after a follow list arrived live.
     case addedYouChanged([Pubkey])
+    /// A relay's history is not (yet) read to its end: why, in words; nil once it is.
+    case historyChanged(relay: String, note: String?)
 }
 
 /// Counters of one engine's life (`sync --json` prints them).
@@ -297,9 +299,11 @@ public actor SyncEngine {
         return settled
     }
 
-    /// Waits until every relay that connected has been backfilled, or `timeout`. True when complete.
+    /// Waits until every relay that connected has been backfilled, or `timeout`. True when complete:
+    /// each history chain read to its end on at least one relay (a relay that refused, cut its history
+    /// short or is still paging at the deadline does not count against it; one that finished is enough).
     public func waitForBackfill(timeout: Duration) async -> Bool {
-        if backfillComplete { return true }
+        if backfillComplete { return historyRead }
         let sleep = self.sleep
         let timer = Task { [weak self] in
             await sleep(timeout)
@@ -307,7 +311,19 @@ public actor SyncEngine {
         }
         await withCheckedContinuation { backfillWaiters.append($0) }
         timer.cancel()
-        return backfillComplete
+        // At the deadline, relays still paging do not undo a history another relay read to its end.
+        return historyRead
+    }
+
+    private var historyRead: Bool {
+        Chain.allCases.allSatisfy { chain in pagers.contains { $0.key.chain == chain && $0.value.outcome == .finished } }
+    }
+
+    /// How each relay's gift-wrap history ended: nil while it runs (or never started).
+    public func historyOutcomes() -> [String: HistoryPager.Outcome] {
+        var outcomes = [String: HistoryPager.Outcome]()
+        for (key, pager) in pagers where key.chain == .giftWraps { if let o = pager.outcome { outcomes[key.relay] = o } }
+        return outcomes
     }
 
     private func releaseWaiters() {
@@ -441,21 +457,27 @@ public actor SyncEngine {
                 // The next page is asked for while this one is still opened and stored (the ingest worker);
                 // `enqueue` holds the consumer once a few batches wait, which bounds memory.
             case .request(let page):
-                let sub = subscription(key, page)
-                stats.backfillPages += key.chain == .giftWraps ? 1 : 0
-                log.debug("history page", metadata: ["relay": "\(relay)", "chain": "\(key.chain)", "page": "\(page.number)", "limit": "\(page.limit)"])
-                await pool.subscribe(sub, filters: [filter(key, page)], relays: [relay])
+                await request(page, key)
+            case .requestLater(let page, let wait, let reason):
+                // The page stays running (the history unsettled) while it waits; a reconnect or stop
+                // cancels the wait with the page's timer.
+                log.info("history page refused; asking again", metadata: ["relay": "\(relay)", "chain": "\(key.chain)",
+                                                                         "reason": "\(RelayStatusMessage(reason).prefix?.rawValue ?? "none")"])
+                let note = "history page refused (\(DisplayText.singleLine(reason).prefix(80))); asking again in \(wait.components.seconds) s"
+                updateSink.yield(.notice(relay: relay, note))
+                if key.chain == .giftWraps { updateSink.yield(.historyChanged(relay: relay, note: note)) }
                 pageTimers[key]?.cancel()
                 let sleep = self.sleep
                 pageTimers[key] = Task { [weak self] in
-                    await sleep(Self.pageDeadline)
+                    await sleep(wait)
                     if Task.isCancelled { return }
-                    await self?.pageEnded(key, sub, .timedOut)
+                    await self?.requestIfStillRunning(page, key)
                 }
             case .settled(.incomplete(.disconnected)):
                 // The pool reconnects by itself: the chain starts again then; said only if that fails.
                 awaitingRetry[relay] = false
             case .settled(let outcome):
+                if key.chain == .giftWraps { updateSink.yield(.historyChanged(relay: relay, note: outcome == .finished ? nil : "history " + outcome.words)) }
                 if case .incomplete(let why) = outcome { await historyIncomplete(relay, why) } else {
                     log.debug("history finished", metadata: ["relay": "\(relay)", "chain": "\(key.chain)"])
                     await checkBackfillComplete()
@@ -464,6 +486,26 @@ public actor SyncEngine {
                 if key.chain == .preferences { await preferencesHistoryAnswered() }
             }
         }
+    }
+
+    private func request(_ page: HistoryPager.Page, _ key: ChainKey) async {
+        let sub = subscription(key, page)
+        stats.backfillPages += key.chain == .giftWraps ? 1 : 0
+        log.debug("history page", metadata: ["relay": "\(key.relay)", "chain": "\(key.chain)", "page": "\(page.number)", "limit": "\(page.limit)"])
+        await pool.subscribe(sub, filters: [filter(key, page)], relays: [key.relay])
+        pageTimers[key]?.cancel()
+        let sleep = self.sleep
+        pageTimers[key] = Task { [weak self] in
+            await sleep(Self.pageDeadline)
+            if Task.isCancelled { return }
+            await self?.pageEnded(key, sub, .timedOut)
+        }
+    }
+
+    /// A refused page asked again after its wait, unless the chain moved on (restarted or stopped).
+    private func requestIfStillRunning(_ page: HistoryPager.Page, _ key: ChainKey) async {
+        guard pagers[key]?.page == page else { return }
+        await request(page, key)
     }
 
     private func historyIncomplete(_ relay: String, _ why: HistoryPager.Incomplete) async {
@@ -871,7 +913,8 @@ public actor SyncEngine {
             switch action {
             case .close: continue
             case .settled(let outcome): return (Array(events.values), outcome)
-            case .request(let page):
+            case .request(let page), .requestLater(let page, _, _):
+                if case .requestLater(_, let wait, _) = action { await sleep(wait) }
                 pages += 1
                 guard let answer = await queryEach([Filter(kinds: [3], tags: ["p": [me]], until: page.wireUntil, limit: page.limit)],
                                                    relays: [relay], timeout: timeout) else {

@@ -15,6 +15,8 @@ usage: fault_proxy.py PORT UPSTREAM MODE ARG
   flood N           after the live subscription's REQ, stream N junk gift wraps on it (0: without end):
                     correct ids, a real pubkey, bad signatures (a relay that keeps streaming)
   tls PREFIX        forward everything, serving wss:// with the certificate PREFIX.pem and key PREFIX.key
+  closed SPEC       refuse history pages (REQ linkstr-backfill-… with an `until`) with CLOSED: SPEC is
+                    "TIMES|REASON" (TIMES -1: every time), counted over all connections
   burst 0           hold each subscription's stored events until its EOSE, then send them and the EOSE
                     back to back (as a relay that answers from memory does)
 """
@@ -31,6 +33,7 @@ PORT, UPSTREAM, MODE, ARG_TEXT = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys
 ARG = int(ARG_TEXT) if ARG_TEXT.lstrip("-").isdigit() else 0
 connections = 0
 counts = {"AUTH": 0, "REQ": 0}
+refusals = {"left": int(ARG_TEXT.split("|", 1)[0]) if MODE == "closed" else 0}
 
 GARBAGE = [
     "not json at all", "[", "{}", "[]", "[1,2,3]", '["EVENT"]', '["EVENT","sub",{"id":5}]',
@@ -99,6 +102,13 @@ async def handler(client):
                     if parsed[0] == "REQ" and parsed[1] == "linkstr-live":
                         recipient = parsed[2].get("#p", [""])[0]
                         asyncio.create_task(flood(client, parsed[1], recipient, ARG))
+                if MODE == "closed":
+                    parsed = json.loads(message)
+                    if (parsed[0] == "REQ" and parsed[1].startswith("linkstr-backfill-") and "until" in parsed[2]
+                            and refusals["left"] != 0):
+                        refusals["left"] -= 1
+                        await client.send(json.dumps(["CLOSED", parsed[1], ARG_TEXT.split("|", 1)[1]]))
+                        continue
                 if MODE == "blocked":
                     try:
                         parsed = json.loads(message)

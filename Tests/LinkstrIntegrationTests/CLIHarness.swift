@@ -89,6 +89,11 @@ struct Home {
         try ok(["posts", session, "--json"]).json() as! [[String: Any]]
     }
 
+    /// Every post id of a session (up to 5 000), newest first.
+    func allPostIDs(_ session: String) throws -> [String] {
+        (try ok(["posts", session, "--json", "--limit", "5000"]).json() as! [[String: Any]]).map { $0["id"] as! String }
+    }
+
     func sync(timeout: Int = 20) throws -> [String: Any] {
         try ok(["sync", "--json", "--timeout", String(timeout)]).json() as! [String: Any]
     }

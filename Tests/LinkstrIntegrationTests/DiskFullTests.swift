@@ -10,41 +10,6 @@ import XCTest
 /// Issue 32 (8): a disk that fills up mid-sync. No crash (the log used to trap on ENOSPC), words that say
 /// "disk full", reading commands that still work, nothing lost, and a complete sync once space is freed.
 final class DiskFullTests: XCTestCase {
-    /// A stranger who shares posts with `me`, wrapped and put on the relay directly.
-    private struct Sender {
-        let key = SecretKey.generate()
-        let session = LinkstrID.make(SystemRandom())
-        let now = Int64(Date().timeIntervalSince1970)
-
-        func seed(_ url: String, to me: PublicKey, posts range: Range<Int>) async throws {
-            var events = [NostrEvent]()
-            if range.lowerBound == 0 {
-                events.append(try NIP59.giftWrap(rumor: UnsignedEvent(pubkey: key.publicKey, createdAt: now - 5_000, kind: 44001, content: LinkstrPayload(
-                    conversationID: session, rootID: "op", kind: .sessionCreate, timestamp: now - 5_000, sessionName: "Filling up",
-                    memberPubkeys: [key.publicKey.hex, me.hex]).encoded()), sender: key, recipient: me, now: now))
-            }
-            for i in range {
-                let root = LinkstrPayload(conversationID: session, rootID: "", kind: .root, url: "https://example.com/\(i)",
-                                          note: "post \(i) " + String(repeating: "words ", count: 20), timestamp: now - 4_000 + Int64(i))
-                events.append(try NIP59.giftWrap(rumor: UnsignedEvent(pubkey: key.publicKey, createdAt: now - 4_000 + Int64(i), kind: 44001,
-                                                                      content: root.encoded()), sender: key, recipient: me, now: now))
-            }
-            let pool = RelayPool()
-            await pool.setRelays([(url, true)])
-            _ = await pool.waitForWritableRelay()
-            for start in stride(from: 0, to: events.count, by: 200) {
-                if case .failure(let e) = await pool.publish(Array(events[start..<min(start + 200, events.count)]), timeout: .seconds(60)) {
-                    throw HarnessFailure(description: "seeding failed: \(e)")
-                }
-            }
-            await pool.stop()
-        }
-    }
-
-    private func postIDs(_ home: Home, _ session: String) throws -> [String] {
-        (try home.ok(["posts", session, "--json", "--limit", "2000"]).json() as! [[String: Any]]).map { $0["id"] as! String }
-    }
-
     func testSyncOnAFullDiskSaysSoKeepsReadingAndCompletesOnceFreed() async throws {
         let relay = try TestRelay()
         defer { relay.stop() }
@@ -52,10 +17,10 @@ final class DiskFullTests: XCTestCase {
         defer { disk.remove() }
         let home = try Home(directory: URL(fileURLWithPath: disk.mountPoint + "/home"), relays: [relay.url], launcher: disk.launcher)
         let (_, hex) = try home.createIdentity(name: "Ada")
-        let me = try PublicKey(hex: hex), friend = Sender()
+        let me = try PublicKey(hex: hex), friend = SeededSender()
         try await friend.seed(relay.url, to: me, posts: 0..<300)
         XCTAssertEqual(try home.sync(timeout: 60)["complete"] as? Bool, true)
-        XCTAssertEqual(try postIDs(home, friend.session).count, 300)
+        XCTAssertEqual(try home.allPostIDs(friend.session).count, 300)
 
         // 300 more arrive while the disk is all but full.
         try await friend.seed(relay.url, to: me, posts: 300..<600)
@@ -70,7 +35,7 @@ final class DiskFullTests: XCTestCase {
         // Reading still works on the full disk, and what was stored is all there.
         let listed = try home.run(["session", "list", "--requests", "--json"])
         XCTAssertEqual(listed.status, 0, "reading commands work while the disk is full: \(listed.err)")
-        let during = try postIDs(home, friend.session)
+        let during = try home.allPostIDs(friend.session)
         XCTAssertGreaterThanOrEqual(during.count, 300)
         XCTAssertLessThan(during.count, 600, "the disk filled before everything was stored (else the test proves nothing)")
 
@@ -78,7 +43,7 @@ final class DiskFullTests: XCTestCase {
         try FileManager.default.removeItem(at: filler)
         let result = try home.sync(timeout: 60)
         XCTAssertEqual(result["complete"] as? Bool, true, "\(result)")
-        let posts = try postIDs(home, friend.session)
+        let posts = try home.allPostIDs(friend.session)
         XCTAssertEqual(posts.count, 600)
         XCTAssertEqual(Set(posts).count, 600)
     }

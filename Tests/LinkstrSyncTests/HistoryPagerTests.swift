@@ -88,8 +88,7 @@ final class HistoryPagerTests: XCTestCase {
     }
 
     func testAFailedPageLeavesTheHistoryIncompleteAndAReconnectStartsFromScratch() {
-        for (end, reason) in [(Pager.PageEnd.closed("error: shutting down"), Pager.Incomplete.closed("error: shutting down")),
-                              (.timedOut, .timedOut), (.disconnected, .disconnected)] {
+        for (end, reason) in [(Pager.PageEnd.timedOut, Pager.Incomplete.timedOut), (.disconnected, .disconnected)] {
             var pager = Pager()
             _ = pager.start()
             let second = requested(answer(&pager, events(100...600)))!
@@ -99,6 +98,44 @@ final class HistoryPagerTests: XCTestCase {
             XCTAssertEqual(again?.until, nil, "retried from the newest events")
             XCTAssertNil(pager.outcome)
         }
+    }
+
+    /// Issue 32 (5): CLOSED is not the end of history. The same page is asked again after 1, 2 and 4 s
+    /// (running meanwhile); one more refusal settles the chain as incomplete with the relay's reason.
+    func testARefusedPageIsAskedAgainThenSettlesIncomplete() {
+        var pager = Pager()
+        _ = pager.start()
+        let second = requested(answer(&pager, events(100...600)))!
+        var current = second
+        for wait in [1, 2, 4] {
+            let actions = answer(&pager, events(90...99), end: .closed("rate-limited: slow down"))
+            guard case .requestLater(let again, let after, let because)? = actions.last else { return XCTFail("\(actions)") }
+            XCTAssertEqual(actions.first, .close(current))
+            XCTAssertEqual(after, .seconds(wait))
+            XCTAssertEqual(because, "rate-limited: slow down")
+            XCTAssertEqual(again.until, second.until, "the same page, the cursor where it was")
+            XCTAssertEqual(again.limit, second.limit)
+            XCTAssertNotEqual(again.number, current.number, "a new subscription")
+            XCTAssertTrue(pager.isRunning, "unsettled while it waits")
+            XCTAssertNil(pager.outcome)
+            current = again
+        }
+        XCTAssertEqual(answer(&pager, [], end: .closed("error: down")), [.close(current), .settled(.incomplete(.closed("error: down")))])
+    }
+
+    func testAPageReadAfterARefusalGoesOnAndTheCountStartsAgain() {
+        var pager = Pager()
+        _ = pager.start()
+        _ = answer(&pager, events(100...600))
+        _ = answer(&pager, [], end: .closed(""))
+        // The second ask is answered: the chain goes on as if nothing had happened.
+        let next = requested(answer(&pager, events(50...100)))
+        XCTAssertEqual(next?.until, 50)
+        for _ in 0..<3 {
+            let actions = answer(&pager, [], end: .closed("error: again"))
+            guard case .requestLater? = actions.last else { return XCTFail("three more waits after a page was read: \(actions)") }
+        }
+        XCTAssertEqual(requested(answer(&pager, events(10...50)))?.until, 10, "read on the fourth ask: the chain goes on")
     }
 
     func testAnInvalidResponseIsIncomplete() {

@@ -181,6 +181,7 @@ extension EffectRunner {
         previews = LinkPreviewCache(store: store, fetcher: LinkPreviewFetcher.configured(), clock: services.clock)
         search = PostSearch(store: store)
         relaySnapshots = [:]
+        historyNotes = [:]
         dispatch(.relaysChanged(relayRows()))
     }
 
@@ -214,5 +215,6 @@ extension EffectRunner {
         search = nil
         pendingUnlock = nil
         relaySnapshots = [:]
+        historyNotes = [:]
     }
 }

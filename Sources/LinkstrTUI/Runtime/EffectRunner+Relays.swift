@@ -28,6 +28,7 @@ extension EffectRunner {
         case .resetRelays:
             try relays.reset(now: now)
             relaySnapshots = [:]
+            historyNotes = [:]
             return await applyRelays()
         case .refreshRelayStats:
             guard let pool else { return [] }
@@ -96,9 +97,17 @@ extension EffectRunner {
                     tasks.start(dispatch) { _ in await engine.publishInboxRelaysIfChanged() }
                 case .notice:
                     break
+                case .historyChanged(let relay, let note):
+                    await self?.historyChanged(relay, note)
                 }
             }
         }
+    }
+
+    func historyChanged(_ relay: String, _ note: String?) {
+        historyNotes[relay] = note
+        guard relays.entries.contains(where: { $0.url == relay }) else { return }
+        dispatch(.relaysChanged(relayRows()))
     }
 
     func relayChanged(_ snapshot: RelaySnapshot) {
@@ -131,6 +140,7 @@ extension EffectRunner {
             row.received = s.stats.eventsReceived
             row.latencyMilliseconds = s.stats.latencyMilliseconds
             row.lastConnectedAt = s.stats.lastConnectedAt.map { Int64($0.timeIntervalSince1970) }
+            row.history = historyNotes[entry.url]
             return row
         }
     }

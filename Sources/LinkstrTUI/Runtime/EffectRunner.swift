@@ -68,6 +68,8 @@ public actor EffectRunner {
     var pool: RelayPool?
     var relays = RelayList.empty
     var relaySnapshots: [String: RelaySnapshot] = [:]
+    /// Why a relay's history is not read to its end (the engine says), shown on its row.
+    var historyNotes: [String: String] = [:]
     var updatesTask: Task<Void, Never>?
     var pendingUnlock: Pubkey?
     /// Loads asked for and not started yet (`perform` reads it on the UI thread).

@@ -34,6 +34,8 @@ enum SettingsView {
                 c.put("sent \(r.sent) · received \(r.received) · latency \(latency) · connected \(last)", x: 5, y: y + 1, Style(.dim), limit: c.width - 6)
             } else if let error = r.error {
                 c.put(DisplayWidth.truncate(DisplayText.singleLine(error), to: c.width - 8), x: 5, y: y + 1, Style(.error))
+            } else if let history = r.history {
+                c.put(DisplayWidth.truncate(DisplayText.singleLine(history), to: c.width - 8), x: 5, y: y + 1, Style(.warning))
             }
             y += 2
         }

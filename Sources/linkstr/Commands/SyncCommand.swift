@@ -59,6 +59,7 @@ struct SyncCommand: LinkstrCommand {
         }
         // The deadline holds even while a relay keeps streaming: stop receiving, ingest what is buffered.
         let relays = await engine.pool.snapshots()
+        let history = await engine.historyOutcomes()
         await engine.stop()
         let stats = await engine.settledStats()
         printer.cancel()
@@ -69,6 +70,7 @@ struct SyncCommand: LinkstrCommand {
                 let fields: [(key: String, value: JSONValue)] = [
                     ("url", .string(r.url)), ("status", .string(r.status.rawValue)), ("error", r.lastError.map { .string($0) } ?? .null),
                     ("auths_sent", .integer(Int64(r.stats.authsSent))), ("auth_loops", .integer(Int64(r.stats.authLoops))),
+                    ("history", .string(Self.words(history[r.url]))),
                 ]
                 return .object(JSONObject(fields))
             }
@@ -84,17 +86,31 @@ struct SyncCommand: LinkstrCommand {
         } else {
             printLine("received \(stats.wrapsReceived) gift wraps (\(stats.wrapsAlreadyProcessed) already known), opened \(stats.decryptions), applied \(stats.applied), waiting \(stats.pending)")
         }
+        // Complete on some relay; the others are named (scripts read stdout, people stderr).
+        let behind = relays.filter { history[$0.url] != .finished && $0.status != .disabled }
+        if complete && !behind.isEmpty {
+            printError("history complete, though not on every relay: " + behind.map { "\($0.url): \(Self.words(history[$0.url]))" }.joined(separator: "; "))
+        }
         if let why = stats.lastStoreError {
             throw CLIError("some messages could not be stored: \(why) They are read again on the next sync.")
         }
         guard complete else {
-            let errors = relays.compactMap { r in r.lastError.map { "\(r.url): \($0)" } }
+            let errors = relays.compactMap { r -> String? in
+                if let outcome = history[r.url], outcome != .finished { return "\(r.url): history \(Self.words(outcome))" }
+                return r.lastError.map { "\(r.url): \($0)" }
+            }
+            if backfilled {
+                throw CLIError("the history is incomplete on every relay (" + errors.joined(separator: "; ") + ").")
+            }
             throw CLIError("sync did not finish within \(Int(timeout)) s" + (errors.isEmpty ? "." : " (" + errors.joined(separator: "; ") + ")"))
         }
     }
 }
 
 extension SyncCommand {
+    /// A relay's history in words, for `--json` (`finished`, `incomplete: …`, `unfinished`) and errors.
+    static func words(_ outcome: HistoryPager.Outcome?) -> String { outcome?.words ?? "unfinished" }
+
     /// Runs `work` until it is done or `deadline` passes, whichever comes first (past the deadline it is
     /// left to end when the engine stops).
     static func untilDeadline(_ deadline: ContinuousClock.Instant, _ work: @escaping @Sendable () async -> Void) async {
