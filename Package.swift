@@ -15,7 +15,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
@@ -62,8 +61,7 @@ let package = Package(
 
         // The ncurses front end: views into a canvas, the terminal backend, input, themes, and the effect runtime.
         .target(name: "LinkstrTUI", dependencies: ["CNcursesw", "CQRencode", "NostrProtocol", "LinkstrDomain", "LinkstrStorage",
-                                                   "LinkstrRelay", "LinkstrSync", "LinkstrClient", "LinkstrApp",
-                                                   .product(name: "TOMLKit", package: "TOMLKit")]),
+                                                   "LinkstrRelay", "LinkstrSync", "LinkstrClient", "LinkstrApp"]),
 
         .executableTarget(
             name: "linkstr",

@@ -10,6 +10,7 @@
 #include <wchar.h>
 #include <ncursesw/ncurses.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 
 /* The terminal's real size (ioctl is variadic, so Swift cannot call it directly). */
 static inline int sw_tty_size(int fd, int *rows, int *cols) {
@@ -19,6 +20,9 @@ static inline int sw_tty_size(int fd, int *rows, int *cols) {
     *cols = ws.ws_col;
     return 0;
 }
+
+/* Not dumpable: no core file, no ptrace by other processes of the user (prctl is variadic too). */
+static inline int sw_set_not_dumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
 
 /* C globals are not concurrency-safe in Swift 6 (P2); macros built from NCURSES_BITS are not imported (P3). */
 static inline WINDOW *sw_stdscr(void) { return stdscr; }

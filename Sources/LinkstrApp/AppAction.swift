@@ -200,6 +200,8 @@ public enum AppEffect: Equatable, Sendable {
     /// Writes this account's backup to a new file: sealed with `passphrase`, or the iOS app's plain file (nil).
     case exportBackup(path: String, passphrase: String?)
     case revealSecret
+    /// The secret key was shown (or exported): it has a copy beyond this device's key file.
+    case markKeyBackedUp
     case copy(String, label: String)
     case readClipboard
     case openURL(String)

@@ -158,7 +158,7 @@ extension AppReducer {
                 guard var info = state.identity else { return [] }
                 info.backedUp = backedUp
                 state.phase = .main
-                return reduce(&state, .identityReady(info, inMemory: state.inMemory))
+                return (backedUp ? [.markKeyBackedUp] : []) + reduce(&state, .identityReady(info, inMemory: state.inMemory))
             default: break
             }
         }

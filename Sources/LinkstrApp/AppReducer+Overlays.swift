@@ -86,6 +86,20 @@ extension AppReducer {
                 state.overlay = .commandLine(field)
             }
             return []
+        case .confirm(var c) where c.word != nil:
+            switch key {
+            case .enter where c.typed.lowercased() == c.word:
+                state.overlay = nil
+                return confirmed(&state, c.action)
+            case .escape:
+                state.overlay = nil
+                return []
+            case .backspace: c.typed = String(c.typed.dropLast())
+            case .char(let ch) where c.typed.count < 24: c.typed.append(ch)
+            default: break
+            }
+            state.overlay = .confirm(c)
+            return []
         case .confirm(let c):
             switch key {
             case .char("y"), .char("Y"):
@@ -213,9 +227,12 @@ extension AppReducer {
         return []
     }
 
-    /// Current members first, then contacts who could be added (members are chosen from contacts).
+    /// Current members first, then (for the creator, who can add them) contacts who are not members.
+    /// Someone else's session lists its members only: a contact beside them would read as one.
     public static func memberCandidates(_ state: AppState, _ f: MembersForm) -> [Pubkey] {
-        let members = state.sessions.open?.summary?.members ?? Array(f.selected)
+        let open = state.sessions.open.flatMap { $0.sessionID == f.sessionID ? $0.summary : nil }
+        let members = open?.members ?? f.selected.sorted()
+        guard f.editable else { return members }
         return members + state.contacts.map(\.pubkey).filter { !members.contains($0) }
     }
 

@@ -132,6 +132,9 @@ extension AppReducer {
         case .char("y"):
             guard let nsec = state.settings.revealedSecret else { return [] }
             return [.copy(nsec, label: "secret key")]
+        case .char("L") where state.identity?.backedUp == false: state.overlay = .confirm(unsavedKey(.logout(clearData: false), "log out"))
+        case .char("X") where state.identity?.backedUp == false: state.overlay = .confirm(unsavedKey(.logout(clearData: true), "log out and clear its data"))
+        case .char("D") where state.identity?.backedUp == false: state.overlay = .confirm(unsavedKey(.deleteAccount(step: 2), "delete the account"))
         case .char("L"): state.overlay = .confirm(Confirmation(.logout(clearData: false), "log out and keep local data? (y/n)"))
         case .char("X"): state.overlay = .confirm(Confirmation(.logout(clearData: true), "log out and CLEAR this account's local data? (y/n)"))
         case .char("D"): state.overlay = .confirm(Confirmation(.deleteAccount(step: 1),
@@ -139,5 +142,11 @@ extension AppReducer {
         default: break
         }
         return []
+    }
+
+    /// Leaving an account whose key was never backed up loses it: said plainly, and a word to type.
+    static func unsavedKey(_ action: Confirmation.Action, _ what: String) -> Confirmation {
+        Confirmation(action, "your secret key was never backed up: this device holds its only copy, and if you \(what) now the account is lost for good. "
+                     + "Esc, then S shows the key so you can save it. To \(what) anyway, type forget and press Enter.", word: "forget")
     }
 }

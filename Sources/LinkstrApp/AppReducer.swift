@@ -387,6 +387,7 @@ public enum AppReducer {
             return []
         case .backupExported(let path):
             if case .exportBackup = state.overlay { state.overlay = nil }
+            state.identity?.backedUp = true
             state.status = StatusLine("backup written to \(DisplayText.singleLine(path)).", .success)
             return []
         case .backupExportFailed(let why):
@@ -436,7 +437,9 @@ public enum AppReducer {
             guard state.pane == .settings else { return [] }
             state.settings.revealedSecret = nsec
             state.settings.revealedUntil = state.now + revealSeconds
-            return []
+            guard state.identity?.backedUp == false else { return [] }
+            state.identity?.backedUp = true
+            return [.markKeyBackedUp]
         case .relayTested(let url, let summary, let ok):
             state.status = StatusLine("\(url): \(summary)", ok ? .success : .error)
             return []

@@ -209,7 +209,11 @@ public struct Confirmation: Equatable, Sendable {
     }
     public var action: Action
     public var question: String
-    public init(_ action: Action, _ question: String) { self.action = action; self.question = question }
+    /// A word to type instead of `y`, for what cannot be undone and loses something (a key that was
+    /// never backed up); what was typed so far.
+    public var word: String?
+    public var typed = ""
+    public init(_ action: Action, _ question: String, word: String? = nil) { self.action = action; self.question = question; self.word = word }
 }
 
 /// An editable single-line text with a cursor.

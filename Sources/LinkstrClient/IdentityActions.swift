@@ -18,6 +18,8 @@ public struct IdentityActions: Sendable {
     public func create(name: String?, passphrase: String, logN: UInt8 = NIP49.defaultLogN, now: Int64) throws -> (key: SecretKey, store: AccountStore) {
         let key = SecretKey.generate()
         try vault.store(key, passphrase: passphrase, logN: logN, security: .notKnownInsecure)
+        // Its only copy until the secret is shown, copied or exported.
+        try vault.setBackedUp(key.publicKey.hex, false)
         try vault.setActive(key.publicKey.hex)
         let store = try local.account(key, now: now)
         if let name = name?.trimmingWhitespace(), !name.isEmpty { try store.setSetting(.profileNamePending, name) }

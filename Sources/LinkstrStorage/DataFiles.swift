@@ -18,7 +18,7 @@ public enum DataFiles {
         case .identities:
             // Key files, the active marker, and temporary files (".<name>.partial-<uuid>", and the
             // ".<name>.<uuid>.tmp" of earlier versions).
-            return name.hasSuffix(".ncryptsec") || name == "active"
+            return name.hasSuffix(".ncryptsec") || name.hasSuffix(".unsaved") || name == "active"
                 || (name.hasPrefix(".") && (name.hasSuffix(".tmp") || name.contains(".partial-")))
         case .cache:
             return false

@@ -24,6 +24,14 @@ struct Linkstr: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    /// Before anything else: no core dumps, and a crash restores the terminal and ends the process
+    /// (releasing the data lock) instead of leaving a backtrace over the screen (`FatalSignals`).
+    static func main() async {
+        FatalSignals.disableCoreDumps()
+        FatalSignals.install()
+        await Self.main(nil)
+    }
+
     @Option(name: .long, help: "Colour theme: night, storm, moon or day (default: `theme` in config.toml, else night).")
     var theme: String?
 

@@ -91,7 +91,8 @@ final class BackfillPagingTests: XCTestCase {
         let stats = await engine.stats
         await engine.stop()
         incomplete = await notices.value
-        XCTAssertTrue(complete)
+        // Complete means read to the end: a crowded second left partly unread is not (issue 32, 5).
+        XCTAssertEqual(complete, expectRead == nil, "complete only when every wrap could be read")
         XCTAssertEqual(stats.decryptions, expectRead ?? count, "every wrap opened exactly once")
         if expectRead == nil { XCTAssertEqual(try store.postCount(in: sid), count - 1) }
         return (stats.backfillPages, incomplete)

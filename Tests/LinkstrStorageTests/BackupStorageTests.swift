@@ -93,9 +93,10 @@ final class BackupStorageTests: StorageTestCase {
     }
 
     func testRestoredContentIsSealedAtRest() throws {
+        // The local store first: a directory is adopted only while it is empty or already linkstr's.
+        let local = try LocalStore(paths: paths)
         let source = try LocalStore(paths: DataPaths.resolve(home: tmp.appendingPathComponent("src").path)).account(alice, now: 1)
         try populate(source)
-        let local = try LocalStore(paths: paths)
         _ = try local.account(alice, now: 1).restoreBackup(try BackupValidation.validate(try exported(source)), now: 200)
         try local.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         let bytes = try Data(contentsOf: paths.database)

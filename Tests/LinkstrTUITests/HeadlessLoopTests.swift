@@ -42,7 +42,9 @@ final class HeadlessLoopTests: XCTestCase {
         try "correct horse battery staple".write(to: passphraseFile, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passphraseFile.path)
         // A relay that is not there: nothing leaves the machine.
-        let options = AppOptions(home: home.path, relays: ["ws://127.0.0.1:9"], passphraseFile: passphraseFile.path, theme: "night",
+        // The data directory inside the test's folder: linkstr adopts only an empty or linkstr directory,
+        // and the passphrase file is not linkstr's.
+        let options = AppOptions(home: home.appendingPathComponent("data").path, relays: ["ws://127.0.0.1:9"], passphraseFile: passphraseFile.path, theme: "night",
                                  noColor: true, linkPreviews: false)
         let terminal = HeadlessTerminal(columns: 80, rows: 24)
         let theme = try Theme.load("night", configDirectory: nil)

@@ -67,9 +67,32 @@ public struct IdentityVault: Sendable {
         }
     }
 
+    /// False for a key made here whose secret was never shown, copied or exported: its file is the only
+    /// copy, and logging out would lose the account. (A marker file beside the key, `<pubkey>.unsaved`;
+    /// no secret in it, so it is read without the passphrase.)
+    public func isBackedUp(_ pubkey: Pubkey) -> Bool {
+        !FileManager.default.fileExists(atPath: unsavedMarker(for: pubkey).path)
+    }
+
+    /// Records whether the key has a copy outside this file (shown, copied, exported).
+    public func setBackedUp(_ pubkey: Pubkey, _ backedUp: Bool) throws(VaultError) {
+        let marker = unsavedMarker(for: pubkey)
+        if backedUp {
+            guard FileManager.default.fileExists(atPath: marker.path) else { return }
+            do { try FileManager.default.removeItem(at: marker) } catch { throw .io("cannot update \(marker.path): \(error.localizedDescription)") }
+        } else {
+            try write(Data(), to: marker)
+        }
+    }
+
+    func unsavedMarker(for pubkey: Pubkey) -> URL { directory.appendingPathComponent("\(pubkey).unsaved") }
+
     /// Forgets the identity file (log out). Local data stays unless cleared separately.
     public func remove(_ pubkey: Pubkey) throws(VaultError) {
         do { try FileManager.default.removeItem(at: file(for: pubkey)) } catch { throw .unknownIdentity }
+        if FileManager.default.fileExists(atPath: unsavedMarker(for: pubkey).path) {
+            do { try FileManager.default.removeItem(at: unsavedMarker(for: pubkey)) } catch { throw .io("cannot remove \(unsavedMarker(for: pubkey).path)") }
+        }
         if (try? String(contentsOf: activeFile, encoding: .utf8))?.trimmingWhitespace() == pubkey {
             try? FileManager.default.removeItem(at: activeFile)
             if let next = try list().first { try setActive(next.pubkey) }

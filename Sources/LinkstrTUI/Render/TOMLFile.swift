@@ -1,6 +1,4 @@
-import TOMLKit
-
-/// A TOML document read with TOMLKit (toml++): the whole TOML grammar, and errors that name the file,
+/// A TOML document read with `TOMLParser`: the whole TOML 1.0 grammar, and errors that name the file,
 /// line and column. Values are read by key with their expected type, so a wrong type is an error that
 /// names the key, never a silent default.
 public struct TOMLFile {
@@ -9,18 +7,16 @@ public struct TOMLFile {
         init(_ d: String) { description = d }
     }
 
-    let table: TOMLTable
+    let table: [String: TOMLValue]
     let source: String
     /// The dotted path of this table in the file ("" at the top), for messages.
     let path: String
 
     public static func parse(_ text: String, source: String) throws(Failure) -> TOMLFile {
         do {
-            return TOMLFile(table: try TOMLTable(string: text), source: source, path: "")
-        } catch let e as TOMLParseError {
-            throw Failure("\(source):\(e.source.begin.line):\(e.source.begin.column): \(e.description)")
+            return TOMLFile(table: try TOMLParser.parse(text), source: source, path: "")
         } catch {
-            throw Failure("\(source): \(error)")
+            throw Failure("\(source):\(error.line):\(error.column): \(error.message)")
         }
     }
 
@@ -56,7 +52,7 @@ public struct TOMLFile {
 
     /// A sub-table (`[name]`); an empty one when the file has none.
     public func table(_ key: String) throws(Failure) -> TOMLFile {
-        guard let value = table[key] else { return TOMLFile(table: TOMLTable(), source: source, path: name(key)) }
+        guard let value = table[key] else { return TOMLFile(table: [:], source: source, path: name(key)) }
         guard let t = value.table else { throw Failure("\(source): \(name(key)) must be a table") }
         return TOMLFile(table: t, source: source, path: name(key))
     }

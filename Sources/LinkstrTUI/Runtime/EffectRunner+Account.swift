@@ -73,10 +73,13 @@ extension EffectRunner {
                 let data = try BackupActions(vault: vault, local: local)
                     .export(store, key: identity, format: passphrase == nil ? .ios : .sealed, passphrase: passphrase, now: now)
                 try BackupActions.write(data, to: Self.expandingTilde(path))
+                try vault.setBackedUp(identity.publicKey.hex, true)
             }, { [.backupExported(path: path)] }, failed: { .backupExportFailed($0) })
         case .loadIdentities:
             let active = vault.activePubkey()
             dispatch(.identitiesLoaded(try vault.list().map { IdentityEntry(pubkey: $0.pubkey, npub: $0.npub, active: $0.pubkey == active) }))
+        case .markKeyBackedUp:
+            if let identity { try vault.setBackedUp(identity.publicKey.hex, true) }
         case .revealSecret:
             if let identity { dispatch(.secretRevealed(identity.revealNsec())) }
         case .wipe:
@@ -192,7 +195,7 @@ extension EffectRunner {
         try prepareAccount(key)
         dispatch(.bootStepReached(.startingSession))
         let name = try store?.setting(.profileName) ?? store?.setting(.profileNamePending)
-        dispatch(.identityReady(info(key, profileName: name, backedUp: true), inMemory: inMemory))
+        dispatch(.identityReady(info(key, profileName: name, backedUp: vault.isBackedUp(key.publicKey.hex)), inMemory: inMemory))
     }
 
     func info(_ key: SecretKey, profileName: String?, backedUp: Bool) -> IdentityInfo {

@@ -162,7 +162,7 @@ public actor EffectRunner {
     private func run(_ effect: AppEffect) async throws {
         switch effect {
         case .boot, .continueInMemory, .unlock, .createIdentity, .importIdentity, .checkBackup, .restoreBackup, .wipe, .switchIdentity,
-             .logout, .deleteAccount, .revealSecret, .loadIdentities, .exportBackup:
+             .logout, .deleteAccount, .revealSecret, .markKeyBackedUp, .loadIdentities, .exportBackup:
             try runAccount(effect)
         case .loadSessions, .loadFeed, .loadPost, .loadContacts, .loadDrafts, .loadLocalPreferences, .saveMuted, .saveCommandHistory,
              .saveDraft, .markSessionRead, .markPostRead, .buildSearchIndex, .searchPosts:

@@ -25,6 +25,8 @@ public final class NcursesTerminal {
         mouseCapture = mouse
         self.noColor = noColor
         setlocale(LC_ALL, "")
+        // A crash from here on puts these modes back before the process goes (FatalSignals).
+        FatalSignals.arm(terminal: STDOUT_FILENO)
         initscr()
         raw()
         noecho()
@@ -54,6 +56,7 @@ public final class NcursesTerminal {
         }
         writeRaw("\u{1B}[?1004l\u{1B}[?2004l")
         endwin()
+        FatalSignals.disarm()
         started = false
     }
 
@@ -61,6 +64,7 @@ public final class NcursesTerminal {
     public func resume() {
         guard !started else { return }
         started = true
+        FatalSignals.arm(terminal: STDOUT_FILENO)
         wrefresh(sw_stdscr())
         restoreModes()
     }

@@ -21,8 +21,13 @@ enum OverlayViews {
                   Style(.dim), limit: width - 4)
         case .confirm(let confirmation):
             let lines = PostViews.wrap(confirmation.question, width: min(60, c.width - 8))
-            let r = box(&c, title: "Confirm", width: min(64, c.width - 4), height: lines.count + 4)
+            let typing = confirmation.word != nil
+            let r = box(&c, title: typing ? "Your key is not backed up" : "Confirm", width: min(64, c.width - 4), height: lines.count + (typing ? 6 : 4))
             for (i, line) in lines.enumerated() { c.put(line, x: r.x + 2, y: r.y + 2 + i, Style(.warning, bold: true)) }
+            if let word = confirmation.word {
+                let x = c.put("type \(word): ", x: r.x + 2, y: r.y + 3 + lines.count, Style(.dim))
+                c.put(DisplayText.singleLine(confirmation.typed) + "_", x: x, y: r.y + 3 + lines.count, Style(.text, bold: true), limit: r.x + r.width - 2 - x)
+            }
         case .emojiPicker(_, let selection, let query):
             let columns = 8
             let choices = AppReducer.emojiMatches(query)

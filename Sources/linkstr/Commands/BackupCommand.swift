@@ -76,6 +76,8 @@ struct BackupCommand: AsyncParsableCommand {
                 .export(store, key: key, format: chosen, passphrase: passphrase, logN: kdfCost, now: ctx.now)
             if chosen == .ios { printError("warning: " + BackupActions.plaintextWarning) }
             try BackupActions.write(data, to: file)
+            // The key has a copy now: logging out no longer loses it.
+            try ctx.vault.setBackedUp(key.publicKey.hex, true)
             printLine(file)
         }
     }

@@ -93,7 +93,10 @@ struct IdentityCommand: AsyncParsableCommand {
         @Flag(help: "Yes, print the secret key to standard output.") var yes = false
         func execute() async throws {
             guard yes else { throw CLIError("this prints your secret key; add --yes if you mean it.") }
-            printLine(try CLIContext(global).identity().revealNsec())
+            let ctx = try CLIContext(global)
+            let key = try ctx.identity()
+            printLine(key.revealNsec())
+            try ctx.vault.setBackedUp(key.publicKey.hex, true)
         }
     }
 }
@@ -102,12 +105,21 @@ struct LogoutCommand: LinkstrCommand {
     static let configuration = CommandConfiguration(commandName: "logout", abstract: "Forget the active identity on this device (data kept unless cleared).")
     @OptionGroup var global: GlobalOptions
     @Flag(name: .customLong("clear-local-data"), help: "Also delete this account's local data and cache.") var clear = false
+    @Flag(name: .customLong("forget-unsaved-key"), help: "Log out even though the secret key was never backed up (it is lost).") var forgetUnsaved = false
 
     func execute() async throws {
         let ctx = try CLIContext(global)
         guard let active = ctx.vault.activePubkey() else { throw CLIError("no identity is active.") }
+        try Self.refuseUnsavedKey(ctx, active, forgetting: forgetUnsaved)
         try ctx.identities().forget(active, store: clear ? try ctx.account().1 : nil, clearData: clear)
         printLine(clear ? "logged out; local data cleared." : "logged out; local data kept.")
+    }
+
+    /// A key made here and never shown or exported exists only in its file: logging out loses it.
+    static func refuseUnsavedKey(_ ctx: CLIContext, _ pubkey: Pubkey, forgetting: Bool) throws {
+        guard !forgetting, !ctx.vault.isBackedUp(pubkey) else { return }
+        throw CLIError("this identity's secret key was never backed up, and this device holds its only copy: logging out would lose the account for good. "
+                       + "Save it first (`linkstr identity export-secret --yes` or `linkstr backup export FILE`), or add --forget-unsaved-key.")
     }
 }
 
@@ -118,11 +130,13 @@ struct AccountCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Publish an empty follow list and a NIP-62 request to vanish, then wipe the account here.")
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Yes, delete the account.") var yes = false
+        @Flag(name: .customLong("forget-unsaved-key"), help: "Delete even though the secret key was never backed up.") var forgetUnsaved = false
 
         func execute() async throws {
             guard yes else { throw CLIError("this deletes your account from relays and this device; add --yes if you mean it.") }
             let ctx = try CLIContext(global)
             let (key, store) = try ctx.account()
+            try LogoutCommand.refuseUnsavedKey(ctx, key.publicKey.hex, forgetting: forgetUnsaved)
             let relays = try ctx.relayList(store).enabledURLs
             try await ctx.withActions(key, store) { try await $0.announceDeletion(relays: relays, now: ctx.now) }
             try ctx.identities().forget(key.publicKey.hex, store: store, clearData: true)
