@@ -107,6 +107,8 @@ public struct AccountActions: Sendable {
     /// Follows `pubkey` (the follow list is published first; the contact exists once a relay accepted it)
     /// and sets its private alias. Re-adding only changes the alias.
     public func addContact(_ pubkey: Pubkey, alias: String?) async throws {
+        // Following yourself would put you in your own contact list, on every device and in iOS.
+        guard pubkey != me else { throw DomainError.message("that is your own key; contacts are other people.") }
         let current = try store.contacts().map(\.pubkey)
         if !current.contains(pubkey) { try await engine().editContacts { $0.contains(pubkey) ? $0 : $0 + [pubkey] } }
         if let alias { _ = try await setAlias(pubkey, alias) }

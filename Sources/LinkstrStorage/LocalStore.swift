@@ -49,7 +49,7 @@ public struct DataPaths: Sendable, Equatable {
                 try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                 try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: dir.path)
             } catch {
-                throw .io("cannot create \(dir.path): \(error.localizedDescription)")
+                throw .io("cannot create \(dir.path): \(FileErrorWords.reason(error))")
             }
         }
     }

@@ -27,6 +27,7 @@ struct Linkstr: AsyncParsableCommand {
     /// Before anything else: no core dumps, and a crash restores the terminal and ends the process
     /// (releasing the data lock) instead of leaving a backtrace over the screen (`FatalSignals`).
     static func main() async {
+        BoundedRead.reserveStandardDescriptors()
         FatalSignals.disableCoreDumps()
         FatalSignals.install()
         await Self.main(nil)

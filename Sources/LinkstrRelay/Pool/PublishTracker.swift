@@ -1,3 +1,4 @@
+import LinkstrDomain
 import NostrProtocol
 
 /// The outcome of publishing one user action's events (wire document §8.5).
@@ -53,7 +54,9 @@ public struct PublishTracker: Sendable {
             acceptedBy[eventID, default: []].append(relay)
         } else {
             failedOn[eventID, default: [:]][relay] = message.raw
-            if firstRejection == nil { firstRejection = message.raw }
+            // The relay's own words ("error: unknown") name neither the relay nor that it refused.
+            let words = message.raw.isEmpty ? "no reason given" : String(DisplayText.singleLine(message.raw).prefix(200))
+            if firstRejection == nil { firstRejection = "\(relay) refused it: \(words)" }
         }
     }
 

@@ -48,8 +48,14 @@ public struct IdentityVault: Sendable {
     }
 
     public func ncryptsec(for pubkey: Pubkey) throws(VaultError) -> String {
-        guard let text = try? String(contentsOf: file(for: pubkey), encoding: .utf8) else { throw .unknownIdentity }
-        return text.trimmingWhitespace()
+        let path = file(for: pubkey).path
+        guard FileManager.default.fileExists(atPath: path) else { throw .unknownIdentity }
+        // An unreadable file is not a missing identity: say what is wrong with it.
+        let bytes: [UInt8]
+        do throws(BoundedRead.Failure) { bytes = try BoundedRead.file(path, limit: InputLimits.keyText, what: "the key file") } catch {
+            throw .io(error.description)
+        }
+        return String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
     }
 
     /// Decrypts the identity; a wrong passphrase is `.wrongPassphrase`, never a crash.
@@ -79,7 +85,7 @@ public struct IdentityVault: Sendable {
         let marker = unsavedMarker(for: pubkey)
         if backedUp {
             guard FileManager.default.fileExists(atPath: marker.path) else { return }
-            do { try FileManager.default.removeItem(at: marker) } catch { throw .io("cannot update \(marker.path): \(error.localizedDescription)") }
+            do { try FileManager.default.removeItem(at: marker) } catch { throw .io("cannot update \(marker.path): \(FileErrorWords.reason(error))") }
         } else {
             try write(Data(), to: marker)
         }
@@ -105,7 +111,7 @@ public struct IdentityVault: Sendable {
     private func write(_ data: Data, to url: URL) throws(VaultError) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch { throw .io(error.localizedDescription) }
+        } catch { throw .io(FileErrorWords.reason(error)) }
         do { try PrivateFile.replace(data, at: url.path) } catch {
             switch error {
             case .writeFailed: throw .io("could not write \(url.path) (disk full?); the previous file was kept.")

@@ -1,4 +1,5 @@
 import Foundation
+import LinkstrDomain
 import NostrProtocol
 
 /// Where the passphrase that unlocks identities comes from.
@@ -21,10 +22,12 @@ public enum PassphraseSource: Sendable {
         switch self {
         case .value(let v): return v
         case .file(let url):
-            guard let data = try? Data(contentsOf: url) else { throw .io("cannot read the passphrase file \(url.path)") }
-            let text = String(decoding: data, as: UTF8.self)
-            return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-                .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+            // Bytes, not characters: "\r\n" is one Character, so a split on "\n" kept a Windows line whole.
+            let bytes: [UInt8]
+            do throws(BoundedRead.Failure) { bytes = try BoundedRead.file(url.path, limit: InputLimits.passphraseFile, what: "the passphrase file") } catch {
+                throw .io(error.description)
+            }
+            return String(decoding: BoundedRead.firstLine(bytes), as: UTF8.self)
         case .prompt(let ask):
             guard let answer = ask(question) else { throw .noPassphrase }
             return answer

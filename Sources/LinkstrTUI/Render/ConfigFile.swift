@@ -25,11 +25,7 @@ public struct ConfigFile: Equatable, Sendable {
     public static func load(in configDirectory: URL) throws -> ConfigFile {
         let url = configDirectory.appendingPathComponent("config.toml")
         var config = ConfigFile()
-        let text: String
-        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            if !FileManager.default.fileExists(atPath: url.path) { return config }
-            throw TOMLFile.Failure("\(url.path): cannot be read (\((error as NSError).localizedDescription))")
-        }
+        guard let text = try ConfigText.read(url) else { return config }
         let toml = try TOMLFile.parse(text, source: url.path)
         config.theme = try toml.string("theme")
         config.linkPreviews = try toml.bool("link_previews") ?? true
@@ -88,11 +84,7 @@ public enum HyperlinkSetting: String, Equatable, Sendable {
 public enum KeymapFile {
     public static func load(in configDirectory: URL) throws -> Keymap {
         let url = configDirectory.appendingPathComponent("keys.toml")
-        let text: String
-        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            if !FileManager.default.fileExists(atPath: url.path) { return .standard }
-            throw TOMLFile.Failure("\(url.path): cannot be read (\((error as NSError).localizedDescription))")
-        }
+        guard let text = try ConfigText.read(url) else { return .standard }
         let toml = try TOMLFile.parse(text, source: url.path)
         var tables = [String: [String: [String]]]()
         for context in toml.keys {

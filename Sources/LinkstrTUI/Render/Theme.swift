@@ -37,7 +37,7 @@ public struct Theme: Equatable, Sendable {
         candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("themes/\(file)"))
         for url in candidates {
-            if let text = try? String(contentsOf: url, encoding: .utf8) { return try parse(text, source: url.path) }
+            if case .some(let text?) = try? ConfigText.read(url) { return try parse(text, source: url.path) }
         }
         if let builtIn = builtIn[variant] { return try parse(builtIn, source: "built-in \(variant)") }
         throw ThemeError("no theme named \(variant) (choose one of \(names.joined(separator: ", ")))")

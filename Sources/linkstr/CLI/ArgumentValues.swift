@@ -24,21 +24,30 @@ enum Seconds {
     static func quoted(_ text: String) -> String { "\"" + String(text.prefix(40)).filter { !$0.isNewline } + "\"" }
 }
 
-/// `--note` or `--note-file FILE` (`-` for standard input): one argument holds at most 128 KiB.
+/// A count such as `--limit`: a whole number, 0 or more. Read unconditionally, so that `--limit -1`
+/// says what is wrong instead of "Missing value" (the parser took -1 for an option).
+enum Count {
+    static func parse(_ text: String) throws -> Int {
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
+            throw ValidationError("the limit must be a whole number, 0 or more (got \(Seconds.quoted(text))).")
+        }
+        return value
+    }
+}
+
+/// `--note` or `--note-file FILE` (`-` for standard input), read up to `InputLimits.noteFile`.
 enum NoteInput {
     static func read(note: String?, file: String?) throws -> String? {
         switch (note, file) {
         case (.some, .some): throw CLIError("give the note with --note or with --note-file, not both.")
         case (let note, nil): return note
         case (nil, let path?):
-            let data: Data
-            if path == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-            } else {
-                guard let contents = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read the note file \(path).") }
-                data = contents
-            }
-            guard let text = String(data: data, encoding: .utf8) else { throw CLIError("the note file is not UTF-8 text.") }
+            let bytes: [UInt8]
+            do throws(BoundedRead.Failure) {
+                bytes = path == "-" ? try BoundedRead.standardInput(limit: InputLimits.noteFile, what: "the note on standard input")
+                                    : try BoundedRead.file(path, limit: InputLimits.noteFile, what: "the note file")
+            } catch { throw CLIError(error.description) }
+            guard let text = String(validating: bytes, as: UTF8.self) else { throw CLIError("the note file is not UTF-8 text.") }
             // A file usually ends with one line break that is not part of the note.
             return text.hasSuffix("\n") ? String(text.dropLast()) : text
         }

@@ -30,8 +30,14 @@ struct IdentityCommand: AsyncParsableCommand {
 
         func execute() async throws {
             let ctx = try CLIContext(global)
-            var input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self).trimmingWhitespace()
+            var bytes: [UInt8]
+            do throws(BoundedRead.Failure) { bytes = try BoundedRead.standardInput(limit: InputLimits.keyText, what: "the key on standard input") } catch {
+                throw CLIError(error.description)
+            }
+            var input = String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
+            bytes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
             defer { input = String(repeating: " ", count: input.count) }
+            guard !input.isEmpty else { throw CLIError("no key on standard input: pipe an nsec, a 64-hex key or an ncryptsec into linkstr identity import.") }
             let ncryptsecPassword = input.lowercased().hasPrefix("ncryptsec1") ? try ctx.passphrase("passphrase of the ncryptsec: ") : nil
             if ncryptsecPassword == nil { _ = try SecretKey.parse(input) }  // a precise error before asking for a passphrase
             let key = try ctx.identities().importKey(input, passphrase: try ctx.newPassphrase(), ncryptsecPassword: ncryptsecPassword, logN: kdfCost)

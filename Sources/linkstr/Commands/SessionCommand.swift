@@ -166,7 +166,7 @@ struct PostsCommand: LinkstrCommand {
     static let configuration = CommandConfiguration(commandName: "posts", abstract: "A session's posts, newest first.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Session id.", completion: Completion.sessionIDs) var session: String
-    @Option(help: "At most this many.") var limit = 200
+    @Option(parsing: .unconditional, help: "At most this many.", transform: Count.parse) var limit = 200
 
     func execute() async throws {
         let (_, store) = try CLIContext(global).account()
@@ -296,7 +296,7 @@ struct SearchCommand: LinkstrCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The words, as one phrase.") var words: [String]
     @Option(help: "Only this session.", completion: Completion.sessionIDs) var session: String?
-    @Option(help: "At most this many.") var limit = 200
+    @Option(parsing: .unconditional, help: "At most this many.", transform: Count.parse) var limit = 200
 
     func execute() async throws {
         let (_, store) = try CLIContext(global).account()
