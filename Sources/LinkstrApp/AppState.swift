@@ -26,7 +26,7 @@ public struct AppState: Equatable, Sendable {
 
     public var phase: Phase = .booting(.loadingAccount)
     public var pane: Pane = .sessions
-    public var identity: IdentityInfo?
+    public var identity: IdentityInfo? { didSet { if identity?.pubkey != oldValue?.pubkey { renameEveryone() } } }
     public var sessions = SessionsState()
     public var post = PostPaneState()
     /// How news is announced (`notify` in config.toml).
@@ -55,9 +55,11 @@ public struct AppState: Equatable, Sendable {
     public var helpScroll = 0
     public var you = YouState()
     public var settings = SettingsState()
-    public var contacts: [Contact] = []
+    public var contacts: [Contact] = [] { didSet { renameEveryone() } }
     /// Other people's profile names (kind 0); an alias still wins.
-    public var profileNames: [Pubkey: String] = [:]
+    public var profileNames: [Pubkey: String] = [:] { didSet { renameEveryone() } }
+    /// The naming rule over `contacts` and `profileNames`, made again when they change (every row asks it).
+    public private(set) var naming = PersonNaming(me: nil, contacts: [], profileNames: [:])
     /// Titles of shared pages (link previews), by post URL; grows as previews arrive.
     public var linkTitles: [String: String] = [:]
     /// Bumped whenever `linkTitles` changes, so views can tell cheaply.
@@ -78,13 +80,12 @@ public struct AppState: Equatable, Sendable {
 
     public init() {}
 
-    /// How a person is called on screen: "you", then the private alias, then their profile name, then a
-    /// short npub. Aliases and names are remote or typed text: reduced to one harmless line.
-    public func displayName(_ pubkey: Pubkey) -> String {
-        if pubkey == identity?.pubkey { return "you" }
-        if let alias = contacts.first(where: { $0.pubkey == pubkey })?.alias { return DisplayText.singleLine(alias) }
-        if let name = profileNames[pubkey] { return DisplayText.singleLine(name) }
-        return AccountState.shortNpub(pubkey)
+    /// How a person is called on screen (`PersonNaming`): "you", the private alias, `~` and their
+    /// profile name (marked when it copies one of your people's), or a short npub; one harmless line.
+    public func displayName(_ pubkey: Pubkey) -> String { naming.name(pubkey) }
+
+    private mutating func renameEveryone() {
+        naming = PersonNaming(me: identity?.pubkey, contacts: contacts.map { ($0.pubkey, $0.alias) }, profileNames: profileNames)
     }
 }
 

@@ -32,7 +32,7 @@ final class OverlayMouseReducerTests: XCTestCase {
         // Without an alias, :who names people by their profile name, as everywhere else (issue 16, 6).
         h.state.contacts = []
         h.state.profileNames = [F.bob: "Robert"]
-        run("who", []) { $0.status = StatusLine("members: you, Robert") }
+        run("who", []) { $0.status = StatusLine("members: you, ~Robert") }
         run("open", [.openURL("https://example.com/z")]) { _ in }
         run("copy", [.copy("https://example.com/z", label: "link")]) { _ in }
         run("post ftp://x.example", []) { $0.status = StatusLine(SendRuleError.invalidURL.description, .error) }

@@ -37,12 +37,12 @@ final class FaultTests: XCTestCase {
         let proxy = try FaultProxy.start(upstream: relay.url, mode: "blocked")
         let refused = try a.run(["post", session, "https://example.com/blocked"], relays: [proxy.url])
         XCTAssertEqual(refused.status, 1)
-        XCTAssertEqual(refused.err, "linkstr: blocked: this relay does not accept your events\n")
+        XCTAssertEqual(refused.err, "linkstr: \(proxy.url) refused it: blocked: this relay does not accept your events\n")
         XCTAssertEqual(try a.posts(session).map { $0["id"] as! String }, posts, "a refused post is not kept as sent")
         // A delete whose notice is refused changes nothing, and says why.
         let undeleted = try a.run(["delete", posts[0]], relays: [proxy.url])
         XCTAssertEqual(undeleted.status, 1)
-        XCTAssertEqual(undeleted.err, "linkstr: blocked: this relay does not accept your events\n")
+        XCTAssertEqual(undeleted.err, "linkstr: \(proxy.url) refused it: blocked: this relay does not accept your events\n")
         XCTAssertEqual(try a.posts(session).map { $0["id"] as! String }, posts, "the post is still there")
     }
 

@@ -225,8 +225,12 @@ final class RenderTests: XCTestCase {
         c = render(state)
         XCTAssertNotNil(row(c, containing: "Bobby  "))
         XCTAssertFalse(c.lines.contains { $0.contains("Builder") }, "an alias wins over the profile name")
-        XCTAssertEqual(state.displayName(F.carol), "Carol")
+        XCTAssertEqual(state.displayName(F.carol), "~Carol", "a self-chosen name never looks like an alias")
         XCTAssertEqual(state.displayName(F.me), "you")
+        // Issue 32 (6): a name that copies your alias for someone else is marked, in the feed too.
+        state.profileNames[F.bob] = "Bob"
+        state.profileNames[F.carol] = "bobby"
+        XCTAssertEqual(state.displayName(F.carol), "~bobby (not your bobby)")
 
         // Issue 16 (6): in the You pane a contact with an alias shows it first, their profile name second;
         // identities show the profile names known here.

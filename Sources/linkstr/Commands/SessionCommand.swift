@@ -179,9 +179,8 @@ struct PostsCommand: LinkstrCommand {
         // Titles already fetched (by the app or `linkstr preview`); nothing is fetched here.
         let titles = try store.linkTitles(for: posts.map(\.post.url))
         if json { printLine(Output.json(.array(posts.map { Output.post($0, title: titles[$0.post.url]) }))); return }
-        let contacts = Dictionary(uniqueKeysWithValues: try store.contacts().map { ($0.pubkey, $0.alias) })
-        let names = try store.profileNames()
-        posts.forEach { printLine(Output.postLines($0) { pk in (contacts[pk] ?? nil) ?? names[pk] ?? AccountState.shortNpub(pk) }) }
+        let naming = PersonNaming(me: nil, contacts: try store.contacts().map { ($0.pubkey, $0.alias) }, profileNames: try store.profileNames())
+        posts.forEach { printLine(Output.postLines($0) { naming.name($0) }) }
     }
 }
 
