@@ -97,6 +97,7 @@ public final class LocalStore: Sendable {
     }
 
     static func create(_ path: String) throws(StorageError) {
+        removeAbandonedTemporaries(of: path)
         let temporary = path + ".new-\(UUID().uuidString)"
         do {
             let fresh = try Database(path: temporary)
@@ -112,6 +113,20 @@ public final class LocalStore: Sendable {
         guard rename(temporary, path) == 0 else {
             let reason = "a new database could not be moved into place (errno \(errno))"
             throw .cannotOpen(path: path, reason: reason + removeTemporary(temporary, keeping: false))
+        }
+    }
+
+    /// Temporary databases of a first run that was killed (`linkstr.sqlite3.new-<UUID>` and journals),
+    /// once they are ten minutes old: a younger one may belong to another process creating it now.
+    static func removeAbandonedTemporaries(of path: String, olderThan age: TimeInterval = 600, now: Date = Date()) {
+        let directory = (path as NSString).deletingLastPathComponent, prefix = (path as NSString).lastPathComponent + ".new-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let file = (directory as NSString).appendingPathComponent(name)
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: file))?[.modificationDate] as? Date,
+                  now.timeIntervalSince(modified) > age else { continue }
+            // Best effort: a file that stays is only disk space, and the next first run tries again.
+            do { try FileManager.default.removeItem(atPath: file) } catch { continue }
         }
     }
 

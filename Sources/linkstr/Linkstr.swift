@@ -36,11 +36,20 @@ struct Linkstr: AsyncParsableCommand {
     @Option(name: .long, help: "Colour theme: night, storm, moon or day (default: `theme` in config.toml, else night).")
     var theme: String?
 
+    /// A terminal that cannot move its cursor (`TERM=dumb`, or none) drew the app on one line: say so.
+    static func refuseTerminalWithoutCursor(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        let term = environment["TERM"] ?? ""
+        guard term.isEmpty || term == "dumb" else { return }
+        throw CLIError("this terminal (TERM=\(term.isEmpty ? "unset" : term)) cannot draw the full-screen app. Run it in a terminal "
+                       + "such as xterm, or use the commands instead: `linkstr --help` lists them (sync, post, posts, search…).")
+    }
+
     func run() async throws {
         do {
             guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
                 throw CLIError("the terminal app needs a terminal. For scripts, see `linkstr --help` for commands.")
             }
+            try Self.refuseTerminalWithoutCursor()
             try Self.runApp(global, theme: theme, openLink: nil)
         } catch let e as CLIError {
             // As every command says it: one plain line, exit status 1.

@@ -271,6 +271,7 @@ struct OpenCommand: LinkstrCommand {
             throw CLIError("that is not a linkstr link or a web address.")
         }
         if !print, !global.json, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
+            try Linkstr.refuseTerminalWithoutCursor()
             try Linkstr.runApp(global, theme: nil, openLink: carried)
             return
         }
