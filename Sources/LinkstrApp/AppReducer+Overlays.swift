@@ -1,3 +1,5 @@
+// Over 400 lines: six overlays' keys in one place until issue 28 splits the reducer by feature
+// (each overlay's keys and results in a file of its own).
 import LinkstrDomain
 
 /// Overlays: help, the `:` command line, confirmations, the emoji picker, the new-session and members forms.

@@ -1,3 +1,5 @@
+// Over 400 lines: `apply` is still one switch over every pane's results; issue 28 splits the reducer
+// by feature, each `+Area` file taking its own results.
 import LinkstrDomain
 
 /// The app's reducer: `(inout AppState, AppAction) -> [AppEffect]`. Pure: no I/O, no clock, no randomness.

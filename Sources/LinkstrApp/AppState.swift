@@ -1,3 +1,5 @@
+// Over 400 lines: the state's many small types live here until issue 28 gives each feature its
+// state file; new rules go to the domain (`PersonNaming`) and are only held here.
 import LinkstrDomain
 
 /// Everything the terminal app shows, as one value. Views render from it; only reducers change it.

@@ -149,13 +149,6 @@ extension AccountState {
         sessions[sessionID].map { MembershipChange.changes(in: $0.derived.timeline) } ?? []
     }
 
-    /// alias → short npub (profile names come later from kind 0).
-    public func displayName(_ pubkey: Pubkey) -> String {
-        if pubkey == me { return "you" }
-        if let alias = contactsByKey[pubkey]?.alias { return alias }
-        return Self.shortNpub(pubkey)
-    }
-
     /// "npub1abcd…wxyz"; remembered, because the screen shows the same few on every frame.
     public static func shortNpub(_ pubkey: Pubkey) -> String { shortNpubs(pubkey) }
 
