@@ -87,7 +87,7 @@ let package = Package(
                                                           "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrRelayTests", dependencies: ["LinkstrRelay", "NostrProtocol"]),
         .testTarget(name: "LinkstrSyncTests", dependencies: ["LinkstrSync", "LinkstrTestSupport"]),
-        .testTarget(name: "LinkstrIntegrationTests", dependencies: ["LinkstrTestSupport", "NostrProtocol", "LinkstrDomain", "LinkstrRelay",
+        .testTarget(name: "LinkstrIntegrationTests", dependencies: ["LinkstrTestSupport", "NostrProtocol", "LinkstrDomain", "LinkstrRelay", "LinkstrStorage",
                                                                    "LinkstrTUI", "LinkstrLogging", .product(name: "Logging", package: "swift-log"), "linkstr"]),
         .testTarget(name: "LinkstrStorageTests", dependencies: ["LinkstrStorage", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport",
                                                              "linkstr-ingest-worker"]),

@@ -100,6 +100,10 @@ public enum AppAction: Equatable, Sendable {
     case loggedOut
     /// Everything was erased: the app leaves with a clean screen.
     case wiped
+    /// Stored records whose sealed values no longer open were left out of what was read (so far, in all).
+    case damagedRecordsLeftOut(Int)
+    /// `:repair` dropped them; `historyReread`: the next start reads the whole history again.
+    case damagedRecordsRepaired(dropped: Int, historyReread: Bool)
 }
 
 /// What a `failed` action is about: the reducer undoes what waited for it (a busy post detail).
@@ -119,6 +123,7 @@ public enum FailedWork: Equatable, Sendable {
     case profileName
     case watchAddedYou
     case clearCache
+    case repairDamagedRecords
     case startSync
     /// An effect that failed where no answer was planned (a store read).
     case unexpected
@@ -210,6 +215,8 @@ public enum AppEffect: Equatable, Sendable {
     case logout(clearData: Bool)
     case deleteAccount
     case clearCache
+    /// Drops stored records that no longer open, so relays can bring them back.
+    case repairDamagedRecords
     /// Fresh relay figures (counts, latency) while Settings shows them: the pool counts without telling.
     case refreshRelayStats
     case notify(title: String, body: String, via: NotifyMode)

@@ -267,6 +267,9 @@ extension AppReducer {
                 state.linkTitlesVersion += 1
             }
             return [.clearCache]
+        case .repairDamagedRecords:
+            state.status = StatusLine("repairing…")
+            return [.repairDamagedRecords]
         case .wipe:
             state.status = StatusLine("wiping…")
             return [.wipe]
@@ -283,7 +286,7 @@ extension AppReducer {
 
     /// Every `:` command, for completion (and what `:help` lists).
     public static let commands = ["accept", "archive", "copy", "decline", "delete-session", "export", "export-ios", "help", "members", "mute",
-                                  "open", "post", "quit", "react", "read", "relay", "rename", "requests", "search", "session", "theme", "unarchive",
+                                  "open", "post", "quit", "react", "read", "relay", "rename", "repair", "requests", "search", "session", "theme", "unarchive",
                                   "unmute", "unread", "who", "wipe!"]
 
     /// The colour themes `:theme` offers (the files in themes/).
@@ -514,6 +517,10 @@ extension AppReducer {
             }
             return [.applyTheme(name)]
         case "quit", "q": return quit(&state)
+        case "repair":
+            state.overlay = .confirm(Confirmation(.repairDamagedRecords,
+                                                  "drop the stored records that no longer open? relays bring back what they still hold at the next start. (y/n)"))
+            return []
         case "wipe!":
             state.overlay = .confirm(Confirmation(.wipe, "erase every identity and all linkstr data on this device, then quit? nothing goes to relays. (y/n)"))
             return []

@@ -463,6 +463,8 @@ public enum AppReducer {
             state.you.editingName = nil
             state.status = StatusLine(name == nil ? "profile name cleared." : "profile name saved.", .success)
             return []
+        case .damagedRecordsLeftOut, .damagedRecordsRepaired:
+            return applyRepair(&state, action)
         case .wiped:
             let screen = state.screen
             state = AppState()

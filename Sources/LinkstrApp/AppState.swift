@@ -75,6 +75,8 @@ public struct AppState: Equatable, Sendable {
     public var quitting = false
     /// The passphrase comes from the environment: onboarding skips choosing one.
     public var passphraseInEnvironment = false
+    /// How many damaged records the status line has told of (each new count is said once).
+    public var damagedRecordsSaid = 0
     /// A link handed in at launch, shown once the account is open.
     public var pendingLink: DeepLink.Link?
     /// "linkstr 0.3.0 (commit …)", for Settings.
@@ -203,6 +205,8 @@ public struct Confirmation: Equatable, Sendable {
         case removeRelay(String)
         case removeContact(Pubkey)
         case clearCache
+        /// `:repair`: drop the damaged records.
+        case repairDamagedRecords
         /// The emergency wipe: every identity and all local data, then the app exits.
         case wipe
         /// Quitting with text in the composer: it is kept as the session's draft.

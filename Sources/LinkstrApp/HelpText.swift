@@ -22,7 +22,7 @@ public enum HelpText {
     static let commands = [":post URL note", ":react 👍", ":who", ":open", ":copy", ":read", ":unread", ":search WORDS", ":session NAME",
                            ":requests", ":accept", ":decline", ":archive", ":unarchive", ":mute", ":unmute", ":members",
                            ":rename NAME", ":delete-session", ":relay add|remove|test URL", ":export[-ios] PATH", ":theme NAME", ":help",
-                           ":q quit", ":wipe!", "Tab completes", "↑↓ history"]
+                           ":repair", ":q quit", ":wipe!", "Tab completes", "↑↓ history"]
 
     public static func lines(for pane: AppState.Pane, keymap: Keymap = .standard) -> [String] {
         func items(_ context: KeyContext, _ actions: [String]? = nil) -> [String] {

@@ -151,6 +151,17 @@ public final class LocalStore: Sendable {
         try AccountStore.open(db, secretKey: secretKey, now: now)
     }
 
+    /// False when the account's stored data key is damaged (see `rebuildAccount`).
+    public func dataKeyOpens(_ secretKey: SecretKey) throws -> Bool { try AccountStore.dataKeyOpens(db, secretKey: secretKey) }
+
+    /// An account whose data key is damaged, started afresh (relays kept); refused when the key opens.
+    public func rebuildAccount(_ secretKey: SecretKey, now: Int64) throws -> AccountStore {
+        guard try !dataKeyOpens(secretKey) else { throw StorageError.io("this account's data key opens: there is nothing to rebuild (`linkstr repair` checks the rows).") }
+        let store = try AccountStore.rebuild(db, secretKey: secretKey, now: now)
+        do { try db.checkpoint() } catch { storageLog.warning("WAL checkpoint after a rebuild failed: \(error)") }
+        return store
+    }
+
     /// Removes an account's rows and cached files ("log out and clear local data").
     public func clearAccount(_ store: AccountStore) throws {
         try store.deleteAllData()

@@ -8,8 +8,11 @@ extension AccountStore {
         var names = [Pubkey: String]()
         for r in try db.query("SELECT pubkey_ref, pubkey_enc, name_enc FROM profiles WHERE owner = ?", [o]) {
             let ref = r["pubkey_ref"].text ?? ""
-            guard let name = try cipher.open(r["name_enc"], ctx("profiles.name", ref)) else { continue }
-            names[try cipher.openRequired(r["pubkey_enc"], ctx("profiles.pubkey", ref))] = name
+            guard let named = try readable("profiles", ref, { () throws -> (Pubkey, String)? in
+                guard let name = try cipher.open(r["name_enc"], ctx("profiles.name", ref)) else { return nil }
+                return (try cipher.openRequired(r["pubkey_enc"], ctx("profiles.pubkey", ref)), name)
+            }), let found = named else { continue }
+            names[found.0] = found.1
         }
         return names
     }

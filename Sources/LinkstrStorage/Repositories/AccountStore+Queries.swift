@@ -18,23 +18,27 @@ extension AccountStore {
         if let archived { sql += " AND archived = ?"; params.append(.integer(archived ? 1 : 0)) }
         if let id { sql += " AND session_id = ?"; params.append(.text(id)) }
         sql += " ORDER BY last_activity_at DESC, session_id DESC"
-        return try db.query(sql, params).map { r in
+        return try db.query(sql, params).compactMap { r in
             let id = r["session_id"].text ?? ""
-            let name = try cipher.open(r["name_enc"], ctx("sessions.name", id)) ?? ""
-            let members = RecordCodec.commaList(try cipher.open(r["members_enc"], ctx("sessions.members", id)) ?? "")
-            var summary = SessionSummary(id: id, name: name.isEmpty ? "untitled session" : name,
-                                         creator: try cipher.open(r["creator_enc"], ctx("sessions.creator", id)) ?? "",
-                                         members: members, isMember: r["is_member"].int == 1, archived: r["archived"].int == 1,
-                                         unread: (r["unread"].int ?? 0) > 0, lastActivityAt: r["last_activity_at"].int ?? 0)
-            summary.unreadCount = Int(r["unread"].int ?? 0)
-            if let postID = r["last_post_id"].text,
-               let author = try cipher.open(r["last_author_enc"], ctx("posts.author", postID)),
-               let url = try cipher.open(r["last_url_enc"], ctx("posts.url", postID)) {
-                summary.lastPost = SessionSummary.LastPost(author: author, url: url)
-            }
-            summary.decision = RequestDecision(rawValue: Int(r["request_decision"].int ?? 0)) ?? .undecided
-            return summary
+            return try readable("sessions", id) { try summary(r, id) }
         }
+    }
+
+    private func summary(_ r: Row, _ id: String) throws -> SessionSummary {
+        let name = try cipher.open(r["name_enc"], ctx("sessions.name", id)) ?? ""
+        let members = RecordCodec.commaList(try cipher.open(r["members_enc"], ctx("sessions.members", id)) ?? "")
+        var summary = SessionSummary(id: id, name: name.isEmpty ? "untitled session" : name,
+                                     creator: try cipher.open(r["creator_enc"], ctx("sessions.creator", id)) ?? "",
+                                     members: members, isMember: r["is_member"].int == 1, archived: r["archived"].int == 1,
+                                     unread: (r["unread"].int ?? 0) > 0, lastActivityAt: r["last_activity_at"].int ?? 0)
+        summary.unreadCount = Int(r["unread"].int ?? 0)
+        if let postID = r["last_post_id"].text,
+           let author = try cipher.open(r["last_author_enc"], ctx("posts.author", postID)),
+           let url = try cipher.open(r["last_url_enc"], ctx("posts.url", postID)) {
+            summary.lastPost = SessionSummary.LastPost(author: author, url: url)
+        }
+        summary.decision = RequestDecision(rawValue: Int(r["request_decision"].int ?? 0)) ?? .undecided
+        return summary
     }
 
     /// The full session record (snapshots and derivation), for the members view and send rules.
@@ -55,7 +59,7 @@ extension AccountStore {
             }
             sql += " ORDER BY created_at DESC, sent_seq DESC, post_id DESC LIMIT ?"
             params.append(.integer(Int64(limit)))
-            let posts = try c.query(sql, params).map(decodePost)
+            let posts = try c.query(sql, params).compactMap(readablePost)
             return (posts, try reactionStates(postIDs: posts.map(\.id), c))
         }
         return posts.map { PostView(post: $0, unread: $0.author != owner && $0.readAt == nil,
@@ -65,7 +69,7 @@ extension AccountStore {
     public func postView(_ id: String) throws -> PostView? {
         try db.read { c in
             guard let row = try c.query("SELECT * FROM posts WHERE owner = ? AND post_id = ?", [o, .text(id)]).first else { return nil }
-            let p = try decodePost(row)
+            guard let p = try readablePost(row) else { return nil }
             return PostView(post: p, unread: p.author != owner && p.readAt == nil,
                             reactions: ReactionTally.summaries(try reactionStates(postIDs: [id], c)[id] ?? [], me: owner))
         }
@@ -75,7 +79,7 @@ extension AccountStore {
     public func postViews(_ ids: [String]) throws -> [String: PostView] {
         guard !ids.isEmpty else { return [:] }
         return try db.read { c in
-            let posts = try c.query(in: ids, "SELECT * FROM posts WHERE owner = ? AND post_id IN (%@)", leading: [o]).map(decodePost)
+            let posts = try c.query(in: ids, "SELECT * FROM posts WHERE owner = ? AND post_id IN (%@)", leading: [o]).compactMap(readablePost)
             let reactions = try reactionStates(postIDs: posts.map(\.id), c)
             return Dictionary(posts.map { p in
                 (p.id, PostView(post: p, unread: p.author != owner && p.readAt == nil,
@@ -93,7 +97,7 @@ extension AccountStore {
     func reactionStates(postIDs: [String], _ c: Connection) throws -> [String: [ReactionRecord]] {
         var out = [String: [ReactionRecord]]()
         for r in try c.query(in: postIDs, "SELECT * FROM reactions WHERE owner = ? AND post_id IN (%@)", leading: [o]) {
-            let reaction = try decodeReaction(r)
+            guard let reaction = try readable("reactions", r["rumor_id"].text ?? "", { try decodeReaction(r) }) else { continue }
             out[reaction.postID, default: []].append(reaction)
         }
         return out.mapValues(ReactionTally.winners)
@@ -163,10 +167,13 @@ extension AccountStore {
         documents.reserveCapacity(rows.count)
         for r in rows {
             let id = r["post_id"].text ?? ""
-            documents.append(SearchDocument(postID: id, sessionID: r["session_id"].text ?? "", createdAt: r["created_at"].int ?? 0,
-                                            url: try cipher.openRequired(r["url_enc"], ctx("posts.url", id)),
-                                            note: try cipher.open(r["note_enc"], ctx("posts.note", id)), title: nil,
-                                            sentSeq: r["sent_seq"].int ?? 0))
+            guard let document = try readable("posts", id, {
+                SearchDocument(postID: id, sessionID: r["session_id"].text ?? "", createdAt: r["created_at"].int ?? 0,
+                               url: try cipher.openRequired(r["url_enc"], ctx("posts.url", id)),
+                               note: try cipher.open(r["note_enc"], ctx("posts.note", id)), title: nil,
+                               sentSeq: r["sent_seq"].int ?? 0)
+            }) else { continue }
+            documents.append(document)
         }
         let titles = try linkTitles(for: documents.map(\.url))
         if !titles.isEmpty { for i in documents.indices { documents[i].title = titles[documents[i].url] } }

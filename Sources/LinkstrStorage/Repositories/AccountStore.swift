@@ -13,6 +13,8 @@ public final class AccountStore: Sendable {
     let cipher: FieldCipher
     /// Sessions (snapshots, deletions, archive flag, derivation) are small and read on every ingest.
     let sessionCache = SessionCache()
+    /// Rows whose sealed values did not open, left out of what was read (see `DamagedRows`).
+    let damage = DamageLedger()
 
     init(owner: Pubkey, db: Database, cipher: FieldCipher) {
         self.owner = owner
@@ -24,18 +26,53 @@ public final class AccountStore: Sendable {
     public static func open(_ db: Database, secretKey: SecretKey, now: Int64,
                             random: any RandomSource = SystemRandom()) throws -> AccountStore {
         let owner = secretKey.publicKey.hex
-        if case .blob(let wrapped) = try db.scalar("SELECT wrapped_data_key FROM accounts WHERE pubkey = ?", [.text(owner)]) {
-            return AccountStore(owner: owner, db: db, cipher: try FieldCipher.unwrap(wrapped, for: secretKey, random: random))
+        if let row = try db.query("SELECT wrapped_data_key FROM accounts WHERE pubkey = ?", [.text(owner)]).first {
+            // A damaged key is said in words (it once fell through to a second INSERT: "UNIQUE constraint failed").
+            guard case .blob(let wrapped) = row["wrapped_data_key"],
+                  let cipher = try? FieldCipher.unwrap(wrapped, for: secretKey, random: random) else { throw damagedDataKey }
+            return AccountStore(owner: owner, db: db, cipher: cipher)
         }
         let (cipher, wrapped) = try FieldCipher.create(for: secretKey, random: random)
         try db.write { c in
             try c.run("INSERT INTO accounts (pubkey, wrapped_data_key, created_at) VALUES (?, ?, ?)", [.text(owner), .blob(wrapped), .integer(now)])
             try c.run("INSERT INTO account_state (owner) VALUES (?)", [.text(owner)])
         }
-        return AccountStore(owner: owner, db: db, cipher: cipher)
+        let store = AccountStore(owner: owner, db: db, cipher: cipher)
+        // The kept list is the user's, not a first run's: it is not replaced by the defaults.
+        if try db.scalar("SELECT count(*) FROM relays WHERE owner = ?", [.text(owner)]).int ?? 0 > 0 { try store.setSetting(.relaysInitialized, "1") }
+        return store
     }
 
     var o: SQLValue { .text(owner) }
+
+    static let damagedDataKey = StorageError.cannotDecrypt(
+        "this account's data key on this device is damaged, so nothing stored here for it can be read (your identity itself is fine). "
+            + "`linkstr repair --rebuild` clears this account's local data, keeping the identity and its relays; the next sync fetches "
+            + "what relays hold again.")
+
+    /// Whether the account's stored data key opens with `secretKey` (false when it is damaged).
+    public static func dataKeyOpens(_ db: Database, secretKey: SecretKey) throws -> Bool {
+        guard let row = try db.query("SELECT wrapped_data_key FROM accounts WHERE pubkey = ?", [.text(secretKey.publicKey.hex)]).first else { return true }
+        guard case .blob(let wrapped) = row["wrapped_data_key"] else { return false }
+        return (try? FieldCipher.unwrap(wrapped, for: secretKey, random: SystemRandom())) != nil
+    }
+
+    /// Starts the account afresh when its data key is damaged: every sealed row is unreadable anyway, so
+    /// they go, with a new data key; the relay list (not sealed) is kept so the next sync knows where to read.
+    public static func rebuild(_ db: Database, secretKey: SecretKey, now: Int64, random: any RandomSource = SystemRandom()) throws -> AccountStore {
+        let owner = secretKey.publicKey.hex
+        let (cipher, wrapped) = try FieldCipher.create(for: secretKey, random: random)
+        try db.write { c in
+            for table in ownedTables where table != "relays" { try c.run("DELETE FROM \(table) WHERE owner = ?", [.text(owner)]) }
+            try c.run("INSERT INTO accounts (pubkey, wrapped_data_key, created_at) VALUES (?, ?, ?) "
+                      + "ON CONFLICT (pubkey) DO UPDATE SET wrapped_data_key = excluded.wrapped_data_key", [.text(owner), .blob(wrapped), .integer(now)])
+            try c.run("INSERT INTO account_state (owner) VALUES (?)", [.text(owner)])
+        }
+        let store = AccountStore(owner: owner, db: db, cipher: cipher)
+        // The kept list is the user's, not a first run's: it is not replaced by the defaults.
+        if try db.scalar("SELECT count(*) FROM relays WHERE owner = ?", [.text(owner)]).int ?? 0 > 0 { try store.setSetting(.relaysInitialized, "1") }
+        return store
+    }
 
     /// The sealing context of a value: column, owner and row, bound as AAD.
     func ctx(_ column: String, _ row: String) -> String { "\(column)|\(owner)|\(row)" }

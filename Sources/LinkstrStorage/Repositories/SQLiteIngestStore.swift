@@ -20,7 +20,7 @@ struct SQLiteIngestStore: IngestStore {
         let old = try session(s.id)
         for snap in s.snapshots.values where old?.snapshots[snap.rumorID] == nil {
             try db.run("""
-                INSERT OR IGNORE INTO snapshots (owner, rumor_id, session_id, created_at, is_create, author_enc, members_enc, name_enc)
+                INSERT OR REPLACE INTO snapshots (owner, rumor_id, session_id, created_at, is_create, author_enc, members_enc, name_enc)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, [o, .text(snap.rumorID), .text(snap.sessionID), .integer(snap.createdAt), .integer(snap.isCreate ? 1 : 0),
                       cipher.seal(snap.author, store.ctx("snapshots.author", snap.rumorID)),
@@ -28,7 +28,7 @@ struct SQLiteIngestStore: IngestStore {
                       cipher.seal(snap.name, store.ctx("snapshots.name", snap.rumorID))])
         }
         for d in s.deletions.values where old?.deletions[d.rumorID] == nil {
-            try db.run("INSERT OR IGNORE INTO session_deletions (owner, rumor_id, session_id, created_at, author_enc) VALUES (?, ?, ?, ?, ?)",
+            try db.run("INSERT OR REPLACE INTO session_deletions (owner, rumor_id, session_id, created_at, author_enc) VALUES (?, ?, ?, ?, ?)",
                        [o, .text(d.rumorID), .text(d.sessionID), .integer(d.createdAt), cipher.seal(d.author, store.ctx("session_deletions.author", d.rumorID))])
         }
         if old == nil || old?.derived != s.derived || old?.archived != s.archived {
@@ -40,8 +40,9 @@ struct SQLiteIngestStore: IngestStore {
     // MARK: posts
 
     func post(_ id: String) throws -> PostRecord? {
-        if let r = try db.query("SELECT * FROM posts WHERE owner = ? AND post_id = ?", [o, .text(id)]).first {
-            return try store.decodePost(r)
+        if let r = try db.query("SELECT * FROM posts WHERE owner = ? AND post_id = ?", [o, .text(id)]).first,
+           let post = try store.readablePost(r) {
+            return post
         }
         return try staged(id, kind: "root").map { try RecordCodec.post(fromJSON: $0.body, status: $0.status) }
     }
@@ -80,8 +81,9 @@ struct SQLiteIngestStore: IngestStore {
     // MARK: reactions
 
     func reaction(_ id: String) throws -> ReactionRecord? {
-        if let r = try db.query("SELECT * FROM reactions WHERE owner = ? AND rumor_id = ?", [o, .text(id)]).first {
-            return try store.decodeReaction(r)
+        if let r = try db.query("SELECT * FROM reactions WHERE owner = ? AND rumor_id = ?", [o, .text(id)]).first,
+           let reaction = try store.readable("reactions", id, { try store.decodeReaction(r) }) {
+            return reaction
         }
         return try staged(id, kind: "reaction").map { try RecordCodec.reaction(fromJSON: $0.body, status: $0.status) }
     }
@@ -125,17 +127,21 @@ struct SQLiteIngestStore: IngestStore {
     func tombstoneKeys(forPost postID: String) throws -> [TombstoneKey] {
         // No ORDER BY: it would make SQLite walk the (owner, …) primary key instead of the post index.
         try db.query("SELECT session_id, deleter_enc FROM tombstones WHERE owner = ? AND post_id = ?",
-                     [o, .text(postID)]).map { r in
+                     [o, .text(postID)]).compactMap { r in
             let sid = r["session_id"].text ?? ""
-            return TombstoneKey(sessionID: sid, postID: postID, deleter: try cipher.openRequired(r["deleter_enc"], store.ctx("tombstones.deleter", sid + "/" + postID)))
+            return try store.readable("tombstones", sid + "/" + postID) {
+                TombstoneKey(sessionID: sid, postID: postID, deleter: try cipher.openRequired(r["deleter_enc"], store.ctx("tombstones.deleter", sid + "/" + postID)))
+            }
         }.sorted { ($0.sessionID, $0.deleter) < ($1.sessionID, $1.deleter) }
     }
 
     func tombstoneKeys(inSession sessionID: String) throws -> [TombstoneKey] {
-        try db.query("SELECT post_id, deleter_enc FROM tombstones WHERE owner = ? AND session_id = ?", [o, .text(sessionID)]).map { r in
+        try db.query("SELECT post_id, deleter_enc FROM tombstones WHERE owner = ? AND session_id = ?", [o, .text(sessionID)]).compactMap { r in
             let pid = r["post_id"].text ?? ""
-            return TombstoneKey(sessionID: sessionID, postID: pid,
-                                deleter: try cipher.openRequired(r["deleter_enc"], store.ctx("tombstones.deleter", sessionID + "/" + pid)))
+            return try store.readable("tombstones", sessionID + "/" + pid) {
+                TombstoneKey(sessionID: sessionID, postID: pid,
+                             deleter: try cipher.openRequired(r["deleter_enc"], store.ctx("tombstones.deleter", sessionID + "/" + pid)))
+            }
         }.sorted { ($0.postID, $0.deleter) < ($1.postID, $1.deleter) }
     }
 
@@ -204,16 +210,20 @@ extension AccountStore {
         var sessions = [String: SessionRecord]()
         for r in try c.query("SELECT * FROM snapshots WHERE owner = ?", [o]) {
             let id = r["rumor_id"].text ?? ""
-            let members = RecordCodec.commaList(try cipher.openRequired(r["members_enc"], ctx("snapshots.members", id)))
-            let snap = Snapshot(rumorID: id, sessionID: r["session_id"].text ?? "",
-                                author: try cipher.openRequired(r["author_enc"], ctx("snapshots.author", id)), createdAt: r["created_at"].int ?? 0,
-                                isCreate: r["is_create"].int == 1, members: members, name: try cipher.open(r["name_enc"], ctx("snapshots.name", id)))
+            guard let snap = try readable("snapshots", id, {
+                Snapshot(rumorID: id, sessionID: r["session_id"].text ?? "",
+                         author: try cipher.openRequired(r["author_enc"], ctx("snapshots.author", id)), createdAt: r["created_at"].int ?? 0,
+                         isCreate: r["is_create"].int == 1, members: RecordCodec.commaList(try cipher.openRequired(r["members_enc"], ctx("snapshots.members", id))),
+                         name: try cipher.open(r["name_enc"], ctx("snapshots.name", id)))
+            }) else { continue }
             sessions[snap.sessionID, default: SessionRecord(id: snap.sessionID)].snapshots[id] = snap
         }
         for r in try c.query("SELECT * FROM session_deletions WHERE owner = ?", [o]) {
             let id = r["rumor_id"].text ?? ""
-            let d = SessionDeletion(rumorID: id, sessionID: r["session_id"].text ?? "",
-                                    author: try cipher.openRequired(r["author_enc"], ctx("session_deletions.author", id)), createdAt: r["created_at"].int ?? 0)
+            guard let d = try readable("session_deletions", id, {
+                SessionDeletion(rumorID: id, sessionID: r["session_id"].text ?? "",
+                                author: try cipher.openRequired(r["author_enc"], ctx("session_deletions.author", id)), createdAt: r["created_at"].int ?? 0)
+            }) else { continue }
             sessions[d.sessionID, default: SessionRecord(id: d.sessionID)].deletions[id] = d
         }
         for r in try c.query("SELECT session_id FROM sessions WHERE owner = ? AND archived = 1", [o]) {
@@ -222,6 +232,9 @@ extension AccountStore {
         for id in Array(sessions.keys) { sessions[id]!.rederive(me: owner) }
         return sessions
     }
+
+    /// The post, or nil when its sealed values are damaged (noted; a sync that brings it again overwrites it).
+    func readablePost(_ r: Row) throws -> PostRecord? { try readable("posts", r["post_id"].text ?? "") { try decodePost(r) } }
 
     func decodePost(_ r: Row) throws -> PostRecord {
         let id = r["post_id"].text ?? ""
@@ -251,10 +264,12 @@ extension AccountStore {
     }
 
     func contacts(_ c: Connection) throws -> [Contact] {
-        try c.query("SELECT * FROM contacts WHERE owner = ?", [o]).map { r -> Contact in
+        try c.query("SELECT * FROM contacts WHERE owner = ?", [o]).compactMap { r -> Contact? in
             let ref = r["pubkey_ref"].text ?? ""
-            return Contact(pubkey: try cipher.openRequired(r["pubkey_enc"], ctx("contacts.pubkey", ref)),
-                           alias: try cipher.open(r["alias_enc"], ctx("contacts.alias", ref)))
+            return try readable("contacts", ref) {
+                Contact(pubkey: try cipher.openRequired(r["pubkey_enc"], ctx("contacts.pubkey", ref)),
+                        alias: try cipher.open(r["alias_enc"], ctx("contacts.alias", ref)))
+            }
         }.sorted { $0.pubkey < $1.pubkey }
     }
 

@@ -29,6 +29,11 @@ final class WriteScope {
         sessions![s.id] = s
     }
 
+    /// The sessions as derived again from the rows (after a repair dropped some).
+    func replaceSessions(_ all: [String: SessionRecord]) {
+        sessions = all
+    }
+
     /// The account's rows are gone: the cache is dropped at commit.
     func forgetSessions() {
         sessions = nil

@@ -176,6 +176,7 @@ extension EffectRunner {
         identity = key
         let store = try local.account(key, now: now)
         self.store = store
+        damagedRecordsReported = 0
         dispatch(.bootStepReached(.connectingRelays))
         relays = try RelayList(store: store, overrides: options.relays, now: now)
         let sync = AccountSync(key, store: store, clock: services.clock)

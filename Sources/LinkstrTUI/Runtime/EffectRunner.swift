@@ -78,6 +78,8 @@ public actor EffectRunner {
     let listReloads = Mutex(ReloadThrottle())
     /// The open account's background tasks, cancelled (and their answers dropped) when it goes.
     let accountTasks = AccountTasks()
+    /// The open account's damaged records already reported to the reducer.
+    var damagedRecordsReported = 0
 
     public init(options: AppOptions, services: Services, dispatch: @escaping @Sendable (AppAction) -> Void) {
         self.options = options
@@ -167,11 +169,14 @@ public actor EffectRunner {
         case .loadSessions, .loadFeed, .loadPost, .loadContacts, .loadDrafts, .loadLocalPreferences, .saveMuted, .saveCommandHistory,
              .saveDraft, .markSessionRead, .markPostRead, .buildSearchIndex, .searchPosts:
             for action in try runReading(effect) { dispatch(action) }
+            sayDamagedRecords()
         case .sendPost, .react, .deletePost, .createSession, .saveMembers, .renameSession, .deleteSession, .setArchived, .decideRequest,
              .addContact, .setAlias, .removeContact, .setProfileName, .loadAddedYou, .watchAddedYou:
             try runSending(effect)
         case .startSync, .addRelay, .removeRelay, .setRelayEnabled, .resetRelays, .refreshRelayStats, .testRelay:
             for action in try await runRelays(effect) { dispatch(action) }
+        case .repairDamagedRecords:
+            for action in try runRepair() { dispatch(action) }
         case .copy, .readClipboard, .openURL, .notify, .clearCache:
             for action in try runSystem(effect) { dispatch(action) }
         case .quit, .editNote, .applyTheme:

@@ -29,6 +29,7 @@ extension LinkstrCommand {
         do {
             let lock = Self.readsOnly ? nil : try DataLock.acquire(DataPaths.resolve(home: global.home), wait: 2)
             defer { lock?.release() }
+            defer { Self.sayDamagedRows() }
             try await execute()
             log.info("command finished", metadata: ["command": "\(name)"])
         } catch let e as ExitCode {
@@ -41,6 +42,15 @@ extension LinkstrCommand {
             FileHandle.standardError.write(Data("linkstr: \(String(describing: error))\n".utf8))
             throw ExitCode.failure
         }
+    }
+}
+
+extension LinkstrCommand {
+    /// Records left out because they were damaged are said once, on stderr, so output stays parseable.
+    static func sayDamagedRows() {
+        let count = DamagedRows.seenByThisProcess.load(ordering: .relaxed)
+        guard count > 0, _commandName != "repair" else { return }
+        FileHandle.standardError.write(Data("linkstr: warning: \(DamagedRows.notice(count))\n".utf8))
     }
 }
 

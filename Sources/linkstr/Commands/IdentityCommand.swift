@@ -35,7 +35,7 @@ struct IdentityCommand: AsyncParsableCommand {
                 throw CLIError(error.description)
             }
             var input = String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
-            bytes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+            _ = bytes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
             defer { input = String(repeating: " ", count: input.count) }
             guard !input.isEmpty else { throw CLIError("no key on standard input: pipe an nsec, a 64-hex key or an ncryptsec into linkstr identity import.") }
             let ncryptsecPassword = input.lowercased().hasPrefix("ncryptsec1") ? try ctx.passphrase("passphrase of the ncryptsec: ") : nil

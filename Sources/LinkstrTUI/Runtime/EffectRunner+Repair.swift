@@ -1,0 +1,19 @@
+import LinkstrApp
+import LinkstrStorage
+
+/// Damaged stored records (issue 32, item 9): readers leave them out and count them; the count is
+/// reported when it grows, and `:repair` drops them.
+extension EffectRunner {
+    func sayDamagedRecords() {
+        guard let seen = store?.damagedRowsSeen, seen > damagedRecordsReported else { return }
+        damagedRecordsReported = seen
+        dispatch(.damagedRecordsLeftOut(seen))
+    }
+
+    func runRepair() throws -> [AppAction] {
+        guard let store else { return [] }
+        let report = try store.repairDamagedRows()
+        damagedRecordsReported = store.damagedRowsSeen
+        return [.damagedRecordsRepaired(dropped: report.total, historyReread: report.historyReread)]
+    }
+}
