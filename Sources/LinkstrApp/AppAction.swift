@@ -15,7 +15,7 @@ public enum AppAction: Equatable, Sendable {
     case unlockFailed(String)
     case identityReady(IdentityInfo, inMemory: Bool)
     case onboardingFailed(String)
-    case identityCreated(IdentityInfo, nsec: String)
+    case identityCreated(IdentityInfo, nsec: RevealedSecret)
     /// The chosen file is a sealed backup: its passphrase is needed to check it.
     case backupNeedsPassphrase(path: String)
     /// The backup passed every check (§8); it holds `npub`'s account.
@@ -88,7 +88,7 @@ public enum AppAction: Equatable, Sendable {
     /// A copy was tried (`label`: "link", "npub"…); what is known of where it went.
     case copyFinished(label: String, CopyOutcome)
     case clipboardRead(String?)
-    case secretRevealed(String)
+    case secretRevealed(RevealedSecret)
     case profileNameSaved(String?)
     case relayTested(url: String, summary: String, ok: Bool)
     /// `:theme NAME` took effect (the colours are redrawn), or could not.
@@ -208,6 +208,8 @@ public enum AppEffect: Equatable, Sendable {
     /// The secret key was shown (or exported): it has a copy beyond this device's key file.
     case markKeyBackedUp
     case copy(String, label: String)
+    /// The shown secret key to the clipboard (made into text only for that).
+    case copySecret(RevealedSecret)
     case readClipboard
     case openURL(String)
     case setProfileName(String?)

@@ -150,7 +150,7 @@ extension AppReducer {
                 // The key shows only on an explicit key press.
                 o.step = .backup(revealed: revealed == nil ? o.secretToBackUp : nil)
             case .char("y") where revealed != nil:
-                return [.copy(revealed!, label: "secret key")]
+                return [.copySecret(revealed!)]
             case .enter, .char("l"), .escape:
                 // "later" is allowed: the You pane keeps reminding.
                 let backedUp = revealed != nil

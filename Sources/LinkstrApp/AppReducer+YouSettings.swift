@@ -130,8 +130,8 @@ extension AppReducer {
                     "show your secret key (nsec)? anyone who sees it can act as you. (y/n)"))
             }
         case .char("y"):
-            guard let nsec = state.settings.revealedSecret else { return [] }
-            return [.copy(nsec, label: "secret key")]
+            guard let secret = state.settings.revealedSecret else { return [] }
+            return [.copySecret(secret)]
         case .char("L") where state.identity?.backedUp == false: state.overlay = .confirm(unsavedKey(.logout(clearData: false), "log out"))
         case .char("X") where state.identity?.backedUp == false: state.overlay = .confirm(unsavedKey(.logout(clearData: true), "log out and clear its data"))
         case .char("D") where state.identity?.backedUp == false: state.overlay = .confirm(unsavedKey(.deleteAccount(step: 2), "delete the account"))

@@ -481,7 +481,7 @@ public struct SettingsState: Equatable, Sendable {
     public var adding: TextField?
     public var showStats = false
     /// The nsec, only between an explicit confirmation and leaving the pane (or 60 s).
-    public var revealedSecret: String?
+    public var revealedSecret: RevealedSecret?
     public var revealedUntil: Int64?
     public var identityActionSelection = 0
     public init() {}
@@ -568,7 +568,7 @@ public struct OnboardingState: Equatable, Sendable {
         /// Restoring a sealed backup: its own passphrase.
         case restoreSecret(path: String, TextField)
         /// After creating: explains the key; the nsec shows only on request.
-        case backup(revealed: String?)
+        case backup(revealed: RevealedSecret?)
     }
     public var step: Step = .choose(selection: 0)
     /// What the passphrase step will do once done.
@@ -576,7 +576,7 @@ public struct OnboardingState: Equatable, Sendable {
     public var pendingImport: String?
     public var pendingRestore: PendingRestore?
     /// The new key's nsec, for the backup step only (dropped when it ends).
-    public var secretToBackUp: String?
+    public var secretToBackUp: RevealedSecret?
     public var error: String?
     public var busy = false
     public init() {}

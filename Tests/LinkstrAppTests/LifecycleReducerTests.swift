@@ -131,17 +131,18 @@ final class LifecycleReducerTests: XCTestCase {
             $0.phase = .onboarding(x)
         }
         let info = IdentityInfo(pubkey: Fixture.me, npub: "npub1me", profileName: nil, backedUp: false)
-        h.send(.identityCreated(info, nsec: "nsec1secret")) {
+        let secret = RevealedSecret(SecretBytes(copying: Array("nsec1secret".utf8)))
+        h.send(.identityCreated(info, nsec: secret)) {
             $0.identity = info
-            var x = OnboardingState(); x.step = .backup(revealed: nil); x.secretToBackUp = "nsec1secret"
+            var x = OnboardingState(); x.step = .backup(revealed: nil); x.secretToBackUp = secret
             $0.phase = .onboarding(x)
         }
         // The key shows only on an explicit key press, and hides again.
         h.send(.keyPressed(.char("r"))) {
-            var x = OnboardingState(); x.step = .backup(revealed: "nsec1secret"); x.secretToBackUp = "nsec1secret"
+            var x = OnboardingState(); x.step = .backup(revealed: secret); x.secretToBackUp = secret
             $0.phase = .onboarding(x)
         }
-        h.send(.keyPressed(.char("y")), [.copy("nsec1secret", label: "secret key")])
+        h.send(.keyPressed(.char("y")), [.copySecret(secret)])
         var backed = info
         backed.backedUp = true
         // The key was shown: that counts as a backup, remembered on disk.
@@ -154,9 +155,10 @@ final class LifecycleReducerTests: XCTestCase {
     func testBackupLaterLeavesTheReminderFlag() {
         var h = ReducerHarness()
         let info = IdentityInfo(pubkey: Fixture.me, npub: "npub1me", profileName: "Ann", backedUp: false)
-        h.send(.identityCreated(info, nsec: "nsec1secret")) {
+        let secret = RevealedSecret(SecretBytes(copying: Array("nsec1secret".utf8)))
+        h.send(.identityCreated(info, nsec: secret)) {
             $0.identity = info
-            var x = OnboardingState(); x.step = .backup(revealed: nil); x.secretToBackUp = "nsec1secret"
+            var x = OnboardingState(); x.step = .backup(revealed: nil); x.secretToBackUp = secret
             $0.phase = .onboarding(x)
         }
         h.send(.keyPressed(.char("l")), [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync]) {
@@ -333,7 +335,7 @@ final class LifecycleReducerTests: XCTestCase {
     func testLogoutReturnsToBootWithAFreshStateAndTheSameScreen() {
         var h = ReducerHarness(Fixture.main(sessions: [Fixture.session("s1", "One")]))
         h.send(.resized(ScreenSize(columns: 120, rows: 40))) { $0.screen = ScreenSize(columns: 120, rows: 40) }
-        h.state.settings.revealedSecret = "nsec1secret"
+        h.state.settings.revealedSecret = RevealedSecret(SecretBytes(copying: Array("nsec1secret".utf8)))
         let now = h.state.now
         h.send(.loggedOut, [.boot]) { $0 = AppState(); $0.screen = ScreenSize(columns: 120, rows: 40); $0.now = now }
         XCTAssertNil(h.state.settings.revealedSecret)

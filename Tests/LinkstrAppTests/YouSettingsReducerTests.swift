@@ -201,15 +201,16 @@ final class YouSettingsReducerTests: XCTestCase {
             $0.overlay = .confirm(Confirmation(.revealSecret, "show your secret key (nsec)? anyone who sees it can act as you. (y/n)"))
         }
         h.send(.keyPressed(.char("y")), [.revealSecret]) { $0.overlay = nil }
-        h.send(.secretRevealed("nsec1abc")) { $0.settings.revealedSecret = "nsec1abc"; $0.settings.revealedUntil = 10_060 }
-        h.send(.keyPressed(.char("y")), [.copy("nsec1abc", label: "secret key")])
+        let secret = RevealedSecret(SecretBytes(copying: Array("nsec1abc".utf8)))
+        h.send(.secretRevealed(secret)) { $0.settings.revealedSecret = secret; $0.settings.revealedUntil = 10_060 }
+        h.send(.keyPressed(.char("y")), [.copySecret(secret)])
         h.send(.clockTicked(10_059)) { $0.now = 10_059 }
         h.send(.clockTicked(10_060)) { $0.now = 10_060; $0.settings.revealedSecret = nil; $0.settings.revealedUntil = nil }
         // Revealed again, then leaving the pane hides it.
-        h.send(.secretRevealed("nsec1abc")) { $0.settings.revealedSecret = "nsec1abc"; $0.settings.revealedUntil = 10_120 }
+        h.send(.secretRevealed(secret)) { $0.settings.revealedSecret = secret; $0.settings.revealedUntil = 10_120 }
         h.send(.keyPressed(.char("1"))) { $0.pane = .sessions; $0.settings.revealedSecret = nil; $0.settings.revealedUntil = nil }
         // An answer arriving after we left is not shown.
-        h.send(.secretRevealed("nsec1abc"))
+        h.send(.secretRevealed(secret))
     }
 
     func testLogoutAndTwoStepAccountDeletion() {

@@ -1,5 +1,6 @@
 import Foundation
 import LinkstrApp
+import NostrProtocol
 import LinkstrDomain
 import LinkstrStorage
 @testable import LinkstrTUI
@@ -92,7 +93,7 @@ final class EffectHarnessTests: XCTestCase {
     /// Boot to an account: the steps, the identity, the relay rows, and what a new account loads.
     func openAccount() throws -> IdentityInfo { try openAccountWithSecret().0 }
 
-    func openAccountWithSecret() throws -> (IdentityInfo, String) {
+    func openAccountWithSecret() throws -> (IdentityInfo, RevealedSecret) {
         try harness.expect(.boot, [.bootStepReached(.loadingAccount), .bootStepReached(.preparingLocalData), .identityMissing])
         let created = try harness.send(.createIdentity(name: "Ann", passphrase: "correct horse battery staple")) { got in
             got.contains { if case .identityCreated = $0 { true } else { false } }
@@ -103,7 +104,8 @@ final class EffectHarnessTests: XCTestCase {
         guard case .identityCreated(let info, let nsec) = created.last else { throw CancellationError() }
         XCTAssertEqual(info.profileName, "Ann")
         XCTAssertFalse(info.backedUp)
-        XCTAssertTrue(nsec.hasPrefix("nsec1"))
+        XCTAssertEqual(nsec.withUnsafeBytes { Array($0.prefix(5)) }, Array("nsec1".utf8))
+        XCTAssertEqual(nsec.count, 63)
         try harness.expectNothingMore()
         return (info, nsec)
     }
@@ -159,7 +161,7 @@ final class EffectHarnessTests: XCTestCase {
         try harness.expect(.clearCache, [.cacheCleared])
         XCTAssertFalse(FileManager.default.fileExists(atPath: cache.path))
         try harness.expect(.clearCache, [.cacheCleared], "nothing there: still cleared")
-        try harness.expect(.revealSecret, [.secretRevealed(nsec)])
+        try harness.expect(.revealSecret, [.secretRevealed(nsec)], "the same key as onboarding showed (equal by content)")
         try harness.expect(.logout(clearData: false), [.loggedOut])
         // No account: its loads and its secret answer nothing.
         try harness.expect(.loadContacts, [])

@@ -371,8 +371,8 @@ final class RenderTests: XCTestCase {
         XCTAssertEqual(ok, failed + 2)
         XCTAssertEqual(c.styles(ofText: "●", onRow: ok).first?.role, .dotConnected)
         XCTAssertFalse(c.lines.joined().contains("nsec1"))
-        let nsec = SecretKey.generate().revealNsec()
-        _ = AppReducer.reduce(&state, .secretRevealed(nsec))
+        let key = SecretKey.generate(), nsec = key.revealNsec()
+        _ = AppReducer.reduce(&state, .secretRevealed(RevealedSecret(key.revealNsecBytes())))
         c = render(state)
         XCTAssertNotNil(row(c, containing: nsec))
         XCTAssertNotNil(row(c, containing: "hidden in 60 s"))
@@ -444,10 +444,10 @@ final class RenderTests: XCTestCase {
         state.phase = .onboarding(o)
         XCTAssertFalse(render(state).lines.joined().contains("nsec1abcdef"), "a pasted key is masked")
         o.step = .backup(revealed: nil)
-        o.secretToBackUp = "nsec1backup"
+        o.secretToBackUp = RevealedSecret(SecretBytes(copying: Array("nsec1backup".utf8)))
         state.phase = .onboarding(o)
         XCTAssertFalse(render(state).lines.joined().contains("nsec1backup"))
-        o.step = .backup(revealed: "nsec1backup")
+        o.step = .backup(revealed: o.secretToBackUp)
         state.phase = .onboarding(o)
         XCTAssertNotNil(row(render(state), containing: "nsec1backup"))
     }

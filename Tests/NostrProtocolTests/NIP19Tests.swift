@@ -3,6 +3,14 @@ import XCTest
 
 final class NIP19Tests: XCTestCase {
     /// The examples printed in nips/19.md, read from the file itself.
+    /// The wiped-buffer form of an nsec (what the app shows) is the same text as the plain one.
+    func testTheSecretBufferFormOfAnNsecIsTheSameText() {
+        for _ in 0..<50 {
+            let key = SecretKey.generate()
+            XCTAssertEqual(key.revealNsecBytes().withUnsafeBytes { String(decoding: $0, as: UTF8.self) }, key.revealNsec())
+        }
+    }
+
     func testExamplesFromTheNIPText() throws {
         let text = try Fixtures.text("nips/19.md")
         XCTAssertTrue(text.contains("npub10elfcs4fr0l0r8af98jlmgdh9c8tcxjvz9qkw038js35mp4dma8qzvjptg"))

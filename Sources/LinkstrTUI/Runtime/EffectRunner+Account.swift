@@ -30,7 +30,7 @@ extension EffectRunner {
                 let passphrase = try given ?? environmentPassphrase() ?? { throw VaultError.noPassphrase }()
                 let (key, _) = try IdentityActions(vault: vault, local: local).create(name: name, passphrase: passphrase, now: now)
                 try prepareAccount(key)
-                dispatch(.identityCreated(info(key, profileName: name, backedUp: false), nsec: key.revealNsec()))
+                dispatch(.identityCreated(info(key, profileName: name, backedUp: false), nsec: RevealedSecret(key.revealNsecBytes())))
             } catch {
                 dispatch(.onboardingFailed(String(describing: error)))
             }
@@ -81,7 +81,7 @@ extension EffectRunner {
         case .markKeyBackedUp:
             if let identity { try vault.setBackedUp(identity.publicKey.hex, true) }
         case .revealSecret:
-            if let identity { dispatch(.secretRevealed(identity.revealNsec())) }
+            if let identity { dispatch(.secretRevealed(RevealedSecret(identity.revealNsecBytes()))) }
         case .wipe:
             stopEngine()
             resetSession()

@@ -13,6 +13,10 @@ extension EffectRunner {
         switch effect {
         case .copy(let text, let label):
             return [.copyFinished(label: label, services.clipboard.copy(text))]
+        case .copySecret(let secret):
+            // Copying hands the text to other programs anyway; this String lives only for that.
+            let text = secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+            return [.copyFinished(label: "secret key", services.clipboard.copy(text))]
         case .readClipboard:
             return [.clipboardRead(services.clipboard.read())]
         case .openURL(let url):

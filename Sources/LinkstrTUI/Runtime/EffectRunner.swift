@@ -177,7 +177,7 @@ public actor EffectRunner {
             for action in try await runRelays(effect) { dispatch(action) }
         case .repairDamagedRecords:
             for action in try runRepair() { dispatch(action) }
-        case .copy, .readClipboard, .openURL, .notify, .clearCache:
+        case .copy, .copySecret, .readClipboard, .openURL, .notify, .clearCache:
             for action in try runSystem(effect) { dispatch(action) }
         case .quit, .editNote, .applyTheme:
             break  // the terminal loop's own (it owns the screen)

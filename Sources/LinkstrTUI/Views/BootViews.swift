@@ -94,7 +94,7 @@ enum BootViews {
             ]
             for (i, l) in lines.enumerated() { c.put(l, x: 4, y: y + i, Style(.text), limit: c.width - 5) }
             if let revealed {
-                c.put(revealed, x: 4, y: y + 3, Style(.secret, bold: true), limit: c.width - 5)
+                c.putSecret(revealed, x: 4, y: y + 3, Style(.secret, bold: true), limit: c.width - 5)
                 c.put("y copy · r hide · Enter continue", x: 4, y: y + 5, Style(.dim))
             } else {
                 c.put("r reveal the key · Enter back it up later (You will remind you)", x: 4, y: y + 3, Style(.dim))

@@ -46,7 +46,7 @@ enum SettingsView {
         c.put(" Identity", x: 0, y: y, Style(.title, bold: true))
         if let secret = s.revealedSecret {
             let left = max(0, (s.revealedUntil ?? state.now) - state.now)
-            c.put(secret, x: 12, y: y, Style(.secret, bold: true), limit: c.width - 13)
+            c.putSecret(secret, x: 12, y: y, Style(.secret, bold: true), limit: c.width - 13)
             c.put("y copy · S hide · hidden in \(left) s or when you leave Settings", x: 12, y: y + 1, Style(.dim), limit: c.width - 13)
         } else {
             if let npub = state.identity?.npub { c.put(AppView.npub(npub, width: c.width - 13), x: 12, y: y, Style(.text)) }

@@ -33,6 +33,42 @@ public enum Bech32 {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `encode` for secrets: the text is built in a `SecretBytes`, and every buffer that held the data on
+    /// the way (as 5-bit words too) is preallocated and wiped, so no copy outlives the one returned.
+    public static func encodeSecret(hrp: String, data: UnsafeRawBufferPointer) -> SecretBytes {
+        let hrpBytes = Array(hrp.lowercased().utf8)
+        let wordCount = (data.count * 8 + 4) / 5
+        var words = [UInt8](repeating: 0, count: wordCount)
+        var accumulator: UInt32 = 0, bits = 0, j = 0
+        for byte in data {
+            accumulator = ((accumulator << 8) | UInt32(byte)) & 0x1FFF
+            bits += 8
+            while bits >= 5 {
+                bits -= 5
+                words[j] = UInt8((accumulator >> UInt32(bits)) & 31)
+                j += 1
+            }
+        }
+        if bits > 0 { words[j] = UInt8((accumulator << UInt32(5 - bits)) & 31) }
+        accumulator = 0
+        var values = [UInt8]()
+        values.reserveCapacity(hrpBytes.count * 2 + 1 + wordCount + 6)
+        values += expandHRP(hrpBytes)
+        values += words
+        values += [0, 0, 0, 0, 0, 0]
+        let check = polymod(values) ^ 1
+        SecretBytes.wipe(&values)
+        let out = SecretBytes(count: hrpBytes.count + 1 + wordCount + 6)
+        out.withUnsafeMutableBytes { o in
+            var k = 0
+            for c in hrpBytes + [0x31] { o[k] = c; k += 1 }
+            for w in words { o[k] = charset[Int(w)]; k += 1 }
+            for i in 0..<6 { o[k] = charset[Int((check >> UInt32(5 * (5 - i))) & 31)]; k += 1 }
+        }
+        SecretBytes.wipe(&words)
+        return out
+    }
+
     /// Returns the lowercase human-readable part and the 8-bit data.
     public static func decode(_ string: String) throws(Bech32Error) -> (hrp: String, data: [UInt8]) {
         let bytes = Array(string.utf8)

@@ -65,6 +65,9 @@ public struct SecretKey: Sendable {
     /// The secret as nsec1…. Only for explicit export.
     public func revealNsec() -> String { NIP19.encodeNsec(self) }
 
+    /// The nsec in a buffer wiped when the last reference goes: for showing it, then forgetting it.
+    public func revealNsecBytes() -> SecretBytes { NIP19.encodeNsecSecret(self) }
+
     /// Constant-time comparison of the secret bytes.
     public func isSameKey(as other: SecretKey) -> Bool {
         storage.withUnsafeBytes { a in other.storage.withUnsafeBytes { b in

@@ -45,6 +45,11 @@ public enum NIP19 {
         return Bech32.encode(hrp: "nsec", data: bytes)
     }
 
+    /// The nsec as text in a wiped-on-release buffer (what the app shows; see `Bech32.encodeSecret`).
+    public static func encodeNsecSecret(_ key: SecretKey) -> SecretBytes {
+        key.withUnsafeSecretBytes { Bech32.encodeSecret(hrp: "nsec", data: UnsafeRawBufferPointer(start: $0, count: 32)) }
+    }
+
     public static func encode(_ profile: Profile) -> String {
         var tlv = TLVWriter()
         tlv.append(type: 0, profile.publicKey.raw.bytes)
