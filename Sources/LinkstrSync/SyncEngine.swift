@@ -348,6 +348,8 @@ public actor SyncEngine {
     private func handle(_ event: PoolEvent) async {
         switch event {
         case .event(let relay, let sub, let e):
+            // Still queued from a relay dropped for junk: not worth checking (issue 32, item 12).
+            if pool.isDroppedForJunk(relay) { return }
             if sub == Self.followListSubscription {
                 ingestFollowList(e)
             } else if sub == Self.preferencesSubscription {
@@ -544,7 +546,10 @@ public actor SyncEngine {
         // that relay's EOSE for it. (Deciding at flush time filed history received just before EOSE as live.)
         switch batcher.admit(IngestBatcher.Item(relay: relay, live: sub == Self.livePrefix && liveEOSE.contains(relay), event: e)) {
         case .inFlight: stats.wrapsAlreadyProcessed += 1
-        case .knownJunk: stats.invalidWraps += 1
+        case .knownJunk:
+            stats.invalidWraps += 1
+            knownJunk[relay, default: 0] += 1
+            if knownJunk[relay, default: 0] >= 50 { await pool.eventsChecked(relay: relay, valid: 0, junk: knownJunk.removeValue(forKey: relay) ?? 0) }
         case .buffered(flush: true, _):
             kickWorker()
             // Backpressure: past a few batches the consumer of pool events waits for the worker.
@@ -554,6 +559,11 @@ public actor SyncEngine {
         case .buffered:
             scheduleFlush()
         }
+    }
+
+    /// Each relay's share of junk, for its junk meter in the pool (a relay sending mostly junk is dropped).
+    private func reportChecked(_ checked: [String: (valid: Int, junk: Int)]) async {
+        for (relay, c) in checked { await pool.eventsChecked(relay: relay, valid: c.valid, junk: c.junk) }
     }
 
     private func kickWorker() {
@@ -606,6 +616,8 @@ public actor SyncEngine {
     }
 
     private var junkSinceTrim = 0
+    /// Junk seen again (already known, not checked twice) per relay, not yet told to the pool.
+    private var knownJunk: [String: Int] = [:]
     private var lastTrim = ContinuousClock.now
     private var activeFlushes = 0
 
@@ -664,7 +676,9 @@ public actor SyncEngine {
         let known = (try? store.alreadyProcessed(bufferedIDs)) ?? []
         stats.wrapsAlreadyProcessed += known.count
         let batch = known.isEmpty ? buffered : buffered.filter { !known.contains($0.event.id.hex) }
-        guard !batch.isEmpty else { return }
+        var checked = [String: (valid: Int, junk: Int)]()
+        for item in buffered where known.contains(item.event.id.hex) { checked[item.relay, default: (0, 0)].valid += 1 }
+        guard !batch.isEmpty else { return await reportChecked(checked) }
         let now = clock()
         let identity = identity, cache = keyCache
         let unwrapStart = ContinuousClock.now
@@ -677,9 +691,11 @@ public actor SyncEngine {
             case .failure:
                 // Junk (bad signature, not for us, undecryptable) costs no disk: remembered in memory only.
                 stats.invalidWraps += 1
+                checked[item.relay, default: (0, 0)].junk += 1
                 failed.append(item.event.id)
                 junkSinceTrim += 1
             case .success(let gift):
+                checked[item.relay, default: (0, 0)].valid += 1
                 switch InboundDecoder.decode(rumor: gift.rumor, rumorID: gift.rumorID, sender: gift.sender, wrapID: item.event.id.hex,
                                              source: item.live ? .live : .historical, receivedAt: now) {
                 case .success(let m): messages.append(m)
@@ -689,6 +705,7 @@ public actor SyncEngine {
             }
         }
         returnMemoryAfterJunk()
+        await reportChecked(checked)
         let wrapIDs = zip(batch, opened).compactMap { item, result in (try? result.get()) == nil ? nil : item.event.id.hex }
         do {
             let storeStart = ContinuousClock.now

@@ -31,6 +31,8 @@ public struct RelayMachine: Sendable, Equatable {
         case ready
         /// Given up on an AUTH loop (for the log).
         case authLoop
+        /// Dropped for sending mostly junk: what is still queued from it is discarded unchecked.
+        case junkDropped
     }
 
     public static let authAnswerSeconds = 1.5
@@ -53,6 +55,12 @@ public struct RelayMachine: Sendable, Equatable {
     /// When this relay last looped on AUTH: until a connection outlives twice `AuthState.window`,
     /// reconnects keep backing off instead of starting again at the first step.
     private var authLoopAt: Double?
+    /// What this connection sent that failed its checks (see `JunkMeter`), and how often the relay was
+    /// dropped for junk: each drop waits longer before reconnecting (`junkBackoff`).
+    private var junk = JunkMeter()
+    public private(set) var junkDrops = 0
+    private var lastJunkDropAt: Double?
+    public static let junkBackoff = Backoff(steps: [30, 60, 120, 300, 600])
     /// Messages refused with `auth-required:`, sent again once after AUTH succeeds; each key retried once.
     private var awaitingAuth: [String] = []
     private var retriedAfterAuth: Set<String> = []
@@ -74,6 +82,7 @@ public struct RelayMachine: Sendable, Equatable {
         reconnectPending = false
         status = .connecting
         auth = AuthState()
+        junk = JunkMeter()
         return [.open(generation: generation, fetchInformation: information == nil), .status]
     }
 
@@ -132,6 +141,32 @@ public struct RelayMachine: Sendable, Equatable {
         reconnectPending = false
         if !enabled { status = .disabled }
         return [.close, .dropPublishes]
+    }
+
+    // MARK: junk
+
+    /// The events of this connection were checked: `junk` of them failed. A connection whose traffic is
+    /// mostly junk beyond a rate is dropped, and reconnects after 30 s, then 1, 2, 5 and 10 min.
+    public mutating func eventsChecked(valid: Int, junk count: Int, now: Double, unit: Double) -> [Action] {
+        guard connected, count > 0 || valid > 0 else { return [] }
+        stats.junkEvents += count
+        guard junk.record(valid: valid, junk: count, now: now) else { return [] }
+        // A relay that behaved for ten minutes starts again at the first step.
+        if lastJunkDropAt.map({ now - $0 > 600 + Self.junkBackoff.steps.last! }) ?? false { junkDrops = 0 }
+        let seen = junk.junkInWindow
+        let seconds = Self.junkBackoff.delay(attempt: junkDrops, unit: unit)
+        junkDrops += 1
+        lastJunkDropAt = now
+        stats.junkDrops += 1
+        var actions = failed(generation: generation, reason: "dropped: it sent mostly invalid events (\(seen) in \(Int(JunkMeter.window)) s); "
+                             + "trying again in \(Self.spoken(seconds)).", unit: unit)
+        // Its own (longer) wait replaces the ordinary reconnect step.
+        actions = actions.map { if case .startReconnectTimer(let g, _) = $0 { .startReconnectTimer(generation: g, seconds: seconds) } else { $0 } }
+        return [.junkDropped] + actions
+    }
+
+    static func spoken(_ seconds: Double) -> String {
+        seconds < 90 ? "\(Int(seconds.rounded())) s" : "\(Int((seconds / 60).rounded())) min"
     }
 
     // MARK: NIP-42

@@ -5,6 +5,7 @@ import LinkstrDomain
 import NIOCore
 import NIOPosix
 import NostrProtocol
+import Synchronization
 
 /// What the pool reports to the sync engine and the UI.
 public enum PoolEvent: Sendable {
@@ -79,6 +80,10 @@ public actor RelayPool {
     private var subscriptions: [String: Subscription] = [:]
     private var publishes: [UUID: PendingPublish] = [:]
     private var stopped = false
+    /// Junk the pool saw itself, not yet reported to the relay's machine.
+    private var poolJunk: [String: Int] = [:]
+    /// Relays dropped for junk and not connected again since (read by the engine, off the actor).
+    private let dropped = Mutex<Set<String>>([])
 
     public init(configuration: Configuration = Configuration(), group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
                 authSigner: AuthSigner? = nil) {
@@ -165,6 +170,9 @@ public actor RelayPool {
             case .ready: sink.yield(.ready(relay: url))
             case .authLoop:
                 log.warning("AUTH loop", metadata: ["relay": "\(url)", "auths": "\(machines[url]?.stats.authsSent ?? 0)"])
+            case .junkDropped:
+                dropped.withLock { _ = $0.insert(url) }
+                log.warning("dropped for junk", metadata: ["relay": "\(url)", "drops": "\(machines[url]?.junkDrops ?? 0)"])
             }
         }
     }
@@ -217,6 +225,7 @@ public actor RelayPool {
         links[url]?.connection = connection
         links[url]?.tasks = [reader, pinger]
         machines[url]?.stats.lastConnectedAt = Date()
+        dropped.withLock { _ = $0.remove(url) }
         step(url) { $0.opened(generation: generation, information: information, now: now) }
         log.info("connected", metadata: ["relay": "\(url)", "connects": "\(machines[url]?.stats.connects ?? 0)"])
     }
@@ -248,11 +257,30 @@ public actor RelayPool {
             let message: RelayMessage
             do { message = try RelayMessage.decode(text, limits: .init(maxBytes: configuration.maxMessageBytes)) } catch {
                 machines[url]?.stats.invalidMessages += 1
+                junk(url, 1)
                 return
             }
             handle(url, message)
         }
     }
+
+    /// Junk the pool itself saw (unparseable, unasked for), counted in bulk: one machine step per 50.
+    private func junk(_ url: String, _ count: Int) {
+        poolJunk[url, default: 0] += count
+        guard poolJunk[url, default: 0] >= 50 else { return }
+        let seen = poolJunk.removeValue(forKey: url) ?? 0
+        eventsChecked(relay: url, valid: 0, junk: seen)
+    }
+
+    /// The sync engine checked events from `relay` (signatures, decryption): `junk` of them failed. A
+    /// relay whose traffic is mostly junk is dropped with a long backoff (`RelayMachine.eventsChecked`).
+    public func eventsChecked(relay url: String, valid: Int, junk count: Int) {
+        let now = now, unit = unit
+        step(url) { $0.eventsChecked(valid: valid, junk: count, now: now, unit: unit) }
+    }
+
+    /// True while `relay` is dropped for junk: what is still queued from it is not worth checking.
+    public nonisolated func isDroppedForJunk(_ url: String) -> Bool { dropped.withLock { $0.contains(url) } }
 
     private func handle(_ url: String, _ message: RelayMessage) {
         switch message {
@@ -260,6 +288,7 @@ public actor RelayPool {
             // Only what we asked for: a relay cannot push unrelated events into a subscription.
             guard let s = subscriptions[sub], s.filters.contains(where: { $0.matches(event) }) else {
                 machines[url]?.stats.invalidMessages += 1
+                junk(url, 1)
                 return
             }
             sink.yield(.event(relay: url, subscription: sub, event))

@@ -18,6 +18,9 @@ public struct RelayStats: Sendable, Equatable {
     /// NIP-42 AUTH events signed and sent, and connections dropped for an AUTH loop.
     public var authsSent = 0
     public var authLoops = 0
+    /// Events that failed their checks, and connections dropped for sending mostly those.
+    public var junkEvents = 0
+    public var junkDrops = 0
     /// The last ping round trip.
     public var latencyMilliseconds: Double?
     public var lastConnectedAt: Date?
