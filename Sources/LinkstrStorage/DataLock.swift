@@ -28,7 +28,13 @@ public final class DataLock: Sendable {
         try paths.prepare()
         let path = paths.home.appendingPathComponent("lock").path
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .io("cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            if errno == EROFS || errno == EACCES || errno == EPERM {
+                throw .io("the data directory \(paths.home.path) is read-only: this command changes data, so it cannot run here "
+                          + "(reading commands work).")
+            }
+            throw .io("cannot open \(path): \(String(cString: strerror(errno)))")
+        }
         let deadline = Date().addingTimeInterval(wait)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {

@@ -45,6 +45,14 @@ public struct DataPaths: Sendable, Equatable {
     public func prepare() throws(StorageError) {
         guard DataFiles.isAdoptable(self) else { throw .io(DataFiles.refusal(self)) }
         for dir in [home, identities, cache, config] {
+            var info = stat()
+            if stat(dir.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                // Tightened only when needed: on a read-only home (still readable) there is nothing to change.
+                if info.st_mode & 0o777 != 0o700, chmod(dir.path, 0o700) != 0, errno != EROFS {
+                    throw .io("cannot make \(dir.path) private (0700): \(String(cString: strerror(errno)))")
+                }
+                continue
+            }
             do {
                 try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                 try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: dir.path)
@@ -53,6 +61,9 @@ public struct DataPaths: Sendable, Equatable {
             }
         }
     }
+
+    /// Whether the data directory can be written (false on a read-only mount, or without permission).
+    public var isWritable: Bool { access(home.path, W_OK) == 0 }
 
     /// Per-account cache (thumbnails, extracted media).
     public func cache(for owner: Pubkey) -> URL { cache.appendingPathComponent(owner, isDirectory: true) }
@@ -71,11 +82,16 @@ public final class LocalStore: Sendable {
         try paths.prepare()
         self.paths = paths
         let path = paths.database.path
-        if FileManager.default.fileExists(atPath: path) {
-            try Self.checkExisting(path)
-        } else {
-            try Self.create(path)
+        let exists = FileManager.default.fileExists(atPath: path)
+        if exists { try Self.checkExisting(path) }
+        if !paths.isWritable {
+            // Reading still works where nothing can be written; a change says "read-only" (issue 32, 13).
+            guard exists else { throw .cannotOpen(path: path, reason: "the data directory is read-only and holds no linkstr database.") }
+            db = try Database(readingOnly: path)
+            try Migrations.checkCurrent(db)
+            return
         }
+        if !exists { try Self.create(path) }
         db = try Database(path: path)
         try Migrations.migrate(db)
         Database.restrictPermissions(path)

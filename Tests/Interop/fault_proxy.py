@@ -17,6 +17,8 @@ usage: fault_proxy.py PORT UPSTREAM MODE ARG
   tls PREFIX        forward everything, serving wss:// with the certificate PREFIX.pem and key PREFIX.key
   closed SPEC       refuse history pages (REQ linkstr-backfill-… with an `until`) with CLOSED: SPEC is
                     "TIMES|REASON" (TIMES -1: every time), counted over all connections
+  huge SPEC         on every connection, send one NOTICE of SIZE bytes before anything else; SPEC is
+                    "SIZE|FILE", FILE keeps the number of connections so far
   burst 0           hold each subscription's stored events until its EOSE, then send them and the EOSE
                     back to back (as a relay that answers from memory does)
 """
@@ -74,6 +76,11 @@ async def handler(client):
 
         if MODE == "authloop":
             await client.send(json.dumps(["AUTH", challenge["current"]]))
+        if MODE == "huge":
+            size, count_file = ARG_TEXT.split("|", 1)
+            with open(count_file, "w") as f:
+                f.write(str(number))
+            await client.send(json.dumps(["NOTICE", "x" * int(size)]))
 
         async def client_to_upstream():
             async for message in client:

@@ -1,4 +1,5 @@
 import Foundation
+import LinkstrTestSupport
 import XCTest
 
 /// A tmpfs of a chosen size, mounted in a mount namespace of its own (so nothing is left mounted if a
@@ -53,6 +54,13 @@ final class SmallFileSystem {
         try handle.write(contentsOf: Data(count: size))
         try handle.close()
         return filler
+    }
+
+    /// Mounts the file system read-only (or writable again) inside the namespace: even root cannot write.
+    func setReadOnly(_ readOnly: Bool) throws {
+        let r = try ProcessRunner.run(URL(fileURLWithPath: launcher[0]), Array(launcher.dropFirst())
+                                      + ["mount", "-o", "remount,\(readOnly ? "ro" : "rw")", mountPoint])
+        guard r.status == 0 else { throw HarnessFailure(description: "remount failed: \(r.stderrText)") }
     }
 
     var freeBytes: Int {

@@ -46,6 +46,28 @@ final class RelayMachineTests: XCTestCase {
         XCTAssertEqual(m.failed(generation: 8, reason: "closed", unit: 0.5).last, .startReconnectTimer(generation: 8, seconds: 1))
     }
 
+    /// Issue 32 (13): a relay that breaks every connection at once (a message over the limit) was
+    /// reconnected every second, because each open started the backoff over.
+    func testARelayThatBreaksTheProtocolKeepsBackingOffAcrossOpens() {
+        var m = connected()
+        var delays = [Double](), now = 0.0
+        for g in 1...5 {
+            let actions = m.brokeProtocol(generation: g, reason: "the relay sent a message larger than 4 MiB", now: now, unit: 0.5)
+            guard case .startReconnectTimer(_, let seconds)? = actions.last else { return XCTFail("no timer: \(actions)") }
+            XCTAssertEqual(m.lastError, "the relay sent a message larger than 4 MiB; trying again later.")
+            delays.append(seconds)
+            now += seconds
+            _ = m.reconnectDue(generation: g)
+            _ = m.opened(generation: g + 1, information: nil, now: now)
+        }
+        XCTAssertEqual(delays, [1, 2, 4, 8, 16])
+        // A connection that lasts starts over.
+        _ = m.failed(generation: 6, reason: "closed", unit: 0.5)
+        _ = m.reconnectDue(generation: 6)
+        _ = m.opened(generation: 7, information: nil, now: now + 1_000)
+        XCTAssertEqual(m.failed(generation: 7, reason: "closed", unit: 0.5).last, .startReconnectTimer(generation: 7, seconds: 1))
+    }
+
     func testDisablingClosesAndNeverReconnectsAndAnOldSocketIsClosedOnArrival() {
         var m = connected()
         XCTAssertEqual(m.setEnabled(false), [.close, .dropPublishes, .status])

@@ -52,9 +52,10 @@ public struct RelayMachine: Sendable, Equatable {
     /// Reconnect attempts since the last good connection (the backoff step).
     public private(set) var attempt = 0
     public private(set) var reconnectPending = false
-    /// When this relay last looped on AUTH: until a connection outlives twice `AuthState.window`,
-    /// reconnects keep backing off instead of starting again at the first step.
-    private var authLoopAt: Double?
+    /// When this relay last looped on AUTH or broke the protocol (a message over the limit): until a
+    /// connection outlives twice `AuthState.window`, reconnects keep backing off instead of starting
+    /// again at the first step (a relay that breaks every connection at once was reconnected every second).
+    private var troubleAt: Double?
     /// What this connection sent that failed its checks (see `JunkMeter`), and how often the relay was
     /// dropped for junk: each drop waits longer before reconnecting (`junkBackoff`).
     private var junk = JunkMeter()
@@ -93,9 +94,9 @@ public struct RelayMachine: Sendable, Equatable {
         connected = true
         status = markedReadOnly ? .readOnly : .connected
         lastError = nil
-        if authLoopAt.map({ now - $0 > AuthState.window * 2 }) ?? true {
+        if troubleAt.map({ now - $0 > AuthState.window * 2 }) ?? true {
             attempt = 0
-            authLoopAt = nil
+            troubleAt = nil
         }
         stats.connects += 1
         return [.sendSubscriptions, .status, .ready]
@@ -116,6 +117,14 @@ public struct RelayMachine: Sendable, Equatable {
             actions.append(.startReconnectTimer(generation: generation, seconds: seconds))
         }
         return actions
+    }
+
+    /// The connection of `generation` was closed because the relay broke the protocol: back off without
+    /// starting over at the next connection.
+    public mutating func brokeProtocol(generation g: Int, reason: String, now: Double, unit: Double) -> [Action] {
+        guard g == generation else { return [] }
+        troubleAt = now
+        return failed(generation: g, reason: reason + "; trying again later.", unit: unit)
     }
 
     /// The reconnect timer set for `generation` fired.
@@ -227,7 +236,7 @@ public struct RelayMachine: Sendable, Equatable {
         case .none: return []
         case .sign(let challenge): return [.authenticate(challenge: challenge)]
         case .loop:
-            authLoopAt = now
+            troubleAt = now
             stats.authLoops += 1
             return [.authLoop] + failed(generation: generation, reason: "AUTH loop: the relay keeps asking to authenticate again; retrying later.",
                                         unit: unit)

@@ -250,6 +250,10 @@ public actor RelayPool {
         switch event {
         case .closed(let reason):
             failed(url, generation, reason ?? "connection closed")
+        case .brokeProtocol(let reason):
+            log.notice("relay broke the protocol", metadata: ["relay": "\(url)", "reason": "\(reason.prefix(160))"])
+            let now = now, unit = unit
+            step(url) { $0.brokeProtocol(generation: generation, reason: reason, now: now, unit: unit) }
         case .pong(let ms):
             machines[url]?.stats.latencyMilliseconds = ms
         case .text(let text):

@@ -51,6 +51,7 @@ public enum RelayProbe {
             for await event in connection.events {
                 guard case .text(let text) = event else {
                     if case .closed(let reason) = event { throw ConnectionError.io(reason ?? "the relay closed the connection") }
+                    if case .brokeProtocol(let reason) = event { throw ConnectionError.io(reason) }
                     continue
                 }
                 switch try? RelayMessage.decode(text) {

@@ -14,6 +14,8 @@ public final class WebSocketConnection: Sendable {
         case pong(milliseconds: Double)
         /// The connection ended; the reason in plain words (nil when we closed it).
         case closed(String?)
+        /// The relay broke the WebSocket rules (a message over the limit) and the connection was closed.
+        case brokeProtocol(String)
     }
 
     enum Outgoing: Sendable {
@@ -64,6 +66,7 @@ public final class WebSocketConnection: Sendable {
         let hostHeader = (url.port == nil) ? host : "\(host):\(port)"
         let tlsContext: NIOSSLContext? = secure ? try makeTLSContext() : nil
 
+        let protocolError = ProtocolErrorBox(limit: maxMessageBytes)
         let upgrade: EventLoopFuture<UpgradeResult>
         do {
             let initializer: @Sendable (Channel) -> EventLoopFuture<EventLoopFuture<UpgradeResult>> = { channel in
@@ -79,6 +82,7 @@ public final class WebSocketConnection: Sendable {
                                 try channel.pipeline.syncOperations.addHandler(
                                     NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 4096,
                                                                 maxAccumulatedFrameSize: maxMessageBytes))
+                                try channel.pipeline.syncOperations.addHandler(ProtocolErrorRecorder(box: protocolError))
                                 return UpgradeResult.websocket(try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel))
                             }
                         })
@@ -120,7 +124,8 @@ public final class WebSocketConnection: Sendable {
         let connection = WebSocketConnection(url: url, events: events, outgoing: outgoing)
         Task {
             let reason = await run(channel, outgoing: outgoingStream, events: eventSink)
-            eventSink.yield(.closed(reason))
+            // A protocol error (a message over the limit) says more than "connection lost".
+            eventSink.yield(protocolError.reason.map { .brokeProtocol($0) } ?? .closed(reason))
             eventSink.finish()
             outgoing.finish()
         }
@@ -188,6 +193,37 @@ public final class WebSocketConnection: Sendable {
     }
 
     static func makeTLSContext() throws -> NIOSSLContext { try TLSTrust.clientContext() }
+}
+
+/// Why the relay's stream broke the WebSocket rules, in words (NIO's own handler closes the connection).
+final class ProtocolErrorBox: Sendable {
+    private let text = Mutex<String?>(nil)
+    let limit: Int
+    init(limit: Int) { self.limit = limit }
+    var reason: String? { text.withLock { $0 } }
+    func record(_ error: any Error) {
+        let words: String?
+        switch error {
+        case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+            words = "the relay sent a message larger than \(limit >> 20) MiB (linkstr's limit), so the connection was closed"
+        case let e as NIOWebSocketError: words = "the relay broke the WebSocket rules (\(e))"
+        case let e as NIOWebSocketFrameAggregator.Error: words = "the relay broke the WebSocket rules (\(e))"
+        default: words = nil
+        }
+        if let words { text.withLock { if $0 == nil { $0 = words } } }
+    }
+}
+
+/// Records protocol errors on their way down the pipeline (they are passed on unchanged).
+final class ProtocolErrorRecorder: ChannelInboundHandler, Sendable {
+    typealias InboundIn = WebSocketFrame
+    typealias InboundOut = WebSocketFrame
+    let box: ProtocolErrorBox
+    init(box: ProtocolErrorBox) { self.box = box }
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        box.record(error)
+        context.fireErrorCaught(error)
+    }
 }
 
 /// When the last ping left, for the latency figure.

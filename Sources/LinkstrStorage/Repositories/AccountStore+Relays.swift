@@ -11,7 +11,10 @@ extension AccountStore {
     /// Sorted by URL. The defaults are inserted the first time; a list the user emptied stays empty.
     public func relays(now: Int64) throws -> [StoredRelay] {
         if try setting(.relaysInitialized) == nil {
-            try resetRelays(now: now)
+            do { try resetRelays(now: now) } catch StorageError.sqlite(let code, _) where code & 0xff == 8 {
+                // A read-only database: the defaults, shown as they would be stored.
+                return RelayURL.defaults.sorted().map { StoredRelay(url: $0, enabled: true) }
+            }
         }
         return try db.query("SELECT url, enabled FROM relays WHERE owner = ? ORDER BY url", [.text(owner)]).map {
             StoredRelay(url: $0["url"].text ?? "", enabled: $0["enabled"].int == 1)

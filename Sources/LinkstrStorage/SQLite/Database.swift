@@ -39,6 +39,30 @@ public final class Database: Sendable {
         if path != ":memory:" { Database.restrictPermissions(path) }
     }
 
+    /// Opens an existing database for reading only, for a data directory that cannot be written (a
+    /// read-only mount, a backup disk, permissions): reading commands work, a change fails as "read-only".
+    /// A WAL database whose shared-memory file is gone and cannot be made is opened as immutable.
+    public init(readingOnly path: String) throws(StorageError) {
+        self.path = path
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(5)
+        config.label = "linkstr"
+        func open(_ name: String) throws -> DatabaseQueue {
+            let queue = try DatabaseQueue(path: name, configuration: config)
+            _ = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
+            return queue
+        }
+        do {
+            writer = try open(path)
+        } catch {
+            let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%"))) ?? path
+            do { writer = try open("file:\(encoded)?mode=ro&immutable=1") } catch {
+                throw .cannotOpen(path: path, reason: StorageError(error).description)
+            }
+        }
+    }
+
     /// Files 0600 (SQLite creates -wal and -shm with the database's mode, but make sure).
     static func restrictPermissions(_ path: String) {
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {

@@ -265,6 +265,20 @@ enum Migrations {
         return migrator
     }
 
+    /// For a database opened read-only: it must need no migration (one cannot be written).
+    static func checkCurrent(_ db: Database) throws(StorageError) {
+        do {
+            let (applied, superseded) = try db.read { c in (try migrator.hasCompletedMigrations(c.db), try migrator.hasBeenSuperseded(c.db)) }
+            if superseded { throw StorageError.corrupt("the database was written by a newer linkstr") }
+            if !applied {
+                throw StorageError.io("the database was written by an older linkstr and needs an upgrade, which cannot be saved in a read-only data directory; "
+                                      + "open it once where it can be written.")
+            }
+        } catch {
+            throw StorageError(error)
+        }
+    }
+
     static func migrate(_ db: Database) throws(StorageError) {
         do {
             let (current, superseded) = try db.read { c in

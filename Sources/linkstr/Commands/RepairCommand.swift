@@ -6,6 +6,8 @@ import NostrProtocol
 /// Finds stored rows that no longer open (a damaged disk, an edited file) and drops them so the next
 /// sync fetches them again; `--rebuild` starts an account whose data key is damaged afresh.
 struct RepairCommand: LinkstrCommand {
+    /// `--check` only reads (it works on a read-only home); a repair takes the lock itself.
+    static let readsOnly = true
     static let configuration = CommandConfiguration(
         commandName: "repair", abstract: "Drop damaged local records so the next sync fetches them again (--check only looks).",
         discussion: "Reads every sealed value of the active account. Damaged records are left out of what linkstr shows; this drops them and marks what they came from as unread from relays, so `linkstr sync` brings back what relays still hold. With --check nothing changes and the exit code is 1 when damage was found. With --rebuild an account whose data key is damaged (nothing of it can be read) is cleared here, keeping the identity and the relay list.")
@@ -14,6 +16,8 @@ struct RepairCommand: LinkstrCommand {
     @Flag(help: "Clear this account's local data when its data key is damaged (identity and relays kept).") var rebuild = false
 
     func execute() async throws {
+        let lock = check ? nil : try DataLock.acquire(DataPaths.resolve(home: global.home), wait: 2)
+        defer { lock?.release() }
         let ctx = try CLIContext(global)
         let key = try ctx.identity()
         let local = try ctx.store()
