@@ -125,6 +125,8 @@ public enum FailedWork: Equatable, Sendable {
     case clearCache
     case repairDamagedRecords
     case startSync
+    /// Storing what arrived (the disk full, the database read-only): said, and read again next time.
+    case storeIncoming
     /// An effect that failed where no answer was planned (a store read).
     case unexpected
 }

@@ -49,6 +49,43 @@ final class DiskFullTests: XCTestCase {
     }
 }
 
+/// Issue 32 (8), in the app: what arrives while the disk is full is said on the status line, the app
+/// keeps answering, and once space is freed nothing is missing.
+final class DiskFullAppTests: XCTestCase {
+    func testTheAppSaysTheDiskIsFullKeepsRunningAndLosesNothing() async throws {
+        let relay = try TestRelay()
+        defer { relay.stop() }
+        let disk = try SmallFileSystem(kilobytes: 8_192)
+        defer { disk.remove() }
+        let home = try Home(directory: URL(fileURLWithPath: disk.mountPoint + "/home"), relays: [relay.url], launcher: disk.launcher)
+        let (_, hex) = try home.createIdentity(name: "Ada")
+        try home.writeConfig("link_previews = false\n")
+        let me = try PublicKey(hex: hex), friend = SeededSender()
+        try await friend.seed(relay.url, to: me, posts: 0..<50)
+        XCTAssertEqual(try home.sync(timeout: 60)["complete"] as? Bool, true)
+
+        let filler = try disk.fill(leaving: 64 * 1024)
+        let tmux = try Tmux()
+        try tmux.start("d", disk.launcher + [home.binary.path, "--home", disk.mountPoint + "/home", "--relay", relay.url],
+                       environment: ["LINKSTR_PASSPHRASE": Home.passphrase])
+        try tmux.waitFor("d", text: "Sessions", timeout: 30)
+        try await friend.seed(relay.url, to: me, posts: 50..<400)
+        let said = try tmux.waitFor("d", text: "the disk is full", timeout: 60)
+        XCTAssertFalse(said.contains("Fatal error") || said.contains("Backtrace"), said)
+        // Still answering.
+        try tmux.keys("d", "Escape", "4")
+        try tmux.waitFor("d", text: "Relays", timeout: 10)
+        try tmux.keys("d", "C-c")
+        _ = try? tmux.waitFor("d", "the app to quit") { !$0.contains("Relays") }
+
+        try FileManager.default.removeItem(at: filler)
+        XCTAssertEqual(try home.sync(timeout: 60)["complete"] as? Bool, true)
+        let posts = try home.allPostIDs(friend.session)
+        XCTAssertEqual(posts.count, 400)
+        XCTAssertEqual(Set(posts).count, 400)
+    }
+}
+
 /// Issue 32 (8): the log on a full disk drops lines and goes on; it used to trap (SIGILL) in
 /// `FileHandle.write`, taking every command down with it.
 final class LogOnAFullDiskTests: XCTestCase {

@@ -95,8 +95,9 @@ extension EffectRunner {
                 case .backfillComplete:
                     // Beside the updates (it waits for relays to answer), and dropped if the account goes.
                     tasks.start(dispatch) { _ in await engine.publishInboxRelaysIfChanged() }
-                case .notice:
-                    break
+                case .notice(let relay, let text):
+                    // The engine's own (relay ""): what arrived could not be stored. Relays' notices are noise.
+                    if relay.isEmpty { self?.dispatch(.failed(.storeIncoming, text)) }
                 case .historyChanged(let relay, let note):
                     await self?.historyChanged(relay, note)
                 }
