@@ -15,9 +15,8 @@ final class DiskFullTests: XCTestCase {
         defer { relay.stop() }
         let disk = try SmallFileSystem(kilobytes: 8_192)
         defer { disk.remove() }
-        let home = try Home(directory: URL(fileURLWithPath: disk.mountPoint + "/home"), relays: [relay.url], launcher: disk.launcher)
-        let (_, hex) = try home.createIdentity(name: "Ada")
-        let me = try PublicKey(hex: hex), friend = SeededSender()
+        let (home, me) = try disk.homeWithIdentity(relay: relay.url)
+        let friend = SeededSender()
         try await friend.seed(relay.url, to: me, posts: 0..<300)
         XCTAssertEqual(try home.sync(timeout: 60)["complete"] as? Bool, true)
         XCTAssertEqual(try home.allPostIDs(friend.session).count, 300)
@@ -57,10 +56,8 @@ final class DiskFullAppTests: XCTestCase {
         defer { relay.stop() }
         let disk = try SmallFileSystem(kilobytes: 8_192)
         defer { disk.remove() }
-        let home = try Home(directory: URL(fileURLWithPath: disk.mountPoint + "/home"), relays: [relay.url], launcher: disk.launcher)
-        let (_, hex) = try home.createIdentity(name: "Ada")
-        try home.writeConfig("link_previews = false\n")
-        let me = try PublicKey(hex: hex), friend = SeededSender()
+        let (home, me) = try disk.homeWithIdentity(relay: relay.url)
+        let friend = SeededSender()
         try await friend.seed(relay.url, to: me, posts: 0..<50)
         XCTAssertEqual(try home.sync(timeout: 60)["complete"] as? Bool, true)
 

@@ -11,9 +11,8 @@ final class ReadOnlyHomeTests: XCTestCase {
         defer { relay.stop() }
         let disk = try SmallFileSystem(kilobytes: 16_384)
         defer { disk.remove() }
-        let home = try Home(directory: URL(fileURLWithPath: disk.mountPoint + "/home"), relays: [relay.url], launcher: disk.launcher)
-        let (_, hex) = try home.createIdentity(name: "Ada")
-        let me = try PublicKey(hex: hex), friend = SeededSender()
+        let (home, me) = try disk.homeWithIdentity(relay: relay.url)
+        let friend = SeededSender()
         try await friend.seed(relay.url, to: me, posts: 0..<20)
         XCTAssertEqual(try home.sync(timeout: 60)["complete"] as? Bool, true)
         let posts = try home.allPostIDs(friend.session)

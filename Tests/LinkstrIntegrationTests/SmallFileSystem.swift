@@ -1,5 +1,6 @@
 import Foundation
 import LinkstrTestSupport
+import NostrProtocol
 import XCTest
 
 /// A tmpfs of a chosen size, mounted in a mount namespace of its own (so nothing is left mounted if a
@@ -61,6 +62,14 @@ final class SmallFileSystem {
         let r = try ProcessRunner.run(URL(fileURLWithPath: launcher[0]), Array(launcher.dropFirst())
                                       + ["mount", "-o", "remount,\(readOnly ? "ro" : "rw")", mountPoint])
         guard r.status == 0 else { throw HarnessFailure(description: "remount failed: \(r.stderrText)") }
+    }
+
+    /// A home on this file system with a new identity and link previews off, linkstr run inside it.
+    func homeWithIdentity(relay: String) throws -> (Home, PublicKey) {
+        let home = try Home(directory: URL(fileURLWithPath: mountPoint + "/home"), relays: [relay], launcher: launcher)
+        let (_, hex) = try home.createIdentity(name: "Ada")
+        try home.writeConfig("link_previews = false\n")
+        return (home, try PublicKey(hex: hex))
     }
 
     var freeBytes: Int {
