@@ -119,16 +119,32 @@ extension AppReducer {
             }
         case .passphrase(var p, var confirm, let focusConfirm):
             switch key {
+            case .escape where focusConfirm, .backTab where focusConfirm, .up where focusConfirm:
+                // Back to the first field, with what was typed (issue 33 item 8: Esc lost everything).
+                o.step = .passphrase(p, confirm: confirm, focusConfirm: false)
+                o.error = nil
             case .escape:
-                o.step = .choose(selection: o.pendingRestore != nil ? 2 : o.pendingImport == nil ? 0 : 1)
+                // Back to the step before, with what was typed there.
+                if let r = o.pendingRestore {
+                    o.step = r.backupPassphrase.map { .restoreSecret(path: r.path, TextField($0)) } ?? .restoreFile(TextField(r.path))
+                } else if let k = o.pendingImport {
+                    o.step = .importKey(TextField(k))
+                } else {
+                    o.step = .createName(TextField(o.pendingName ?? ""))
+                }
                 o.error = nil
                 o.pendingRestore = nil
+            case .enter where p.text.isEmpty, .tab where p.text.isEmpty:
+                // An empty passphrase keeps the focus where it can be typed (it used to move on and trap it).
+                o.error = "choose a passphrase: it protects your key on this device."
+                o.step = .passphrase(p, confirm: confirm, focusConfirm: false)
+                return []
             case .enter, .tab:
                 if !focusConfirm, confirm != nil {
                     o.step = .passphrase(p, confirm: confirm, focusConfirm: true)
+                    o.error = nil
                     return []
                 }
-                guard !p.text.isEmpty else { o.error = "choose a passphrase: it protects your key on this device."; return [] }
                 if let c = confirm, c.text != p.text {
                     o.error = "the passphrases do not match."
                     o.step = .passphrase(p, confirm: TextField(), focusConfirm: true)

@@ -53,6 +53,7 @@ extension AppReducer {
             }
             return []
         case .commandLine(var field):
+            if key != .tab { state.completions = [] }
             switch key {
             case .escape: state.overlay = nil
             case .enter:
@@ -82,7 +83,10 @@ extension AppReducer {
                 }
                 state.overlay = .commandLine(field)
             case .tab:
-                state.overlay = .commandLine(complete(field, state))
+                let completed = complete(field, state)
+                state.overlay = .commandLine(completed)
+                // Several left: they are listed above the prompt, as a shell's second Tab does (issue 33 item 14).
+                state.completions = candidates(completed, state)
             default:
                 editField(&field, key)
                 state.overlay = .commandLine(field)
@@ -339,6 +343,34 @@ extension AppReducer {
         return field
     }
 
+    /// What Tab could still complete `field` to, when more than one thing (else none).
+    static func candidates(_ field: TextField, _ state: AppState) -> [String] {
+        var text = field.text
+        if text.hasPrefix("/") { text.removeFirst() }
+        let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        func several(_ names: [String], _ typed: String) -> [String] {
+            let found = names.filter { $0.lowercased().hasPrefix(typed.lowercased()) }
+            return found.count > 1 ? found : []
+        }
+        if parts.count == 1 { return several(commands, parts[0]) }
+        let command = parts[0].lowercased(), argument = parts[1]
+        switch command {
+        case "theme": return several(themes, argument)
+        case "session": return several(Array(Set(sessionChoices(state).map { DisplayText.singleLine($0.name) })).sorted(), argument)
+        default: break
+        }
+        if let at = argument.lastIndex(of: "@") {
+            let people = (state.sessions.open?.summary?.members ?? []) + state.contacts.map(\.pubkey)
+            let names = Array(Set(people.map { state.displayName($0) }.filter { $0 != "you" })).sorted()
+            return several(names, String(argument[argument.index(after: at)...])).map { "@" + $0 }
+        }
+        if command == "react", argument.hasPrefix(":") {
+            let matches = emojiMatches(argument)
+            return matches.count > 1 ? matches.map { e in (emojiNames[e]?.first).map { "\(e) :\($0):" } ?? e } : []
+        }
+        return []
+    }
+
     /// The name `typed` starts (case-insensitively): the whole one when only one does, else the longest
     /// prefix they share (nil when none, or nothing to add).
     static func completeName(_ typed: String, among names: [String]) -> String? {
@@ -410,7 +442,7 @@ extension AppReducer {
             }
             let name = parts.dropFirst().joined(separator: " ").trimmingWhitespace()
             guard !name.isEmpty else { state.status = StatusLine("usage: :rename NEW NAME", .error); return [] }
-            guard row.creator == state.identity?.pubkey else { state.status = StatusLine(SendRuleError.notCreator.description, .error); return [] }
+            guard row.creator == state.identity?.pubkey else { state.status = StatusLine(SendRuleError.notCreatorRename.description, .error); return [] }
             state.status = StatusLine("renaming…")
             return [.renameSession(sessionID: row.id, name: name)]
         case "delete-session":
@@ -418,7 +450,7 @@ extension AppReducer {
                 state.status = StatusLine("open a session first.", .error)
                 return []
             }
-            guard row.creator == state.identity?.pubkey else { state.status = StatusLine(SendRuleError.notCreator.description, .error); return [] }
+            guard row.creator == state.identity?.pubkey else { state.status = StatusLine(SendRuleError.notCreatorDelete.description, .error); return [] }
             state.overlay = .confirm(Confirmation(.deleteSession(row.id),
                                                   "delete \"\(DisplayText.singleLine(row.name))\" for every member, for good? (y/n)"))
             return []

@@ -133,6 +133,12 @@ extension AppReducer {
             }
             state.overlay = .confirm(Confirmation(.deletePost(post.id), "delete this post for everyone? (y/n)"))
             return []
+        case .down, .char("j"), .pageDown, .up, .char("k"), .pageUp:
+            // The note scrolls (issue 33 item 1: it was cut at three lines). The view stops at its end;
+            // here the bound is the most lines the note could take at this width.
+            let step = key == .pageDown ? 5 : key == .pageUp ? -5 : (key == .down || key == .char("j")) ? 1 : -1
+            let most = Layout.noteLineBound(d.view?.post.note ?? "", width: state.screen.columns - 6)
+            d.noteScroll = min(max(0, d.noteScroll + step), max(0, most - 1))
         case .right, .char("l"):
             d.reactionSelection = min(d.reactionSelection + 1, max(0, (d.view?.reactions.count ?? 1) - 1))
         case .left:

@@ -118,6 +118,9 @@ extension AppReducer {
 
     /// `u` / `:unread`: the next active session with unread posts after the one open or selected (from
     /// any pane), opened at its feed; round to the first after the last.
+    /// What `G` loads to reach the oldest post: a whole feed (a longer one goes further with another `G`).
+    public static let wholeFeed = 100_000
+
     static func nextUnread(_ state: inout AppState) -> [AppEffect] {
         let unread = state.sessions.unreadActive
         guard !unread.isEmpty else {
@@ -130,7 +133,10 @@ extension AppReducer {
         // After the current one in the list's order; sessions not on screen yet come in their own order.
         let start = current.flatMap { order.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
         let candidates = order[start...] + order[..<start]
-        let target = candidates.first { unreadIDs.contains($0) && $0 != current } ?? unread.first { $0.id != current }?.id
+        // Only the session being read is skipped: from the list, a selected unread row is the next one
+        // (issue 33 item 3: `u` on the only unread session said "nothing else unread").
+        let reading = state.sessions.open?.sessionID
+        let target = candidates.first { unreadIDs.contains($0) && $0 != reading } ?? unread.first { $0.id != reading }?.id
         guard let target, let row = unread.first(where: { $0.id == target }) else {
             state.status = StatusLine("nothing else unread.")
             return []
@@ -216,8 +222,21 @@ extension AppReducer {
             }
         case .up, .char("k"): feed.selection = max(feed.selection - 1, 0)
         case .char("g"), .home: feed.selection = 0
-        case .char("G"), .end: feed.selection = max(0, count - 1)
-        case .pageDown: feed.selection = min(feed.selection + 5, max(0, count - 1))
+        case .char("G"), .end:
+            feed.selection = max(0, count - 1)
+            // The oldest post, not the last one loaded (issue 33 item 4: G stopped at a page boundary).
+            if feed.hasMore {
+                feed.selectOldestWhenLoaded = true
+                feed.loading = true
+                state.sessions.open = feed
+                return [.loadFeed(sessionID: feed.sessionID, limit: max(count + feedPage, wholeFeed))]
+            }
+        case .pageDown:
+            feed.selection = min(feed.selection + 5, max(0, count - 1))
+            if feed.selection >= count - 5, feed.hasMore {
+                state.sessions.open = feed
+                return [.loadFeed(sessionID: feed.sessionID, limit: count + feedPage)]
+            }
         case .pageUp: feed.selection = max(feed.selection - 5, 0)
         case .enter, .right, .char("l"):
             guard let post = feed.posts[safe: feed.selection] else { return [] }

@@ -94,11 +94,21 @@ extension AppReducer {
     static func settingsKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
         if var field = state.settings.adding {
             switch key {
-            case .escape: state.settings.adding = nil
-            case .enter:
-                let text = field.text
+            case .escape:
                 state.settings.adding = nil
-                return [.addRelay(text)]
+                if state.status?.kind == .error { state.status = nil }
+            case .enter:
+                // Checked here first: a bad URL keeps the field open with its text and the reason, and the
+                // keys that follow still go to it (issue 33 item 6: they ran Settings actions).
+                switch RelayURL.validateNew(field.text, existing: state.settings.relays.map(\.url)) {
+                case .failure(let error):
+                    state.status = StatusLine(error.description, .error)
+                case .success(let url):
+                    state.settings.adding = nil
+                    state.status = StatusLine("adding \(url)…")
+                    state.settings.pendingAdd = url
+                    return [.addRelay(url)]
+                }
             default:
                 editField(&field, key)
                 state.settings.adding = field
@@ -110,6 +120,8 @@ extension AppReducer {
         switch key {
         case .down, .char("j"): state.settings.selection = min(state.settings.selection + 1, max(0, relays.count - 1))
         case .up, .char("k"): state.settings.selection = max(0, state.settings.selection - 1)
+        case .home, .char("g"): state.settings.selection = 0
+        case .end, .char("G"): state.settings.selection = max(0, relays.count - 1)
         case .char("a"): state.settings.adding = TextField("wss://")
         case .char("x"), .delete:
             guard let r = selected else { return [] }

@@ -140,6 +140,7 @@ public enum AppReducer {
         // MARK: data
         case .sessionsLoaded(let listing):
             state.sessions.requestCount = listing.requestCount
+            state.sessions.requestSenders = listing.requestSenders
             state.sessions.hasArchived = listing.hasArchived
             state.sessions.unreadActive = listing.unreadActive
             state.sessions.archivedUnread = listing.archivedUnread
@@ -172,7 +173,10 @@ public enum AppReducer {
             feed.membershipChanges = changes
             feed.hasMore = hasMore
             feed.loading = false
-            if let target = feed.selectWhenLoaded, let i = posts.firstIndex(where: { $0.id == target }) {
+            if feed.selectOldestWhenLoaded {
+                feed.selection = max(0, posts.count - 1)
+                feed.selectOldestWhenLoaded = false
+            } else if let target = feed.selectWhenLoaded, let i = posts.firstIndex(where: { $0.id == target }) {
                 feed.selection = i
                 feed.selectWhenLoaded = nil
             } else if pinned {
@@ -242,6 +246,11 @@ public enum AppReducer {
         case .relaysChanged(let rows):
             state.settings.relays = rows.sorted { $0.url < $1.url }
             state.settings.selection = min(state.settings.selection, max(0, rows.count - 1))
+            if let url = state.settings.pendingAdd, let i = state.settings.relays.firstIndex(where: { $0.url == url }) {
+                state.settings.pendingAdd = nil
+                state.settings.selection = i
+                state.status = StatusLine("added \(url).", .success)
+            }
             return []
         case .identitiesLoaded(let entries):
             state.you.identities = entries
@@ -336,7 +345,9 @@ public enum AppReducer {
             return effects
         case .sessionDeleted(let sid, let warnings):
             if state.sessions.open?.sessionID == sid { state.sessions.open = nil }
-            state.status = StatusLine((["session deleted."] + warnings).joined(separator: " "), warnings.isEmpty ? .success : .error)
+            // Deleted for everyone either way; what relays kept is the detail (issue 33 item 13).
+            state.status = warnings.isEmpty ? StatusLine("session deleted for everyone.", .success)
+                : StatusLine("session deleted for everyone; " + warnings.joined(separator: "; "), .warning)
             return [.loadSessions(state.sessions.list)]
         case .sessionRenamed(let sid, let name):
             state.status = StatusLine("renamed to \(DisplayText.singleLine(name)).", .success)
@@ -384,6 +395,8 @@ public enum AppReducer {
             switch work {
             case .react(let id), .deletePost(let id):
                 if case .detail(var d) = state.post.mode, d.postID == id { d.busy = false; state.post.mode = .detail(d) }
+            case .relayList:
+                state.settings.pendingAdd = nil
             default: break
             }
             return []
@@ -633,8 +646,9 @@ public enum AppReducer {
         switch state.pane {
         case .post:
             if case .composer(var c) = state.post.mode {
-                // Bracketed paste into whichever field has focus; a note keeps its line breaks as spaces.
-                if c.focus == .link { c.link.insert(clean.trimmingWhitespace()) } else { c.note.insert(clean) }
+                // Bracketed paste into whichever field has focus; a note keeps its paragraphs (iOS users send
+                // them; issue 33 item 1), made safe line by line.
+                if c.focus == .link { c.link.insert(clean.trimmingWhitespace()) } else { c.note.insert(DisplayText.multiLine(text)) }
                 c.error = nil
                 state.post.mode = .composer(c)
             }
@@ -711,6 +725,16 @@ public enum AppReducer {
 
 /// Row geometry shared by the views and the mouse handling.
 public enum Layout {
+    /// At most how many lines `note` wraps to at `width` columns (a character counted two columns
+    /// unless ASCII): the bound of the detail's note scroll (the view knows the exact figure).
+    public static func noteLineBound(_ note: String, width: Int) -> Int {
+        let w = max(1, width)
+        return note.split(separator: "\n", omittingEmptySubsequences: false).reduce(0) { total, line in
+            let columns = line.unicodeScalars.reduce(0) { $0 + ($1.isASCII ? 1 : 2) }
+            return total + max(1, (columns + w - 1) / w)
+        }
+    }
+
     /// Rows above the pane content: the tab bar and the pane title.
     public static let contentTop = 2
     public static let sessionRowHeight = 2

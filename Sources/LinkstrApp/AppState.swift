@@ -75,6 +75,8 @@ public struct AppState: Equatable, Sendable {
     public var quitting = false
     /// The passphrase comes from the environment: onboarding skips choosing one.
     public var passphraseInEnvironment = false
+    /// What the last Tab in the command line could still complete to (listed above the prompt).
+    public var completions: [String] = []
     /// How many damaged records the status line has told of (each new count is said once).
     public var damagedRecordsSaid = 0
     /// A link handed in at launch, shown once the account is open.
@@ -314,6 +316,8 @@ public struct SessionsState: Equatable, Sendable {
     public var hasArchived = false
     /// Undecided requests, for the pane's header.
     public var requestCount = 0
+    /// Who sent the waiting requests, newest first.
+    public var requestSenders: [Pubkey] = []
     /// Active sessions with unread posts, newest first (`u` goes to the next; the tab shows a dot).
     public var unreadActive: [SessionSummary] = []
     /// Archived sessions with unread posts (the archive hint says so).
@@ -347,6 +351,8 @@ public struct SessionFeed: Equatable, Sendable {
     public var hasMore = false
     /// A post to select once the feed has it (the one just sent).
     public var selectWhenLoaded: String?
+    /// `G`/`End` asked for the oldest post: selected once the rest of the feed is loaded.
+    public var selectOldestWhenLoaded = false
     /// Posts from others that arrived above while the reader was further down ("↑ N new"; `g` goes up).
     public var newAbove = 0
     /// The `/` prompt of a search in this session, while it is typed.
@@ -426,6 +432,8 @@ public struct PostDetail: Equatable, Sendable {
     public var sessionName: String
     public var reactionSelection = 0
     public var busy = false
+    /// The first line of the note shown (j/k, PgDn/PgUp scroll a note longer than the screen).
+    public var noteScroll = 0
     public init(postID: String, view: PostView?, sessionName: String) { self.postID = postID; self.view = view; self.sessionName = sessionName }
 }
 
@@ -479,6 +487,8 @@ public struct SettingsState: Equatable, Sendable {
     public var selection = 0
     public var section: Section = .relays
     public var adding: TextField?
+    /// A relay asked to be added, until the list shows it (then "added" replaces "adding…").
+    public var pendingAdd: String?
     public var showStats = false
     /// The nsec, only between an explicit confirmation and leaving the pane (or 60 s).
     public var revealedSecret: RevealedSecret?

@@ -97,10 +97,10 @@ public struct AccountActions: Sendable {
         _ = try await engine.send([rumor])
         guard !wrapIDs.isEmpty else { return hadPosts ? [Self.copiesMayRemain] : [] }
         let report = await engine.publishBestEffort(NostrEventTemplates.sessionDeletionRequest(wrapIDs: wrapIDs, now: now))
-        return report.unsent != nil ? [Self.copiesMayRemain] + report.lines("kind 5") : report.lines("kind 5")
+        return report.deletionLines(kept: "copies of its posts' sealed envelopes")
     }
 
-    static let copiesMayRemain = "session deleted, but older relay copies of its posts may remain."
+    static let copiesMayRemain = "relays may keep older copies of its posts' sealed envelopes."
 
     // MARK: contacts
 

@@ -10,7 +10,7 @@ import LinkstrSync
 /// which is reported by relay and never undoes the deletion.
 public enum PostDeletion {
     public struct Outcome: Equatable, Sendable {
-        /// Best-effort steps that did not go through, one line each ("wss://r: kind 5 refused: …").
+        /// What relays kept, one line each ("wss://r kept a copy of its sealed envelope (…)").
         public let warnings: [String]
         public var summary: String { PostDeletionWording.summary(warnings) }
     }
@@ -20,8 +20,8 @@ public enum PostDeletion {
         // Sent and acknowledged, it is also applied locally (the tombstone) by the engine.
         _ = try await engine.send([plan.notice])
         guard let request = plan.deletionRequest else {
-            return Outcome(warnings: ["no relay deletion request: the wraps of this post are not known here."])
+            return Outcome(warnings: ["relays may keep copies of its sealed envelope (which ones carried it is not known here)."])
         }
-        return Outcome(warnings: await engine.publishBestEffort(request).lines("kind 5"))
+        return Outcome(warnings: await engine.publishBestEffort(request).deletionLines(kept: "a copy of its sealed envelope"))
     }
 }

@@ -15,7 +15,8 @@ struct Linkstr: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "linkstr",
         abstract: "A private link feed for people you trust, over NIP-59 gift-wrapped Nostr events.",
-        discussion: "Without a command, opens the terminal app.",
+        discussion: "Without a command, opens the terminal app. Under --json every command prints one JSON document.\n\n"
+            + ExitStatus.documentation,
         version: Version.full,
         subcommands: [IdentityCommand.self, LogoutCommand.self, AccountCommand.self, ContactsCommand.self, RelaysCommand.self,
                       SessionCommand.self, PostCommand.self, PostsCommand.self, ReactCommand.self, DeleteCommand.self,
@@ -54,7 +55,7 @@ struct Linkstr: AsyncParsableCommand {
         } catch let e as CLIError {
             // As every command says it: one plain line, exit status 1.
             FileHandle.standardError.write(Data("linkstr: \(e.description)\n".utf8))
-            throw ExitCode.failure
+            throw ExitCode(e.status.rawValue)
         }
     }
 
@@ -62,10 +63,10 @@ struct Linkstr: AsyncParsableCommand {
     static func runApp(_ global: GlobalOptions, theme: String?, openLink: DeepLink.Link?) throws {
         let paths = DataPaths.resolve(home: global.home)
         // A mistyped --relay is an error here as in every command, before the screen is taken.
-        do { _ = try RelayList.validated(global.relays) } catch { throw CLIError(error.description) }
+        do { _ = try RelayList.validated(global.relays) } catch { throw CLIError(error.description, .invalidInput) }
         // One app per data directory: a second one says who holds it and leaves the terminal alone.
         let lock: DataLock
-        do { lock = try DataLock.acquire(paths) } catch { throw CLIError(error.description) }
+        do { lock = try DataLock.acquire(paths) } catch { throw CLIError(error.description, ExitStatus.of(error)) }
         defer { lock.release() }
         global.startLogging(paths)
         let config: ConfigFile

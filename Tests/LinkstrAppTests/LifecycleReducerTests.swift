@@ -90,19 +90,19 @@ final class LifecycleReducerTests: XCTestCase {
         o.pendingName = "Ann"
         o.step = .passphrase(TextField(), confirm: TextField(), focusConfirm: false)
         h.send(.keyPressed(.enter)) { [o] in $0.phase = .onboarding(o) }
-        // An empty passphrase is refused with a reason.
+        // An empty passphrase is refused with a reason, and the focus stays where it can be typed (issue 33
+        // item 8: it moved on to "again" and was trapped there).
         h.send(.keyPressed(.enter)) { [o] in
-            var x = o; x.step = .passphrase(TextField(), confirm: TextField(), focusConfirm: true); $0.phase = .onboarding(x)
+            var x = o; x.error = "choose a passphrase: it protects your key on this device."; $0.phase = .onboarding(x)
         }
-        h.send(.keyPressed(.enter)) { [o] in
-            var x = o; x.step = .passphrase(TextField(), confirm: TextField(), focusConfirm: true)
-            x.error = "choose a passphrase: it protects your key on this device."
-            $0.phase = .onboarding(x)
+        h.send(.keyPressed(.tab)) { [o] in
+            var x = o; x.error = "choose a passphrase: it protects your key on this device."; $0.phase = .onboarding(x)
         }
+        // Esc goes back to the name, as typed (it went back to the start and lost it).
         h.send(.keyPressed(.escape)) { [o] in
-            var x = o; x.step = .choose(selection: 0); $0.phase = .onboarding(x)
+            var x = o; x.step = .createName(TextField("Ann")); $0.phase = .onboarding(x)
         }
-        h.send(.keyPressed(.char("c"))) { [o] in
+        h.send(.keyPressed(.ctrl("u"))) { [o] in
             var x = o; x.step = .createName(TextField()); $0.phase = .onboarding(x)
         }
         h.send(.keyPressed(.enter)) {
@@ -277,8 +277,14 @@ final class LifecycleReducerTests: XCTestCase {
             x.error = "backup conflicts with this device's data: … nothing was restored."
             $0.phase = .onboarding(x)
         }
-        // Esc goes back to the choice and forgets the file.
-        h.send(.keyPressed(.escape)) { var x = OnboardingState(); x.step = .choose(selection: 2); $0.phase = .onboarding(x) }
+        // Esc from "again" goes to the first field; from there back to the backup's own passphrase, as typed.
+        h.send(.keyPressed(.escape)) {
+            var x = OnboardingState(); x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: false); x.pendingRestore = pending
+            $0.phase = .onboarding(x)
+        }
+        h.send(.keyPressed(.escape)) {
+            var x = OnboardingState(); x.step = .restoreSecret(path: pending.path, TextField(pending.backupPassphrase ?? "")); $0.phase = .onboarding(x)
+        }
     }
 
     func testAPlainBackupWithThePassphraseInTheEnvironmentRestoresAtOnce() {

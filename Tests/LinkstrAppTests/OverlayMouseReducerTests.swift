@@ -107,10 +107,11 @@ final class OverlayMouseReducerTests: XCTestCase {
         h.send(.commandHistoryLoaded(["who", "read"])) { $0.commandHistory = ["who", "read"] }
         h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
         h.type("re") { $0.overlay = .commandLine(TextField("re")) }
-        h.send(.keyPressed(.tab)) { $0.overlay = .commandLine(TextField("re")) }  // react, read, rename, requests: no longer prefix
-        h.type("a") { $0.overlay = .commandLine(TextField("rea")) }
-        h.send(.keyPressed(.tab)) { $0.overlay = .commandLine(TextField("rea")) }  // react and read
-        h.type("c") { $0.overlay = .commandLine(TextField("reac")) }
+        // react, read, relay, rename, repair, requests: no longer prefix; they are listed above the prompt (issue 33 item 14).
+        h.send(.keyPressed(.tab)) { $0.overlay = .commandLine(TextField("re")); $0.completions = ["react", "read", "relay", "rename", "repair", "requests"] }
+        h.type("a") { $0.overlay = .commandLine(TextField("rea")); $0.completions = [] }
+        h.send(.keyPressed(.tab)) { $0.overlay = .commandLine(TextField("rea")); $0.completions = ["react", "read"] }
+        h.type("c") { $0.overlay = .commandLine(TextField("reac")); $0.completions = [] }
         h.send(.keyPressed(.tab)) { $0.overlay = .commandLine(TextField("react ")) }
         h.type(":fire:") { $0.overlay = .commandLine(TextField("react :fire:")) }
         h.send(.keyPressed(.tab)) { $0.overlay = .commandLine(TextField("react 🔥")) }

@@ -175,19 +175,19 @@ final class PostReducerTests: XCTestCase {
         var h = composing()
         h.send(.textPasted("  https://a.example/x \n")) { $0.post.mode = self.composer("https://a.example/x") }
         h.send(.keyPressed(.tab)) { $0.post.mode = self.composer("https://a.example/x", focus: .note) }
-        // A multi-line note keeps its words, line breaks become spaces; escape sequences never get in.
-        h.send(.textPasted("line one\nline\u{1B}[2J two")) { $0.post.mode = self.composer("https://a.example/x", "line one line[2J two", focus: .note) }
+        // A multi-line note keeps its paragraphs (issue 33 item 1); escape sequences never get in.
+        h.send(.textPasted("line one\nline\u{1B}[2J two")) { $0.post.mode = self.composer("https://a.example/x", "line one\nline[2J two", focus: .note) }
         // The Paste helper replaces the whole link field with the clipboard.
         h.send(.keyPressed(.ctrl("v")), [.readClipboard])
-        h.send(.clipboardRead("https://b.example/y")) { $0.post.mode = self.composer("https://b.example/y", "line one line[2J two") }
+        h.send(.clipboardRead("https://b.example/y")) { $0.post.mode = self.composer("https://b.example/y", "line one\nline[2J two") }
         h.send(.clipboardRead(nil)) {
             $0.status = StatusLine("the clipboard is empty or cannot be read here (paste with your terminal instead).", .error)
         }
         // The Clear helper empties the link and focuses it.
-        h.send(.keyPressed(.tab)) { $0.post.mode = self.composer("https://b.example/y", "line one line[2J two", focus: .note) }
-        h.send(.keyPressed(.ctrl("l"))) { $0.post.mode = self.composer("", "line one line[2J two") }
+        h.send(.keyPressed(.tab)) { $0.post.mode = self.composer("https://b.example/y", "line one\nline[2J two", focus: .note) }
+        h.send(.keyPressed(.ctrl("l"))) { $0.post.mode = self.composer("", "line one\nline[2J two") }
         // Esc keeps the note as the draft (the error it acknowledges gives way to that).
-        let draft = Draft(link: "", note: "line one line[2J two")
+        let draft = Draft(link: "", note: "line one\nline[2J two")
         h.send(.keyPressed(.escape), [.saveDraft(sessionID: "s1", draft)]) {
             $0.post.mode = .empty; $0.pane = .sessions; $0.drafts = ["s1": draft]
             $0.status = StatusLine("draft kept: c in Films brings it back.")
@@ -293,11 +293,11 @@ final class PostReducerTests: XCTestCase {
             $0.status = StatusLine("deleting…")
         }
         // The result closes the detail and says what the relays did; the feed and the list reload.
-        h.send(.postDeleted(postID: "p2", sessionID: "s1", warnings: ["ws://r: kind 5 refused: no"]),
+        h.send(.postDeleted(postID: "p2", sessionID: "s1", warnings: ["ws://r kept a copy of its sealed envelope (it refused the deletion request: no)"]),
                [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)]) {
             $0.post.mode = .empty
             $0.pane = .sessions
-            $0.status = StatusLine("post deleted; ws://r: kind 5 refused: no", .warning)
+            $0.status = StatusLine("post deleted for everyone; ws://r kept a copy of its sealed envelope (it refused the deletion request: no)", .warning)
         }
         // A reload that was already on its way (a sync batch) finds no detail left to close: the result stays.
         h.send(.postLoaded(postID: "p2", view: nil, sessionName: ""))

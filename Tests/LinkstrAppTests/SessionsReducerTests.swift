@@ -253,7 +253,7 @@ final class SessionsReducerTests: XCTestCase {
         h.state.sessions.rows = [F.session("s9", "Theirs", creator: F.bob)]
         h.state.sessions.selection = 0
         h.state.overlay = .commandLine(TextField("/rename x"))
-        h.enterCommand { $0.overlay = nil; $0.status = StatusLine(SendRuleError.notCreator.description, .error) }
+        h.enterCommand { $0.overlay = nil; $0.status = StatusLine("only the session creator can manage this session.", .error) }
     }
 
     /// Wire 2026 §1: the creator deletes after a confirmation; a feed whose session went away closes.
@@ -272,15 +272,15 @@ final class SessionsReducerTests: XCTestCase {
             $0.overlay = nil
             $0.status = StatusLine("deleting the session…")
         }
-        h.send(.sessionDeleted(sessionID: "s1", warnings: ["session deleted, but older relay copies of its posts may remain."]),
+        h.send(.sessionDeleted(sessionID: "s1", warnings: ["relays may keep older copies of its posts' sealed envelopes."]),
                [.loadSessions(.active)]) {
-            $0.status = StatusLine("session deleted. session deleted, but older relay copies of its posts may remain.", .error)
+            $0.status = StatusLine("session deleted for everyone; relays may keep older copies of its posts' sealed envelopes.", .warning)
         }
         // Not the creator: refused before asking.
         h.state.sessions.rows = [F.session("s9", "Theirs", creator: F.bob)]
         h.state.sessions.selection = 0
         h.state.overlay = .commandLine(TextField("/delete-session"))
-        h.enterCommand { $0.overlay = nil; $0.status = StatusLine(SendRuleError.notCreator.description, .error) }
+        h.enterCommand { $0.overlay = nil; $0.status = StatusLine("only the session creator can delete this session.", .error) }
         // A member viewing it when the creator deletes it: the reload finds no session, the feed closes.
         h.send(.keyPressed(.enter), [.loadFeed(sessionID: "s9", limit: 50)]) {
             var feed = SessionFeed(sessionID: "s9"); feed.summary = F.session("s9", "Theirs", creator: F.bob)

@@ -161,7 +161,11 @@ final class YouSettingsReducerTests: XCTestCase {
         h.send(.keyPressed(.char("y")), [.removeRelay("wss://b.example")]) { $0.overlay = nil }
         h.send(.keyPressed(.char("a"))) { $0.settings.adding = TextField("wss://") }
         h.type("relay.example") { $0.settings.adding = TextField("wss://relay.example") }
-        h.send(.keyPressed(.enter), [.addRelay("wss://relay.example")]) { $0.settings.adding = nil }
+        h.send(.keyPressed(.enter), [.addRelay("wss://relay.example")]) {
+            $0.settings.adding = nil
+            $0.settings.pendingAdd = "wss://relay.example"
+            $0.status = StatusLine("adding wss://relay.example…"); $0.status?.since = $0.now
+        }
         h.send(.keyPressed(.char("R"))) { $0.overlay = .confirm(Confirmation(.resetRelays, "replace your relays with the defaults? (y/n)")) }
         h.send(.keyPressed(.char("y")), [.resetRelays]) { $0.overlay = nil }
         h.send(.keyPressed(.char("s"))) { $0.settings.showStats = true }

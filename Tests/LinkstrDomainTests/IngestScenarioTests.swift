@@ -60,7 +60,7 @@ final class IngestScenarioTests: XCTestCase {
                        SendRuleError.enterSessionName.description)
         let theirs = try XCTUnwrap(state([create]).session(S))
         XCTAssertEqual(OutboundPlanner.renameSession(session: theirs, me: me, name: "x", now: 20, random: SeededRandom(seed: 1)).failureDescription,
-                       SendRuleError.notCreator.description)
+                       "only the session creator can manage this session.", "the iOS wording (wire 2026 §2)")
     }
 
     func testNonCreatorSnapshotsAreIgnored() throws {

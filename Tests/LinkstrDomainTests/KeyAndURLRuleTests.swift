@@ -137,6 +137,10 @@ final class KeyAndURLRuleTests: XCTestCase {
         XCTAssertEqual(DeepLink.parse("linkstr://share?url=https%3A%2F%2Fa.b&note=" + long.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)?.note?.count, 4_000)
         XCTAssertEqual(DeepLink.parse("linkstr://share?url=https%3A%2F%2Fa.b&url=https%3A%2F%2Fc.d")?.url, "https://a.b", "the first url")
         XCTAssertNil(DeepLink.parse("linkstr://share?url=https%3A%2F%2Ffoo"), "the web-URL rule applies")
+        // Issue 33 (15): the rule gives a scheme-less url `https://`, as iOS does.
+        XCTAssertEqual(DeepLink.decode("linkstr://open?url=example.com/post"), "https://example.com/post")
+        XCTAssertEqual(DeepLink.decode("linkstr://open?url=%2F%2Fexample.com%2Fpost"), "https://example.com/post")
+        XCTAssertNil(DeepLink.decode("linkstr://open?url=ftp%3A%2F%2Fexample.com"))
         let share = DeepLink.Link(action: .share, url: "https://a.b/c?d=e&f", note: "a note & more")
         XCTAssertEqual(DeepLink.parse(DeepLink.encode(share)), share)
     }

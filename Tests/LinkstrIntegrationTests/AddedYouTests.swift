@@ -35,7 +35,7 @@ final class AddedYouTests: XCTestCase {
         XCTAssertEqual(try RustNostrPeer.query(relay: relay.url, filter: ["authors": [me]]).count, eventsBefore, "nothing is published")
         // No relay at all: unknown, never an empty list.
         let offline = try home.run(["contacts", "added-you"], relays: ["ws://127.0.0.1:9"])
-        XCTAssertEqual(offline.status, 1)
+        XCTAssertEqual(offline.status, 65)
         XCTAssertTrue(offline.err.contains("no relay answered"), offline.err)
     }
 

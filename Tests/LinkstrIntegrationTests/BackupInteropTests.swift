@@ -118,7 +118,7 @@ final class BackupInteropTests: XCTestCase {
         XCTAssertTrue(written.err.contains("holds your secret key (nsec) in plain text"), written.err)
         XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: ios)[.posixPermissions] as! NSNumber).intValue & 0o777, 0o600)
         let again = try source.run(["backup", "export", ios, "--format", "ios"])
-        XCTAssertEqual(again.status, 1)
+        XCTAssertEqual(again.status, 65)
         XCTAssertTrue(again.err.contains("exists already"), again.err)
         // It reads as the iOS app reads it: dates after 2001 as numbers, the owner, the relay list.
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ios))) as! [String: Any]
@@ -134,7 +134,7 @@ final class BackupInteropTests: XCTestCase {
         let bytes = try String(contentsOfFile: sealed, encoding: .utf8)
         for secret in ["Films", "example.com", "Bob on the phone", phone.revealNsec(), bob.publicKey.hex] { XCTAssertFalse(bytes.contains(secret), secret) }
         let wrong = try sealedHome.run(["backup", "import", sealed, "--kdf-cost", "10"], environment: ["LINKSTR_BACKUP_PASSPHRASE": "other words"])
-        XCTAssertEqual(wrong.status, 1)
+        XCTAssertEqual(wrong.status, 65)
         XCTAssertTrue(wrong.err.contains("wrong passphrase, or the backup is damaged."), wrong.err)
         XCTAssertEqual(try sealedHome.ok(["identity", "list"]).trimmed, "", "no identity left behind")
         try sealedHome.ok(["backup", "import", sealed, "--kdf-cost", "10"], environment: ["LINKSTR_BACKUP_PASSPHRASE": "backup words"])
@@ -150,7 +150,7 @@ final class BackupInteropTests: XCTestCase {
             let file = try write(object, "bad")
             files.append(file)
             let r = try home.run(["backup", "import", file.path, "--kdf-cost", "10"])
-            XCTAssertEqual(r.status, 1, line: line)
+            XCTAssertEqual(r.status, 65, line: line)
             XCTAssertTrue(r.err.contains(expected), "\(r.err)", line: line)
         }
         try refused(try iosBackup(relay: relay.url, overrides: ["version": 2]), "update linkstr to restore this backup.")
@@ -172,7 +172,7 @@ final class BackupInteropTests: XCTestCase {
         try handle.truncate(atOffset: UInt64(BackupLimits.fileBytes) + 1)
         try handle.close()
         let big = try home.run(["backup", "import", huge.path])
-        XCTAssertEqual(big.status, 1)
+        XCTAssertEqual(big.status, 65)
         XCTAssertTrue(big.err.contains("backup too large"), big.err)
 
         // A conflict with what is here: the same session with another creator. Nothing changes.

@@ -55,7 +55,7 @@ final class CLIFlowTests: XCTestCase {
 
         // Only the author deletes.
         let notYours = try a.run(["delete", post])
-        XCTAssertEqual(notYours.status, 1)
+        XCTAssertEqual(notYours.status, 65)
         XCTAssertEqual(notYours.err, "linkstr: you can only delete your own posts.\n")
         try b.ok(["delete", post])
         _ = try a.sync()
@@ -65,6 +65,8 @@ final class CLIFlowTests: XCTestCase {
         // Members change: B out, C in.
         let nonCreator = try b.run(["session", "members", session, "--set", cNpub])
         XCTAssertEqual(nonCreator.err, "linkstr: only the session creator can manage members.\n")
+        // Issue 33 (15): the iOS wording for a delete by someone else.
+        XCTAssertEqual(try b.run(["session", "delete", session, "--yes"]).err, "linkstr: only the session creator can delete this session.\n")
         try a.ok(["session", "members", session, "--set", cNpub])
         _ = try c.sync()
         try c.acceptRequests()
@@ -109,8 +111,8 @@ final class CLIFlowTests: XCTestCase {
         XCTAssertEqual(seen?["name"] as? String, "Weekend links")
         XCTAssertEqual(Set(seen?["members"] as? [String] ?? []), [aHex, bHex], "a rename keeps the members")
         let refused = try b.run(["session", "rename", session, "Mine now"])
-        XCTAssertEqual(refused.status, 1)
-        XCTAssertEqual(refused.err, "linkstr: \(SendRuleError.notCreator.description)\n")
+        XCTAssertEqual(refused.status, 65)
+        XCTAssertEqual(refused.err, "linkstr: only the session creator can manage this session.\n", "the iOS wording (wire 2026 §2)")
         // A later member change carries the current name.
         try a.ok(["session", "members", session, "--set", bNpub])
         _ = try b.sync()
@@ -223,17 +225,17 @@ final class CLIFlowTests: XCTestCase {
         let a = try Home("errors", relays: [relay.url])
         defer { a.remove() }
         let npubAsSecret = try a.run(["identity", "import", "--kdf-cost", "10"], stdin: "npub10elfcs4fr0l0r8af98jlmgdh9c8tcxjvz9qkw038js35mp4dma8qzvjptg\n")
-        XCTAssertEqual(npubAsSecret.status, 1)
+        XCTAssertEqual(npubAsSecret.status, 65)
         XCTAssertEqual(npubAsSecret.err, "linkstr: that is an npub, not a secret key.\n")
         let imported = try a.ok(["identity", "import", "--kdf-cost", "10"], stdin: "nsec1vl029mgpspedva04g90vltkh6fvh240zqtv9k0t9af8935ke9laqsnlfe5\n")
         XCTAssertEqual(imported.trimmed, "npub10elfcs4fr0l0r8af98jlmgdh9c8tcxjvz9qkw038js35mp4dma8qzvjptg", "the NIP-19 example pair")
-        XCTAssertEqual(try a.run(["identity", "export-secret"]).status, 1)
+        XCTAssertEqual(try a.run(["identity", "export-secret"]).status, 64)
         XCTAssertEqual(try a.ok(["identity", "export-secret", "--yes"]).trimmed, "nsec1vl029mgpspedva04g90vltkh6fvh240zqtv9k0t9af8935ke9laqsnlfe5")
 
         var env = ProcessInfo.processInfo.environment
         env["LINKSTR_PASSPHRASE"] = "wrong"
         let wrong = try ProcessRunner.run(a.binary, ["--home", a.directory.path, "identity", "export-secret", "--yes"], environment: env)
-        XCTAssertEqual(wrong.status, 1)
+        XCTAssertEqual(wrong.status, 65)
         XCTAssertEqual(wrong.stderrText, "linkstr: wrong passphrase.\n")
 
         XCTAssertEqual(try a.run(["relays", "add", "https://relay.example.com"]).err, "linkstr: enter a valid relay url (ws:// or wss://).\n")
@@ -261,7 +263,7 @@ final class CLIFlowTests: XCTestCase {
         }
         let notAPoint = String(repeating: "f", count: 64)
         let contact = try a.run(["contacts", "add", notAPoint])
-        XCTAssertEqual(contact.status, 1)
+        XCTAssertEqual(contact.status, 65)
         XCTAssertEqual(contact.err, "linkstr: not a public key: ffffffff… is not a point on secp256k1.\n")
         XCTAssertEqual(try a.run(["session", "create", "x", "--member", notAPoint]).err, "linkstr: not a public key: ffffffff… is not a point on secp256k1.\n")
 
@@ -274,12 +276,12 @@ final class CLIFlowTests: XCTestCase {
         let file = a.directory.appendingPathComponent("note.txt")
         try (String(repeating: "n", count: 100_000) + "\n").write(to: file, atomically: true, encoding: .utf8)
         let tooLong = try a.run(["post", session, "https://example.com/b", "--note-file", file.path])
-        XCTAssertEqual(tooLong.status, 1)
+        XCTAssertEqual(tooLong.status, 65)
         XCTAssertTrue(tooLong.err.hasPrefix("linkstr: the note is too long to send: 100,000 bytes, and one message carries "), tooLong.err)
         try (String(repeating: "m", count: 40_000) + "\n").write(to: file, atomically: true, encoding: .utf8)
         try a.ok(["post", session, "https://example.com/c", "--note-file", file.path])
         try a.ok(["post", session, "https://example.com/d", "--note-file", "-"], stdin: String(repeating: "s", count: 40_000))
-        XCTAssertEqual(try a.run(["post", session, "https://example.com/e", "--note", "a", "--note-file", "-"]).status, 1)
+        XCTAssertEqual(try a.run(["post", session, "https://example.com/e", "--note", "a", "--note-file", "-"]).status, 64)
 
         _ = try b.sync()
         try b.acceptRequests()
@@ -302,7 +304,7 @@ final class CLIFlowTests: XCTestCase {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
             XCTAssertTrue(FileManager.default.createFile(atPath: database.path, contents: contents))
             let r = try home.run(["session", "list"])
-            XCTAssertEqual(r.status, 1)
+            XCTAssertEqual(r.status, 74)
             XCTAssertTrue(r.err.contains(words) && r.err.contains("left as it is"), r.err)
             XCTAssertEqual(FileManager.default.contents(atPath: database.path), contents, "never overwritten")
         }
@@ -354,11 +356,11 @@ final class CLIFlowTests: XCTestCase {
         let nsec = try a.ok(["identity", "export-secret", "--yes"]).trimmed
         let session = try a.ok(["session", "create", "Kept"]).trimmed
         XCTAssertEqual(try a.ok(["logout"]).trimmed, "logged out; local data kept.")
-        XCTAssertEqual(try a.run(["session", "list"]).status, 1)
+        XCTAssertEqual(try a.run(["session", "list"]).status, 66)
         try a.ok(["identity", "import", "--kdf-cost", "10"], stdin: nsec + "\n")
         XCTAssertEqual(try a.sessions().map { $0["id"] as? String }, [session], "the data came back with the key")
 
-        XCTAssertEqual(try a.run(["account", "delete"]).status, 1, "needs --yes")
+        XCTAssertEqual(try a.run(["account", "delete"]).status, 64, "needs --yes")
         XCTAssertEqual(try a.ok(["account", "delete", "--yes"]).trimmed, "account deleted.")
         XCTAssertEqual((try a.ok(["identity", "list", "--json"]).json() as? [[String: Any]])?.count, 0)
         let db = relay.directory.appendingPathComponent("nostr.sqlite3").path
@@ -386,7 +388,7 @@ final class CLIFlowTests: XCTestCase {
         try FileManager.default.copyItem(at: database, to: copy)
 
         let refused = try a.run(["wipe"])
-        XCTAssertEqual(refused.status, 1, "not a terminal: --yes is needed")
+        XCTAssertEqual(refused.status, 64, "not a terminal: --yes is needed")
         XCTAssertTrue(refused.err.contains("add --yes"), refused.err)
         XCTAssertEqual(try a.ok(["wipe", "--yes"]).trimmed, "wiped: 2 identities and all local data.")
         let left = FileManager.default.enumerator(atPath: a.directory.path)?.allObjects as? [String] ?? []
@@ -396,7 +398,7 @@ final class CLIFlowTests: XCTestCase {
         try FileManager.default.createDirectory(at: a.directory, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: copy, to: database)
         let reopened = try a.run(["session", "list"])
-        XCTAssertEqual(reopened.status, 1)
+        XCTAssertEqual(reopened.status, 66)
         XCTAssertTrue(reopened.err.contains("no identity"), reopened.err)
         XCTAssertEqual(try b.sessions().count, 0, "b never synced; the network was not touched by the wipe")
     }

@@ -110,6 +110,13 @@ struct Home {
         return home
     }
 
+    /// Starts the app under `term` and goes to Settings (4) once the app is up.
+    func startAppInSettings(_ tmux: Tmux, _ window: String, relay: String?, term: String) throws {
+        try startApp(tmux, window, relay: relay, environment: ["TERM": term])
+        try tmux.waitFor(window, text: "Sessions", timeout: 30)
+        try tmux.keys(window, "4")
+    }
+
     /// Starts the app on this home in a tmux window, unlocked from the environment unless told otherwise.
     func startApp(_ tmux: Tmux, _ window: String, relay: String?, arguments: [String] = [], passphrase: String = Home.passphrase,
                   environment: [String: String] = [:], columns: Int = 80, rows: Int = 24) throws {

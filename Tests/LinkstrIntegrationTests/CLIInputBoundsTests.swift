@@ -19,10 +19,10 @@ final class CLIInputBoundsTests: XCTestCase {
         let home = try Home("bounds", relays: ["ws://127.0.0.1:\(try TestRelay.freePort())"])
         defer { home.remove() }
         var r = try sh(home, #""$L" --home "$H" identity import --kdf-cost 10 <&-"#)
-        XCTAssertEqual(r.status, 1, r.stderrText)
+        XCTAssertEqual(r.status, 65, r.stderrText)
         XCTAssertEqual(r.stderrText, "linkstr: no key on standard input: pipe an nsec, a 64-hex key or an ncryptsec into linkstr identity import.\n")
         r = try sh(home, #""$L" --home "$H" identity import --kdf-cost 10 </dev/zero"#)
-        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.status, 65)
         XCTAssertEqual(r.stderrText, "linkstr: the key on standard input holds more than 64 KiB; it is not what linkstr expects there.\n")
         let (_, me) = try home.createIdentity()
         let session = try XCTUnwrap(String(repeating: "a", count: 32))
@@ -30,7 +30,7 @@ final class CLIInputBoundsTests: XCTestCase {
         XCTAssertNotEqual(r.status, 132, "no trap on a closed standard input")
         XCTAssertFalse(r.stderrText.contains("Fatal") || r.stderrText.contains("Backtrace"), r.stderrText)
         r = try sh(home, #"head -c 300000 /dev/zero | tr '\0' 'x' | "$L" --home "$H" post "# + session + #" https://example.com --note-file -"#)
-        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.status, 65)
         XCTAssertTrue(r.stderrText.contains("the note on standard input holds more than 127 KiB"), r.stderrText)
 
         // A passphrase file: only its first line, \n or \r\n; /dev/zero is refused, not read forever.
@@ -40,7 +40,7 @@ final class CLIInputBoundsTests: XCTestCase {
         XCTAssertEqual(r.status, 0, "a Windows line end is not part of the passphrase: \(r.stderrText)")
         XCTAssertTrue(r.stdoutText.hasPrefix("nsec1"))
         r = try sh(home, #""$L" --home "$H" --passphrase-file /dev/zero identity export-secret --yes"#)
-        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.status, 74)
         XCTAssertTrue(r.stderrText.contains("the passphrase file /dev/zero holds more than 64 KiB"), r.stderrText)
 
         // --limit -1 says what is wrong with it.
@@ -52,7 +52,7 @@ final class CLIInputBoundsTests: XCTestCase {
         // Your own key is not a contact (refused before any relay is asked).
         for form in [me, try home.ok(["identity", "show"]).out.split(separator: "\n")[0].description] {
             let own = try home.run(["contacts", "add", form])
-            XCTAssertEqual(own.status, 1)
+            XCTAssertEqual(own.status, 65)
             XCTAssertEqual(own.err, "linkstr: that is your own key; contacts are other people.\n")
         }
 
@@ -62,7 +62,7 @@ final class CLIInputBoundsTests: XCTestCase {
         try FileManager.default.removeItem(at: keyFile)
         try FileManager.default.createDirectory(at: keyFile, withIntermediateDirectories: false)
         r = try sh(home, #""$L" --home "$H" identity export-secret --yes"#)
-        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.status, 74)
         XCTAssertTrue(r.stderrText.contains("cannot read the key file \(keyFile.path): Is a directory"), r.stderrText)
         try FileManager.default.removeItem(at: keyFile)
         try saved.write(to: keyFile)

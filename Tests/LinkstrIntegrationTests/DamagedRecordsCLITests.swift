@@ -77,11 +77,11 @@ final class DamagedRecordsCLITests: XCTestCase {
         try damage(home, "UPDATE accounts SET wrapped_data_key = randomblob(length(wrapped_data_key))")
 
         let posts = try home.run(["posts", friend.session])
-        XCTAssertEqual(posts.status, 1)
+        XCTAssertEqual(posts.status, 74)
         XCTAssertTrue(posts.err.contains("data key on this device is damaged") && posts.err.contains("linkstr repair --rebuild"), posts.err)
         XCTAssertFalse(posts.err.contains("UNIQUE"), posts.err)
         let sync = try home.run(["sync"])
-        XCTAssertEqual(sync.status, 1, "nothing is written over a key that does not open")
+        XCTAssertEqual(sync.status, 74, "nothing is written over a key that does not open")
         XCTAssertTrue(sync.err.contains("data key on this device is damaged"), sync.err)
 
         XCTAssertTrue(try home.ok(["repair", "--rebuild"]).out.contains("local data was cleared"))

@@ -57,7 +57,7 @@ final class DataSafetyTests: XCTestCase {
         }
         for args in [["wipe", "--yes"], ["session", "list"], ["identity", "create", "--kdf-cost", "10"], ["sync", "--timeout", "1"]] {
             let r = try inProject(["--home", "."] + args)
-            XCTAssertEqual(r.status, 1, "\(args): \(r.stderrText)")
+            XCTAssertEqual(r.status, 74, "\(args): \(r.stderrText)")
             XCTAssertTrue(r.stderrText.contains("holds other files and no linkstr data"), r.stderrText)
         }
         XCTAssertEqual(try before(), contents, "nothing was created or removed")

@@ -36,12 +36,12 @@ final class FaultTests: XCTestCase {
         defer { a.remove(); b.remove() }
         let proxy = try FaultProxy.start(upstream: relay.url, mode: "blocked")
         let refused = try a.run(["post", session, "https://example.com/blocked"], relays: [proxy.url])
-        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.status, 76)
         XCTAssertEqual(refused.err, "linkstr: \(proxy.url) refused it: blocked: this relay does not accept your events\n")
         XCTAssertEqual(try a.posts(session).map { $0["id"] as! String }, posts, "a refused post is not kept as sent")
         // A delete whose notice is refused changes nothing, and says why.
         let undeleted = try a.run(["delete", posts[0]], relays: [proxy.url])
-        XCTAssertEqual(undeleted.status, 1)
+        XCTAssertEqual(undeleted.status, 76)
         XCTAssertEqual(undeleted.err, "linkstr: \(proxy.url) refused it: blocked: this relay does not accept your events\n")
         XCTAssertEqual(try a.posts(session).map { $0["id"] as! String }, posts, "the post is still there")
     }
@@ -58,7 +58,7 @@ final class FaultTests: XCTestCase {
         XCTAssertTrue((ok.first?["summary"] as? String ?? "").contains("answered in"), "\(ok)")
         let dead = "ws://127.0.0.1:\(try TestRelay.freePort())"
         let mixed = try home.run(["relays", "test"], relays: [open.url, guarded.url, dead])
-        XCTAssertEqual(mixed.status, 1)
+        XCTAssertEqual(mixed.status, 75)
         XCTAssertEqual(mixed.err, "linkstr: 2 of 3 relays did not answer.\n")
         let lines = mixed.out.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 3, mixed.out)
@@ -85,7 +85,7 @@ final class FaultTests: XCTestCase {
         let proxy = try FaultProxy.start(upstream: relay.url, mode: "silent")
         var start = Date()
         let sync = try b.run(["sync", "--timeout", "4"], relays: [proxy.url])
-        XCTAssertEqual(sync.status, 1)
+        XCTAssertEqual(sync.status, 75)
         XCTAssertTrue(sync.err.hasPrefix("linkstr: sync did not finish within 4 s"), sync.err)
         XCTAssertLessThan(Date().timeIntervalSince(start), 10)
         start = Date()
@@ -194,7 +194,8 @@ final class FaultTests: XCTestCase {
 
     /// Field readiness 4: a relay that keeps streaming junk (valid ids, bad signatures) cannot hold `sync`
     /// past its deadline, junk costs no disk (only wraps that opened are recorded), and the summary's
-    /// counts match what was stored.
+    /// counts match what was stored. Since issue 32 (12) such a relay is dropped for junk (and said so),
+    /// so what it also holds may wait for the next connection.
     func testAJunkFloodCostsNoDiskAndTheDeadlineHolds() throws {
         let relay = try TestRelay()
         let (a, b, session, posts) = try seeded(relay, posts: 2)
@@ -214,12 +215,16 @@ final class FaultTests: XCTestCase {
         let summary = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any], run.err)
         let invalid = summary["invalid"] as? Int ?? 0, applied = summary["applied"] as? Int ?? -1
         XCTAssertGreaterThan(invalid, 100, "the flood arrived: \(summary)")
-        XCTAssertEqual(applied, 1 + posts.count, "the session and its posts: \(summary)")
-        XCTAssertEqual(try b.posts(session).count, posts.count)
+        XCTAssertLessThanOrEqual(applied, 1 + posts.count, "\(summary)")
+        let relayError = ((summary["relays"] as? [[String: Any]])?.first?["error"] as? String) ?? ""
+        XCTAssertTrue(relayError.contains("dropped: it sent mostly invalid events"), "the relay was dropped for its junk: \(summary)")
         // Rows in processed_wraps: only the wraps that opened (the session, the posts), none for junk.
         let db = b.directory.appendingPathComponent("linkstr.sqlite3").path
         let count = try ProcessRunner.run(try TestEnvironment.python(), ["-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from processed_wraps').fetchone()[0])", db])
         XCTAssertEqual(count.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), String(applied), count.stderrText)
+        // Through the relay itself (no junk), everything is there.
+        try b.ok(["sync", "--json", "--timeout", "20"])
+        XCTAssertEqual(try b.posts(session).count, posts.count)
     }
 }
 

@@ -47,7 +47,7 @@ final class HistoryRefusalTests: XCTestCase {
         let device = try home("closed-always", me, relay: proxy.url)
         defer { device.remove() }
         let refused = try device.run(["sync", "--json", "--timeout", "40"])
-        XCTAssertEqual(refused.status, 1, "never complete with posts missing: \(refused.out)")
+        XCTAssertEqual(refused.status, 75, "never complete with posts missing: \(refused.out)")
         let json = try refused.json() as? [String: Any]
         XCTAssertEqual(json?["complete"] as? Bool, false, refused.out)
         let history = (json?["relays"] as? [[String: Any]])?.first?["history"] as? String ?? ""
@@ -85,9 +85,7 @@ final class HistoryRefusalTests: XCTestCase {
         defer { device.remove() }
         for term in ["xterm-256color", "tmux-256color"] {
             let tmux = try Tmux()
-            try device.startApp(tmux, "h", relay: proxy.url, environment: ["TERM": term])
-            try tmux.waitFor("h", text: "Sessions", timeout: 30)
-            try tmux.keys("h", "4")
+            try device.startAppInSettings(tmux, "h", relay: proxy.url, term: term)
             try tmux.waitFor("h", text: "history page refused (rate-limited: slow down)", timeout: 20)
             let settled = try tmux.waitFor("h", text: "history incomplete: refused by the relay", timeout: 30)
             XCTAssertTrue(settled.contains("rate-limited: slow"), settled)

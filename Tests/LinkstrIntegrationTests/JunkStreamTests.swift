@@ -16,9 +16,7 @@ final class JunkStreamTests: XCTestCase {
         defer { home.remove() }
         for term in ["xterm-256color", "tmux-256color"] {
             let tmux = try Tmux()
-            try home.startApp(tmux, "j", relay: proxy.url, environment: ["TERM": term])
-            try tmux.waitFor("j", text: "Sessions", timeout: 30)
-            try tmux.keys("j", "4")
+            try home.startAppInSettings(tmux, "j", relay: proxy.url, term: term)
             let row = try tmux.waitFor("j", text: "dropped: it sent mostly invalid events", timeout: 30)
             XCTAssertTrue(row.contains("trying again in"), row)
             // The app still answers: the panes switch at once.

@@ -40,7 +40,7 @@ final class SearchAndLinksTests: XCTestCase {
         let limited = try a.run(["search", "example", "--limit", "1"])
         XCTAssertEqual(limited.status, 0)
         XCTAssertTrue(limited.err.contains("3 posts match; showing 1"), limited.err)
-        XCTAssertEqual(try a.run(["search", "x", "--session", "nope"]).status, 1)
+        XCTAssertEqual(try a.run(["search", "x", "--session", "nope"]).status, 66)
         print("search (CLI): notes and URLs, any case, across sessions and in one, exit 1 on no match")
     }
 

@@ -24,9 +24,9 @@ final class SessionDeleteTests: XCTestCase {
         XCTAssertEqual(try b.posts(session).count, 2)
 
         let refused = try b.run(["session", "delete", session, "--yes"])
-        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.status, 65)
         XCTAssertTrue(refused.err.contains("creator"), refused.err)
-        XCTAssertEqual(try a.run(["session", "delete", session]).status, 1, "no --yes, no delete")
+        XCTAssertEqual(try a.run(["session", "delete", session]).status, 64, "no --yes, no delete")
 
         _ = try a.sync()
         let wrapsBefore = try RustNostrPeer.query(relay: relay.url, filter: ["kinds": [1059]]).count
@@ -128,7 +128,7 @@ final class SessionDeleteAppTests: XCTestCase {
         try tmux.keys("carol", "Enter")
         try tmux.waitFor("carol", text: "for every member, for good? (y/n)")
         try tmux.keys("carol", "y")
-        var screen = try tmux.waitFor("carol", text: "session deleted.", timeout: 30)
+        var screen = try tmux.waitFor("carol", text: "session deleted for everyone", timeout: 30)
         XCTAssertFalse(screen.contains("Doomed club"), screen)
 
         screen = try tmux.waitFor("bob", text: "that session was deleted by its creator.", timeout: 30)

@@ -13,7 +13,8 @@ final class TUIFieldTests: XCTestCase {
         let tmux = try Tmux()
         let command = "'\(home.binary.path)' --home '\(home.directory.path)' --relay https://relay.example.com; echo exit=$?; sleep 60"
         try tmux.start("v", ["sh", "-c", command], environment: ["LINKSTR_PASSPHRASE": Home.passphrase])
-        let screen = try tmux.waitFor("v", text: "exit=1")
+        // Issue 33 (10): invalid input exits 65.
+        let screen = try tmux.waitFor("v", text: "exit=65")
         XCTAssertTrue(screen.contains("linkstr: enter a valid relay url (ws:// or wss://). (https://relay.example.com)"), screen)
         XCTAssertFalse(screen.contains("1 Sessions"))
     }
@@ -241,7 +242,7 @@ final class TUIFieldTests: XCTestCase {
         let refused = try tmux.waitFor("second", text: "linkstr: another linkstr (pid")
         XCTAssertTrue(refused.replacingOccurrences(of: "\n", with: "").contains("is using \(home.directory.path)"), refused)
         let post = try home.run(["post", session, "https://example.com/x"])
-        XCTAssertEqual(post.status, 1)
+        XCTAssertEqual(post.status, 69)
         XCTAssertTrue(post.err.hasPrefix("linkstr: another linkstr (pid ") && post.err.contains("quit it first."), post.err)
         XCTAssertEqual(try home.posts(session).count, 0, "reading works beside the app")
         XCTAssertTrue(try home.run(["wipe", "--yes"]).err.contains("another linkstr (pid "), "no wipe under a running app")

@@ -534,7 +534,7 @@ final class RenderTests: XCTestCase {
         let y = try! XCTUnwrap(c.lines.firstIndex { $0.contains("👍") })
         let x0 = (80 - 36) / 2 + 3
         for (i, e) in AppReducer.emojiChoices.prefix(8).enumerated() {
-            XCTAssertEqual(c[x0 + 4 * i, y].text, e, "column of \(e)")
+            XCTAssertEqual(c[x0 + 4 * i, y].text, DisplayWidth.drawable(Character(e)), "column of \(e)")
         }
         XCTAssertNotNil(row(c, containing: "type to search (fire, :+1:)"))
         XCTAssertNotNil(row(c, containing: "arrows · Enter react · Esc close"))

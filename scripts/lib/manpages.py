@@ -64,8 +64,14 @@ def page(command, path):
     if synopsis:
         lines.append(" ".join(synopsis))
     lines += [".SH DESCRIPTION", esc(command.get("abstract", ""))]
+    exit_status = []
     if command.get("discussion"):
-        lines += [".PP", esc(command["discussion"])]
+        # A paragraph that starts "Exit status:" gets its own section, one code per entry.
+        for paragraph in command["discussion"].split("\n\n"):
+            if paragraph.startswith("Exit status:"):
+                exit_status = [p.strip() for p in paragraph[len("Exit status:"):].split(". ") if p.strip()]
+            else:
+                lines += [".PP", esc(paragraph)]
     if positional:
         lines.append(".SH ARGUMENTS")
         for p in positional:
@@ -74,6 +80,14 @@ def page(command, path):
         lines.append(".SH OPTIONS")
         for o in options:
             lines += [".TP", option_label(o), esc(o.get("abstract", "") or "")]
+    if exit_status:
+        lines.append('.SH "EXIT STATUS"')
+        for entry in exit_status:
+            code, _, meaning = entry.partition(": ")
+            if code.startswith("0 on success"):
+                lines += [".TP", "\\fB0\\fR", "success"]
+                continue
+            lines += [".TP", "\\fB" + esc(code) + "\\fR", esc(meaning.rstrip("."))]
     if subs:
         lines.append(".SH SUBCOMMANDS")
         for s in subs:

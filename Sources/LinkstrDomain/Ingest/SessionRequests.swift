@@ -59,6 +59,8 @@ public struct SessionListing: Equatable, Sendable {
     public var unreadActive: [SessionSummary] = []
     /// Archived sessions with unread posts (the archive toggle says so).
     public var archivedUnread = 0
+    /// Who sent the undecided requests, newest first, each once (the empty list names them).
+    public var requestSenders: [Pubkey] = []
 
     public init(list: SessionList, rows: [SessionSummary], hasArchived: Bool, requestCount: Int) {
         self.list = list; self.rows = rows; self.hasArchived = hasArchived; self.requestCount = requestCount
@@ -85,6 +87,8 @@ public struct SessionListing: Equatable, Sendable {
         var listing = SessionListing(list: list, rows: rows, hasArchived: !archived.isEmpty, requestCount: requests.count)
         listing.unreadActive = active.filter(\.showsUnread)
         listing.archivedUnread = archived.filter(\.showsUnread).count
+        var seen = Set<Pubkey>()
+        listing.requestSenders = requests.map(\.creator).filter { !$0.isEmpty && seen.insert($0).inserted }
         return listing
     }
 }

@@ -50,7 +50,7 @@ public enum OutboundPlanner {
     public static func renameSession(session: SessionRecord?, me: Pubkey, name: String, now: Int64,
                                      random: any RandomSource) -> Result<OutboundRumor, DomainError> {
         guard let session, session.isListed else { return .failure(SendRuleError.unknownSession) }
-        guard session.derived.creator == me else { return .failure(SendRuleError.notCreator) }
+        guard session.derived.creator == me else { return .failure(SendRuleError.notCreatorRename) }
         let trimmed = name.trimmingWhitespace()
         guard !trimmed.isEmpty else { return .failure(SendRuleError.enterSessionName) }
         let members = PubkeyNormalizer.dedupedList([me] + session.derived.currentMembers)
@@ -125,7 +125,7 @@ public enum OutboundPlanner {
     /// Creator only: ends the session for everyone who was ever in it.
     public static func deleteSession(session: SessionRecord?, me: Pubkey, now: Int64, random: any RandomSource) -> Result<OutboundRumor, DomainError> {
         guard let session, session.isListed else { return .failure(SendRuleError.unknownSession) }
-        guard session.derived.creator == me else { return .failure(SendRuleError.notCreator) }
+        guard session.derived.creator == me else { return .failure(SendRuleError.notCreatorDelete) }
         let payload = LinkstrPayload(conversationID: session.id, rootID: LinkstrID.make(random), kind: .sessionDelete, timestamp: now)
         return .success(OutboundRumor(payload: payload, tags: [], recipients: PubkeyNormalizer.dedupedList(session.derived.everyMember + [me]),
                                       createdAt: now))

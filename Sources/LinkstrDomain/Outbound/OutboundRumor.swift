@@ -32,6 +32,9 @@ public enum LinkstrID {
 public enum SendRuleError {
     public static let enterSessionName = DomainError.message("enter a session name.")
     public static let notCreator = DomainError.message("only the session creator can manage members.")
+    /// The iOS wordings for the other creator-only actions (wire 2026 §1.2 and §2).
+    public static let notCreatorDelete = DomainError.message("only the session creator can delete this session.")
+    public static let notCreatorRename = DomainError.message("only the session creator can manage this session.")
     public static let invalidURL = DomainError.message("enter a valid url.")
     public static let notMember = DomainError.message("you're no longer a member of this session.")
     public static let unknownSession = DomainError.message("that session is not available.")

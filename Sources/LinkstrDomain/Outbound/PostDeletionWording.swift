@@ -1,7 +1,8 @@
 /// What the user reads after deleting a post, in the CLI and the terminal app alike.
 public enum PostDeletionWording {
-    /// `warnings`: best-effort steps that did not go through, one line each ("wss://r: kind 5 refused: …").
+    /// `warnings`: what relays kept, one line each ("wss://r kept a copy of its sealed envelope (…)").
+    /// The post is gone for every member either way; the lines are the detail.
     public static func summary(_ warnings: [String]) -> String {
-        warnings.isEmpty ? "post deleted." : "post deleted; " + warnings.joined(separator: "; ")
+        warnings.isEmpty ? "post deleted for everyone." : "post deleted for everyone; " + warnings.joined(separator: "; ")
     }
 }

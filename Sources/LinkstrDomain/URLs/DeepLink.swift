@@ -35,11 +35,12 @@ public enum DeepLink {
     }
 
     /// The link's action, URL and note, or nil (nothing opens): scheme `linkstr`, host open, share or
-    /// save (any case), no path, the first `url` passing the web-URL rule; a blank note is none.
+    /// save (any case), no path, the first `url` passing the web-URL rule (a scheme-less one gets
+    /// `https://`, as iOS does); a blank note is none.
     public static func parse(_ text: String) -> Link? {
         guard let c = URLComponents(string: text.trimmingWhitespace()), c.scheme?.lowercased() == "linkstr",
               let action = c.host.flatMap({ Action(rawValue: $0.lowercased()) }), c.path.isEmpty || c.path == "/",
-              let raw = c.queryItems?.first(where: { $0.name == "url" })?.value, let url = WebURL.normalized(raw) else { return nil }
+              let raw = c.queryItems?.first(where: { $0.name == "url" })?.value, let url = WebURL.withScheme(raw) else { return nil }
         var note = c.queryItems?.first(where: { $0.name == "note" })?.value?.trimmingWhitespace()
         if note?.isEmpty == true { note = nil }
         if let n = note, n.count > noteLimit { note = String(n.prefix(noteLimit)) }

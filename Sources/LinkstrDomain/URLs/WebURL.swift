@@ -20,6 +20,14 @@ public enum WebURL {
         let s = input.trimmingWhitespace()
         guard !s.isEmpty else { return nil }
         if s.lowercased().hasPrefix("linkstr:") { return DeepLink.unwrapOpenLink(s) }
+        return withScheme(s)
+    }
+
+    /// The web-URL rule of wire 2026 §5 (URLV): text without a scheme gets `https://` (`//host` gets
+    /// `https:`), then `normalized`. Deep links' `url` takes it too (`linkstr://open?url=example.com/post`).
+    public static func withScheme(_ input: String) -> String? {
+        let s = input.trimmingWhitespace()
+        guard !s.isEmpty else { return nil }
         if s.hasPrefix("//") { return normalized("https:" + s) }
         return normalized(hasScheme(s) ? s : "https://" + s)
     }

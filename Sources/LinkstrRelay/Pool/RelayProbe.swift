@@ -32,8 +32,11 @@ public enum RelayProbe {
         }
     }
 
+    /// Every step has the deadline `timeout`; silence is said as "no answer in N s" (issue 33 item 7).
     public static func run(_ relay: String, timeout: TimeAmount = .seconds(5)) async throws(ConnectionError) -> Result {
-        do { return try await probe(relay, timeout: timeout) } catch { throw ConnectionError.describe(error) }
+        do { return try await probe(relay, timeout: timeout) } catch is TimeoutError {
+            throw ConnectionError.io("no answer in \(timeout.nanoseconds / 1_000_000_000) s")
+        } catch { throw ConnectionError.describe(error) }
     }
 
     private static func probe(_ relay: String, timeout: TimeAmount) async throws -> Result {

@@ -19,7 +19,9 @@ public enum DisplayWidth {
         let scalars = c.unicodeScalars
         guard let first = scalars.first else { return 0 }
         if first.properties.isEmojiPresentation { return 2 }
-        if first.properties.isEmoji, scalars.contains("\u{FE0F}") { return 2 }
+        // A text-default character made an emoji by VS16 (❤️, ✔️, ☺️) is drawn without the selector, one
+        // column: terminals disagree on its width (tmux 3.3 and xterm say 1, kitty and WezTerm 2), so the
+        // selector shifted box borders and left stray characters (issue 33 item 12). See `drawable`.
         if scalars.count > 1, scalars.contains(where: { $0.properties.isEmojiModifier || $0 == "\u{200D}" }), first.properties.isEmoji { return 2 }
         let w = sw_wcwidth(first.value)
         return w < 0 ? 1 : Int(w)
@@ -72,8 +74,10 @@ public enum DisplayWidth {
         var out = String.UnicodeScalarView()
         out.append(first)
         var marks = 0
+        let textDefault = !first.properties.isEmojiPresentation
         for u in scalars.dropFirst() {
             if u == "\u{200D}" { break }
+            if u == "\u{FE0F}" && textDefault { continue }
             guard marks < 3, isZeroWidthMark(u) else { continue }
             out.append(u)
             marks += 1

@@ -52,6 +52,11 @@ public enum AppView {
         let y = c.height - 2
         guard y > 1 else { return }
         if case .commandLine(let field)? = state.overlay {
+            if !state.completions.isEmpty, y > 2 {
+                c.fill(y: y - 1, Style(.statusBar))
+                let shown = state.completions.map(DisplayText.singleLine).joined(separator: "  ")
+                c.put(DisplayWidth.elide(shown, to: c.width - 2), x: 1, y: y - 1, Style(.dim))
+            }
             c.fill(y: y, Style(.text))
             let x = c.put(":", x: 0, y: y, Style(.accent, bold: true))
             drawField(&c, field, x: x, y: y, width: c.width - x - 1, focused: true)
@@ -156,6 +161,8 @@ public enum AppView {
     static func fieldWindow(_ field: TextField, width: Int, mask: Bool) -> (pieces: [(text: String, width: Int)], cursor: Int) {
         func piece(_ ch: Character) -> (text: String, width: Int)? {
             if mask { return ("•", 1) }
+            // A note's line break, shown where it is (the note keeps its paragraphs).
+            if ch == "\n" || ch == "\r\n" { return ("⏎", 1) }
             let safe = DisplayText.singleLine(String(ch))
             guard !safe.isEmpty else { return ch.isWhitespace ? (" ", 1) : nil }
             return (safe, max(1, DisplayWidth.of(safe)))

@@ -72,8 +72,21 @@ enum PostViews {
         if classification.isPlayable { c.put("  o opens it (mpv or browser)", x: 0, y: y, Style(.dim)); y += 1 }
         if let note = p.note, !note.isEmpty {
             y += 1
-            for line in wrap(DisplayText.singleLine(note), width: c.width - 6).prefix(3) {
+            // Every line of the note, its paragraphs kept; what does not fit scrolls (j/k, PgDn/PgUp), and
+            // the last row says how much is left (issue 33 item 1: notes were cut at three lines).
+            let lines = DisplayText.multiLine(note).split(separator: "\n", omittingEmptySubsequences: false)
+                .flatMap { paragraph in paragraph.isEmpty ? [""] : wrap(String(paragraph), width: c.width - 6) }
+            let room = max(1, area.bottom - y - 3 - min(view.reactions.count, 2))
+            let scroll = min(d.noteScroll, max(0, lines.count - room))
+            let fits = lines.count - scroll <= room
+            for line in lines.dropFirst(scroll).prefix(fits ? room : room - 1) {
                 c.put("  ▌ " + line, x: 0, y: y, Style(.note))
+                y += 1
+            }
+            if !fits || scroll > 0 {
+                let below = max(0, lines.count - scroll - (room - 1))
+                c.put(below > 0 ? "  ▌ … \(below) more line\(below == 1 ? "" : "s"): j/k or PgDn/PgUp scroll the note" : "  ▌ (k scrolls back up)",
+                      x: 0, y: y, Style(.dim), limit: c.width - 1)
                 y += 1
             }
         }

@@ -29,6 +29,19 @@ enum SessionsView {
         let rows = s.visibleRows
         let top = area.y + 1
         let capacity = Layout.sessionCapacity(screenRows: c.height)  // the reducer scrolls with the same figure
+        if rows.isEmpty, s.list == .active, s.search == nil, !s.loading, s.requestCount > 0 {
+            // A first session from someone not yet a contact looked like an empty app (issue 33 item 2).
+            let names = s.requestSenders.prefix(3).map { DisplayText.singleLine(state.displayName($0)) }.joined(separator: ", ")
+                + (s.requestSenders.count > 3 ? ", …" : "")
+            let lines = ["no sessions of yours yet, but \(s.requestCount) session request\(s.requestCount == 1 ? " waits" : "s wait")"
+                         + (names.isEmpty ? "." : ": from \(names)."),
+                         "sessions from people who are not your contacts wait until you accept them.",
+                         "press R to see \(s.requestCount == 1 ? "it" : "them") (y accepts, x declines), or n to start your own."]
+            for (i, line) in lines.enumerated() {
+                c.put("  " + line, x: 0, y: top + 1 + i, Style(i == 0 ? .text : .dim), limit: c.width - 1)
+            }
+            return
+        }
         if rows.isEmpty {
             let message = s.loading ? "loading…" : s.search != nil ? "no session matches."
                 : s.list == .archived ? "no archived sessions."
@@ -222,6 +235,12 @@ enum FeedView {
                 if let post = line.post, let label = hints[post] { c.put(String(label), x: 2, y: y, Style(.accent, bold: true, reverse: true)) }
             }
             if line.dot && dots { c.put("●", x: c.width - 2, y: y, Style(.unread, bold: true)) }
+        }
+        // Older posts exist beyond the last one loaded: said under it (issue 33 item 4: nothing said so).
+        let below = top + min(height, all.count - start)
+        if feed.hasMore, start + height >= all.count, below < area.bottom {
+            c.put(feed.loading ? "  loading older posts…" : "  ··· older posts: j or PgDn load them, G goes to the oldest", x: 0, y: below,
+                  Style(.dim), limit: c.width - 1)
         }
     }
 }

@@ -39,15 +39,15 @@ enum Count {
 enum NoteInput {
     static func read(note: String?, file: String?) throws -> String? {
         switch (note, file) {
-        case (.some, .some): throw CLIError("give the note with --note or with --note-file, not both.")
+        case (.some, .some): throw CLIError("give the note with --note or with --note-file, not both.", .usage)
         case (let note, nil): return note
         case (nil, let path?):
             let bytes: [UInt8]
             do throws(BoundedRead.Failure) {
                 bytes = path == "-" ? try BoundedRead.standardInput(limit: InputLimits.noteFile, what: "the note on standard input")
                                     : try BoundedRead.file(path, limit: InputLimits.noteFile, what: "the note file")
-            } catch { throw CLIError(error.description) }
-            guard let text = String(validating: bytes, as: UTF8.self) else { throw CLIError("the note file is not UTF-8 text.") }
+            } catch { throw CLIError(error.description, .invalidInput) }
+            guard let text = String(validating: bytes, as: UTF8.self) else { throw CLIError("the note file is not UTF-8 text.", .invalidInput) }
             // A file usually ends with one line break that is not part of the note.
             return text.hasSuffix("\n") ? String(text.dropLast()) : text
         }
@@ -59,7 +59,7 @@ extension PubkeyNormalizer {
     static func cliKey(_ text: String) throws -> Pubkey {
         switch userInput(text) {
         case .success(let key): return key
-        case .failure(let why): throw CLIError(why.description)
+        case .failure(let why): throw CLIError(why.description, .invalidInput)
         }
     }
 }

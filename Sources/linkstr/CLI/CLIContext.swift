@@ -54,7 +54,7 @@ final class CLIContext: Sendable {
         guard let source = passphraseSource else { throw VaultError.noPassphrase }
         let first = try source.read(question: "new passphrase: ")
         if case .prompt = source {
-            guard try source.read(question: "repeat passphrase: ") == first else { throw CLIError("the passphrases do not match.") }
+            guard try source.read(question: "repeat passphrase: ") == first else { throw CLIError("the passphrases do not match.", .invalidInput) }
         }
         guard !first.isEmpty else { throw VaultError.emptyPassphrase }
         return first
@@ -62,7 +62,7 @@ final class CLIContext: Sendable {
 
     /// The active identity, unlocked.
     func identity() throws -> SecretKey {
-        guard let active = vault.activePubkey() else { throw CLIError("no identity yet: run `linkstr identity create` or `linkstr identity import`.") }
+        guard let active = vault.activePubkey() else { throw CLIError("no identity yet: run `linkstr identity create` or `linkstr identity import`.", .notFound) }
         return try vault.unlock(active, passphrase: try passphrase())
     }
 

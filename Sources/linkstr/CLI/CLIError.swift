@@ -3,10 +3,12 @@ import Foundation
 import LinkstrLogging
 import LinkstrStorage
 import Logging
+import NostrProtocol
 
-/// An error for people: printed as `linkstr: <message>` on stderr, exit code 1.
+/// An error for people: printed as `linkstr: <message>` on stderr, with its exit status (1 unless told).
 struct CLIError: Error, CustomStringConvertible {
     let description: String
+    var status = ExitStatus.failure
     init(_ message: String) { description = message }
 }
 
@@ -31,6 +33,7 @@ extension LinkstrCommand {
             defer { lock?.release() }
             defer { Self.sayDamagedRows() }
             try await execute()
+            if global.json, !Output.madeDocument.load(ordering: .relaxed) { printLine(Output.json(.object(JSONObject([("ok", .bool(true))])))) }
             log.info("command finished", metadata: ["command": "\(name)"])
         } catch let e as ExitCode {
             throw e
@@ -40,7 +43,7 @@ extension LinkstrCommand {
             // The kind of error only: its words may quote what was typed.
             log.notice("command failed", metadata: ["command": "\(name)", "error": "\(type(of: error))"])
             FileHandle.standardError.write(Data("linkstr: \(String(describing: error))\n".utf8))
-            throw ExitCode.failure
+            throw ExitCode(ExitStatus.of(error).rawValue)
         }
     }
 }

@@ -1,11 +1,29 @@
 import LinkstrDomain
 import NostrProtocol
+import Synchronization
 
 /// JSON and text forms of what commands print. Text output passes every remote string through
 /// `DisplayText`, so nothing a peer wrote can drive the terminal.
 enum Output {
     /// Remote text may carry terminal controls: `--json` escapes them (`\u009b`), as the TUI neutralises them.
-    static func json(_ value: JSONValue) -> String { JSONWriter.encodeTerminalSafe(value) }
+    /// Made only to be printed: a command that made one printed its JSON document.
+    static func json(_ value: JSONValue) -> String {
+        madeDocument.store(true, ordering: .relaxed)
+        return JSONWriter.encodeTerminalSafe(value)
+    }
+
+    /// Whether this process printed a JSON document (under `--json` a command that had nothing to say
+    /// prints `{"ok":true}`, so every command prints exactly one; issue 33 item 9).
+    static let madeDocument = Atomic<Bool>(false)
+
+    /// Plain text, or under `--json` the object `fields` (for commands whose plain output is one line).
+    static func say(_ text: String, json: Bool, _ fields: [(String, JSONValue)]) {
+        printLine(json ? Output.json(.object(JSONObject(fields))) : text)
+    }
+
+    static func key(_ hex: Pubkey) -> [(String, JSONValue)] {
+        [("npub", .string((try? PublicKey(hex: hex))?.npub ?? hex)), ("pubkey", .string(hex))]
+    }
 
     static func session(_ s: SessionSummary) -> JSONValue {
         .object(JSONObject([

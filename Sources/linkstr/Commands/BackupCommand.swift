@@ -22,7 +22,7 @@ struct BackupCommand: AsyncParsableCommand {
             if let file { source = .file(URL(fileURLWithPath: file)) }
             else if let v = ProcessInfo.processInfo.environment["LINKSTR_BACKUP_PASSPHRASE"] { source = .value(v) }
             else { source = hasTerminal ? .prompt(ask) : nil }
-            guard let source else { throw CLIError("this backup is sealed: give its passphrase with --backup-passphrase-file or LINKSTR_BACKUP_PASSPHRASE.") }
+            guard let source else { throw CLIError("this backup is sealed: give its passphrase with --backup-passphrase-file or LINKSTR_BACKUP_PASSPHRASE.", .invalidInput) }
             return try source.read(question: question)
         }
     }
@@ -68,7 +68,7 @@ struct BackupCommand: AsyncParsableCommand {
         @Option(name: .customLong("kdf-cost"), help: "scrypt cost exponent of the sealed form (NIP-49 log_n).") var kdfCost: UInt8 = NIP49.defaultLogN
 
         func execute() async throws {
-            guard let chosen = BackupActions.Format(rawValue: format) else { throw CLIError("--format is sealed or ios.") }
+            guard let chosen = BackupActions.Format(rawValue: format) else { throw CLIError("--format is sealed or ios.", .usage) }
             let ctx = try CLIContext(global)
             let (key, store) = try ctx.account()
             let passphrase = chosen == .sealed ? try backupPassphrase.read("passphrase for the backup: ") : nil
@@ -78,7 +78,7 @@ struct BackupCommand: AsyncParsableCommand {
             try BackupActions.write(data, to: file)
             // The key has a copy now: logging out no longer loses it.
             try ctx.vault.setBackedUp(key.publicKey.hex, true)
-            printLine(file)
+            Output.say(file, json: global.json, [("file", .string(file)), ("format", .string(chosen.rawValue))])
         }
     }
 }

@@ -19,7 +19,7 @@ struct ContactsCommand: AsyncParsableCommand {
             let (me, store) = try ctx.account()
             // Re-adding only updates the alias (no republish).
             try await ctx.withActions(me, store) { try await $0.addContact(pk, alias: alias) }
-            printLine((try? PublicKey(hex: pk))?.npub ?? pk)
+            Output.say((try? PublicKey(hex: pk))?.npub ?? pk, json: global.json, Output.key(pk) + [("alias", alias.map { .string($0) } ?? .null)])
         }
     }
 
@@ -28,7 +28,7 @@ struct ContactsCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument var key: String
         func execute() async throws {
-            guard let pk = PubkeyNormalizer.fromAnyForm(key) else { throw CLIError("that is not a public key.") }
+            guard let pk = PubkeyNormalizer.fromAnyForm(key) else { throw CLIError("that is not a public key.", .invalidInput) }
             let ctx = try CLIContext(global)
             let (me, store) = try ctx.account()
             try await ctx.withActions(me, store) { try await $0.removeContact(pk) }

@@ -32,16 +32,16 @@ struct IdentityCommand: AsyncParsableCommand {
             let ctx = try CLIContext(global)
             var bytes: [UInt8]
             do throws(BoundedRead.Failure) { bytes = try BoundedRead.standardInput(limit: InputLimits.keyText, what: "the key on standard input") } catch {
-                throw CLIError(error.description)
+                throw CLIError(error.description, .invalidInput)
             }
             var input = String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
             _ = bytes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
             defer { input = String(repeating: " ", count: input.count) }
-            guard !input.isEmpty else { throw CLIError("no key on standard input: pipe an nsec, a 64-hex key or an ncryptsec into linkstr identity import.") }
+            guard !input.isEmpty else { throw CLIError("no key on standard input: pipe an nsec, a 64-hex key or an ncryptsec into linkstr identity import.", .invalidInput) }
             let ncryptsecPassword = input.lowercased().hasPrefix("ncryptsec1") ? try ctx.passphrase("passphrase of the ncryptsec: ") : nil
             if ncryptsecPassword == nil { _ = try SecretKey.parse(input) }  // a precise error before asking for a passphrase
             let key = try ctx.identities().importKey(input, passphrase: try ctx.newPassphrase(), ncryptsecPassword: ncryptsecPassword, logN: kdfCost)
-            printLine(key.publicKey.npub)
+            Output.say(key.publicKey.npub, json: global.json, Output.key(key.publicKey.hex))
         }
     }
 
@@ -64,7 +64,7 @@ struct IdentityCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The active identity's npub and hex key.")
         @OptionGroup var global: GlobalOptions
         func execute() async throws {
-            guard let pk = try CLIContext(global).vault.activePubkey(), let key = try? PublicKey(hex: pk) else { throw CLIError("no identity yet.") }
+            guard let pk = try CLIContext(global).vault.activePubkey(), let key = try? PublicKey(hex: pk) else { throw CLIError("no identity yet.", .notFound) }
             printLine(global.json ? Output.json(.object(JSONObject([("npub", .string(key.npub)), ("pubkey", .string(key.hex))]))) : "\(key.npub)\n\(key.hex)")
         }
     }
@@ -77,7 +77,7 @@ struct IdentityCommand: AsyncParsableCommand {
             let (_, store) = try CLIContext(global).account()
             // Kept as pending until a relay accepted the kind 0, like the name given at creation.
             try store.setSetting(.profileNamePending, name.trimmingWhitespace())
-            printLine(name.trimmingWhitespace())
+            Output.say(name.trimmingWhitespace(), json: global.json, [("name", .string(name.trimmingWhitespace()))])
         }
     }
 
@@ -88,7 +88,7 @@ struct IdentityCommand: AsyncParsableCommand {
         func execute() async throws {
             let pk = try PublicKey.parse(key)
             try CLIContext(global).vault.setActive(pk.hex)
-            printLine(pk.npub)
+            Output.say(pk.npub, json: global.json, Output.key(pk.hex))
         }
     }
 
@@ -98,10 +98,10 @@ struct IdentityCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Yes, print the secret key to standard output.") var yes = false
         func execute() async throws {
-            guard yes else { throw CLIError("this prints your secret key; add --yes if you mean it.") }
+            guard yes else { throw CLIError("this prints your secret key; add --yes if you mean it.", .usage) }
             let ctx = try CLIContext(global)
             let key = try ctx.identity()
-            printLine(key.revealNsec())
+            Output.say(key.revealNsec(), json: global.json, [("nsec", .string(key.revealNsec()))] + Output.key(key.publicKey.hex))
             try ctx.vault.setBackedUp(key.publicKey.hex, true)
         }
     }
@@ -115,10 +115,11 @@ struct LogoutCommand: LinkstrCommand {
 
     func execute() async throws {
         let ctx = try CLIContext(global)
-        guard let active = ctx.vault.activePubkey() else { throw CLIError("no identity is active.") }
+        guard let active = ctx.vault.activePubkey() else { throw CLIError("no identity is active.", .notFound) }
         try Self.refuseUnsavedKey(ctx, active, forgetting: forgetUnsaved)
         try ctx.identities().forget(active, store: clear ? try ctx.account().1 : nil, clearData: clear)
-        printLine(clear ? "logged out; local data cleared." : "logged out; local data kept.")
+        Output.say(clear ? "logged out; local data cleared." : "logged out; local data kept.", json: global.json,
+                   [("logged_out", .bool(true)), ("local_data", .string(clear ? "cleared" : "kept"))])
     }
 
     /// A key made here and never shown or exported exists only in its file: logging out loses it.
@@ -139,14 +140,14 @@ struct AccountCommand: AsyncParsableCommand {
         @Flag(name: .customLong("forget-unsaved-key"), help: "Delete even though the secret key was never backed up.") var forgetUnsaved = false
 
         func execute() async throws {
-            guard yes else { throw CLIError("this deletes your account from relays and this device; add --yes if you mean it.") }
+            guard yes else { throw CLIError("this deletes your account from relays and this device; add --yes if you mean it.", .usage) }
             let ctx = try CLIContext(global)
             let (key, store) = try ctx.account()
             try LogoutCommand.refuseUnsavedKey(ctx, key.publicKey.hex, forgetting: forgetUnsaved)
             let relays = try ctx.relayList(store).enabledURLs
             try await ctx.withActions(key, store) { try await $0.announceDeletion(relays: relays, now: ctx.now) }
             try ctx.identities().forget(key.publicKey.hex, store: store, clearData: true)
-            printLine("account deleted.")
+            Output.say("account deleted.", json: global.json, [("deleted", .bool(true))])
         }
     }
 }

@@ -28,7 +28,8 @@ struct RelaysCommand: AsyncParsableCommand {
         func execute() async throws {
             let ctx = try CLIContext(global)
             var list = try ctx.storedRelays(try ctx.account().1)
-            printLine(try list.add(url, now: ctx.now))
+            let added = try list.add(url, now: ctx.now)
+            Output.say(added, json: global.json, [("url", .string(added)), ("enabled", .bool(true))])
         }
     }
 
@@ -82,7 +83,7 @@ struct RelaysCommand: AsyncParsableCommand {
             }
             if global.json { printLine(Output.json(.array(results))) }
             let failed = probes.filter { !$0.ok }.count
-            if failed > 0 { throw CLIError("\(failed) of \(probes.count) relays did not answer.") }
+            if failed > 0 { throw CLIError("\(failed) of \(probes.count) relays did not answer.", .relaysUnavailable) }
         }
     }
 

@@ -22,7 +22,7 @@ struct SessionCommand: AsyncParsableCommand {
             let (me, store) = try ctx.account()
             let members = try members.map(PubkeyNormalizer.cliKey)
             let id = try await ctx.withActions(me, store) { try await $0.createSession(name: name, members: members, now: ctx.now, random: SystemRandom()) }
-            printLine(id)
+            if global.json, let s = try store.sessionSummary(id) { printLine(Output.json(Output.session(s))) } else { printLine(id) }
         }
     }
 
@@ -63,11 +63,11 @@ struct SessionCommand: AsyncParsableCommand {
         @Flag(help: "Confirm: the session is deleted for every member, for good.") var yes = false
 
         func execute() async throws {
-            guard yes else { throw CLIError("this deletes the session for every member, for good: add --yes to confirm.") }
+            guard yes else { throw CLIError("this deletes the session for every member, for good: add --yes to confirm.", .usage) }
             let ctx = try CLIContext(global)
             let (me, store) = try ctx.account()
             let warnings = try await ctx.withActions(me, store) { try await $0.deleteSession(id, now: ctx.now, random: SystemRandom()) }
-            for warning in warnings { printError(warning.hasPrefix("session deleted") ? warning : "session deleted; \(warning)") }
+            if !warnings.isEmpty { printError("session deleted for everyone; " + warnings.joined(separator: "; ")) }
             if global.json {
                 printLine(Output.json(.object(JSONObject([("id", .string(id)), ("deleted", .bool(true)),
                                                           ("warnings", .array(warnings.map { .string($0) }))]))))
@@ -157,7 +157,7 @@ struct PostCommand: LinkstrCommand {
         let text = try NoteInput.read(note: note, file: noteFile)
         let (me, store) = try ctx.account()
         let sent = try await ctx.withActions(me, store) { try await $0.sendPost(session: session, url: url, note: text, now: ctx.now) }
-        printLine(sent.postID)
+        if global.json, let view = try store.postView(sent.postID) { printLine(Output.json(Output.post(view))) } else { printLine(sent.postID) }
     }
 }
 
@@ -195,7 +195,10 @@ struct ReactCommand: LinkstrCommand {
         let ctx = try CLIContext(global)
         let (me, store) = try ctx.account()
         let result = try await ctx.withActions(me, store) { try await $0.react(post: post, emoji: emoji, active: !off, now: ctx.now) }
-        if result.change == .unchanged { printLine(off ? "no such reaction to take back." : "already reacted.") }
+        if global.json {
+            printLine(Output.json(.object(JSONObject([("post_id", .string(post)), ("emoji", .string(emoji)), ("active", .bool(!off)),
+                                                      ("changed", .bool(result.change != .unchanged))]))))
+        } else if result.change == .unchanged { printLine(off ? "no such reaction to take back." : "already reacted.") }
     }
 }
 
@@ -208,7 +211,11 @@ struct DeleteCommand: LinkstrCommand {
         let ctx = try CLIContext(global)
         let (me, store) = try ctx.account()
         let outcome = try await ctx.withActions(me, store) { try await $0.deletePost(post, now: ctx.now) }
-        for warning in outcome.warnings { printError("post deleted; \(warning)") }
+        if !outcome.warnings.isEmpty { printError(outcome.summary) }
+        if global.json {
+            printLine(Output.json(.object(JSONObject([("id", .string(post)), ("deleted", .bool(true)),
+                                                      ("warnings", .array(outcome.warnings.map { .string($0) }))]))))
+        }
     }
 }
 
@@ -222,7 +229,7 @@ struct ReadCommand: LinkstrCommand {
         let (_, store) = try ctx.account()
         if try store.sessionSummary(id) != nil { try store.markSessionRead(id, now: ctx.now) } else if try store.postView(id) != nil {
             try store.markRead(postID: id, now: ctx.now)
-        } else { throw CLIError("no post or session with that id.") }
+        } else { throw CLIError("no post or session with that id.", .notFound) }
     }
 }
 
@@ -237,7 +244,7 @@ struct PreviewCommand: LinkstrCommand {
         let (me, store) = try ctx.account()
         let post = try store.postView(target)
         let url = post?.post.url ?? WebURL.normalized(target)
-        guard let url else { throw CLIError("that is not a web address or a post id.") }
+        guard let url else { throw CLIError("that is not a web address or a post id.", .invalidInput) }
         if let post {
             // A stranger's request does not get our address through its links until it is accepted.
             let standing = try await ctx.withActions(me, store) { try $0.standing(of: post.post.sessionID) }
@@ -268,7 +275,7 @@ struct OpenCommand: LinkstrCommand {
 
     func execute() async throws {
         guard let carried = DeepLink.parse(link) ?? WebURL.normalized(link).map({ DeepLink.Link(url: $0) }) else {
-            throw CLIError("that is not a linkstr link or a web address.")
+            throw CLIError("that is not a linkstr link or a web address.", .invalidInput)
         }
         if !print, !global.json, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
             try Linkstr.refuseTerminalWithoutCursor()
@@ -302,7 +309,7 @@ struct SearchCommand: LinkstrCommand {
         let (_, store) = try CLIContext(global).account()
         if let session, try store.sessionSummary(session) == nil { throw SendRuleError.unknownSession }
         let query = words.joined(separator: " ")
-        guard !query.trimmingWhitespace().isEmpty else { throw CLIError("give the words to look for.") }
+        guard !query.trimmingWhitespace().isEmpty else { throw CLIError("give the words to look for.", .usage) }
         let answer = try PostSearch(store: store).search(query, in: session)
         let hits = answer.result.hits.prefix(max(0, limit))
         let views = try store.postViews(hits.map(\.postID))

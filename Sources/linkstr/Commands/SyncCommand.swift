@@ -92,7 +92,7 @@ struct SyncCommand: LinkstrCommand {
             printError("history complete, though not on every relay: " + behind.map { "\($0.url): \(Self.words(history[$0.url]))" }.joined(separator: "; "))
         }
         if let why = stats.lastStoreError {
-            throw CLIError("some messages could not be stored: \(why) They are read again on the next sync.")
+            throw CLIError("some messages could not be stored: \(why) They are read again on the next sync.", .storage)
         }
         guard complete else {
             let errors = relays.compactMap { r -> String? in
@@ -100,9 +100,9 @@ struct SyncCommand: LinkstrCommand {
                 return r.lastError.map { "\(r.url): \($0)" }
             }
             if backfilled {
-                throw CLIError("the history is incomplete on every relay (" + errors.joined(separator: "; ") + ").")
+                throw CLIError("the history is incomplete on every relay (" + errors.joined(separator: "; ") + ").", .relaysUnavailable)
             }
-            throw CLIError("sync did not finish within \(Int(timeout)) s" + (errors.isEmpty ? "." : " (" + errors.joined(separator: "; ") + ")"))
+            throw CLIError("sync did not finish within \(Int(timeout)) s" + (errors.isEmpty ? "." : " (" + errors.joined(separator: "; ") + ")"), .relaysUnavailable)
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LinkstrStorage
+import NostrProtocol
 
 struct WipeCommand: LinkstrCommand {
     static let configuration = CommandConfiguration(
@@ -11,11 +12,16 @@ struct WipeCommand: LinkstrCommand {
 
     func execute() async throws {
         if !yes {
-            guard isatty(STDIN_FILENO) == 1 else { throw CLIError("this erases every identity and all linkstr data here; add --yes if you mean it.") }
+            guard isatty(STDIN_FILENO) == 1 else { throw CLIError("this erases every identity and all linkstr data here; add --yes if you mean it.", .usage) }
             FileHandle.standardError.write(Data("type wipe to erase every identity and all linkstr data on this device: ".utf8))
             guard readLine()?.trimmingCharacters(in: .whitespaces) == "wipe" else { throw CLIError("nothing was erased.") }
         }
         let report = try Wipe.run(DataPaths.resolve(home: global.home))
+        if global.json {
+            printLine(Output.json(.object(JSONObject([("identities", .integer(Int64(report.identities))),
+                                                      ("kept", .array(report.kept.map { .string($0) }))]))))
+            return
+        }
         printLine("wiped: \(report.identities) identit\(report.identities == 1 ? "y" : "ies") and all local data.")
         if !report.kept.isEmpty {
             // Only linkstr's own files go; the rest is named so nobody wonders where it went.
