@@ -61,7 +61,8 @@ let package = Package(
 
         // The ncurses front end: views into a canvas, the terminal backend, input, themes, and the effect runtime.
         .target(name: "LinkstrTUI", dependencies: ["CNcursesw", "CQRencode", "NostrProtocol", "LinkstrDomain", "LinkstrStorage",
-                                                   "LinkstrRelay", "LinkstrSync", "LinkstrClient", "LinkstrApp"]),
+                                                   "LinkstrRelay", "LinkstrSync", "LinkstrClient", "LinkstrApp",
+                                                   .product(name: "Logging", package: "swift-log")]),
 
         .executableTarget(
             name: "linkstr",

@@ -100,6 +100,8 @@ public enum AppAction: Equatable, Sendable {
     case loggedOut
     /// Everything was erased: the app leaves with a clean screen.
     case wiped
+    /// Where the app was when it last quit (read with the local preferences).
+    case positionLoaded(UIPosition)
     /// Stored records whose sealed values no longer open were left out of what was read (so far, in all).
     case damagedRecordsLeftOut(Int)
     /// `:repair` dropped them; `historyReread`: the next start reads the whole history again.
@@ -221,6 +223,8 @@ public enum AppEffect: Equatable, Sendable {
     case clearCache
     /// Drops stored records that no longer open, so relays can bring them back.
     case repairDamagedRecords
+    /// Remembers where the app is (at quit), to open there next time.
+    case savePosition(UIPosition)
     /// Fresh relay figures (counts, latency) while Settings shows them: the pool counts without telling.
     case refreshRelayStats
     case notify(title: String, body: String, via: NotifyMode)

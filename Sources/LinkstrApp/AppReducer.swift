@@ -155,7 +155,7 @@ public enum AppReducer {
                 feed.summary = s
                 state.sessions.open = feed
             }
-            return []
+            return state.pendingPosition != nil ? restorePendingPosition(&state) : []
         case .feedLoaded(let sid, let summary, let posts, let changes, let hasMore):
             guard var feed = state.sessions.open, feed.sessionID == sid else { return [] }
             guard summary != nil || feed.summary == nil else {
@@ -478,6 +478,8 @@ public enum AppReducer {
             return []
         case .damagedRecordsLeftOut, .damagedRecordsRepaired:
             return applyRepair(&state, action)
+        case .positionLoaded:
+            return applyPosition(&state, action)
         case .wiped:
             let screen = state.screen
             state = AppState()

@@ -75,6 +75,8 @@ public struct AppState: Equatable, Sendable {
     public var quitting = false
     /// The passphrase comes from the environment: onboarding skips choosing one.
     public var passphraseInEnvironment = false
+    /// Where the app was when it last quit, until the session list is there to restore it.
+    public var pendingPosition: UIPosition?
     /// What the last Tab in the command line could still complete to (listed above the prompt).
     public var completions: [String] = []
     /// How many damaged records the status line has told of (each new count is said once).

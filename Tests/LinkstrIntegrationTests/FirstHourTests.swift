@@ -36,7 +36,10 @@ final class FirstHourTests: XCTestCase {
                 try tmux.keys("f", "R")
                 try tmux.waitFor("f", "the active list") { $0.contains("Filling up") && !$0.contains("request waits") }
             } else {
+                // The app reopens where it was (item 16): in the feed; back to the list first.
                 try tmux.waitFor("f", text: "Filling up", timeout: 30)
+                try tmux.keys("f", "h")
+                try tmux.waitFor("f", "the session list") { $0.contains("1 Sessions") && !$0.contains("‹ Filling up") }
             }
             // News arrives; the only unread session is the selected row: `u` opens it.
             try await friend.seed(relay.url, to: me, posts: (100 + round * 10)..<(102 + round * 10))
@@ -59,6 +62,9 @@ final class FirstHourTests: XCTestCase {
             let tmux = try Tmux()
             try home.startApp(tmux, "g", relay: relay.url, environment: ["TERM": term], rows: 40)
             try tmux.waitFor("g", text: "Filling up", timeout: 30)
+            // A second start reopens the feed where it was (item 16): from the list each time.
+            try tmux.keys("g", "h")
+            try tmux.waitFor("g", "the session list") { !$0.contains("‹ Filling up") }
             try tmux.keys("g", "Enter")
             try tmux.waitFor("g", text: "example.com/599")
             try tmux.keys("g", "G")
@@ -146,6 +152,30 @@ final class FirstHourTests: XCTestCase {
             XCTAssertEqual(borders.count, 1, "one column for the right border: \(picker)")
             try tmux.keys("n", "Escape", "C-c")
             _ = try? tmux.waitFor("n", "the app to quit") { !$0.contains("Sessions") }
+        }
+    }
+
+    /// Item 16: the app opens where it was (pane, session, selected post) after a restart.
+    func testTheAppOpensWhereItWas() async throws {
+        let (relay, _, home, _) = try await synced(posts: 10)
+        defer { relay.stop(); home.remove() }
+        try home.acceptRequests()
+        for (round, term) in Self.terms.enumerated() {
+            let tmux = try Tmux()
+            try home.startApp(tmux, "w", relay: relay.url, environment: ["TERM": term])
+            if round == 0 {
+                try tmux.waitFor("w", text: "Filling up", timeout: 30)
+                try tmux.keys("w", "Enter")
+                try tmux.waitFor("w", text: "example.com/9")
+                try tmux.keys("w", "j", "j", "Enter")
+                try tmux.waitFor("w", "the detail of post 7") { $0.contains("e more") && $0.contains("post 7 words") }
+            } else {
+                // Restarted under another TERM: the same post's detail, with no key pressed.
+                let back = try tmux.waitFor("w", "the detail of post 7", timeout: 30) { $0.contains("e more") && $0.contains("post 7 words") }
+                XCTAssertTrue(back.contains("Filling up"), back)
+            }
+            try tmux.keys("w", "C-c")
+            _ = try? tmux.waitFor("w", "the app to quit") { !$0.contains("Sessions") }
         }
     }
 }

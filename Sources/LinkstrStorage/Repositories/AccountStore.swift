@@ -234,4 +234,6 @@ public enum Setting: String, Sendable, CaseIterable {
     case commandHistory = "app.command.history"
     /// Sessions the user muted in the app (JSON list of ids): they never notify.
     case mutedSessions = "app.muted.sessions"
+    /// Where the app was when it quit (JSON: pane, session, post), to open there again.
+    case uiPosition = "app.ui.position"
 }

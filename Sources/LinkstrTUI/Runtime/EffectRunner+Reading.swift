@@ -39,7 +39,11 @@ extension EffectRunner {
             // Unreadable JSON (written by a future build) counts as none: these are conveniences.
             let history = try store.setting(.commandHistory).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
             let muted = try store.setting(.mutedSessions).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
-            return [.commandHistoryLoaded(history), .mutedLoaded(Set(muted))]
+            let position = try store.setting(.uiPosition).flatMap { try? JSONDecoder().decode(UIPosition.self, from: Data($0.utf8)) }
+            return [.commandHistoryLoaded(history), .mutedLoaded(Set(muted))] + (position.map { [.positionLoaded($0)] } ?? [])
+        case .savePosition(let position):
+            try store?.setSetting(.uiPosition, String(decoding: try JSONEncoder().encode(position), as: UTF8.self))
+            return []
         case .saveMuted(let muted):
             try store?.setSetting(.mutedSessions, String(decoding: try JSONEncoder().encode(muted.sorted()), as: UTF8.self))
             return []

@@ -5,6 +5,7 @@ import LinkstrDomain
 import LinkstrRelay
 import LinkstrStorage
 import LinkstrSync
+import Logging
 import NostrProtocol
 import Synchronization
 
@@ -133,14 +134,23 @@ public actor EffectRunner {
     }
 
     /// Stops the engine (closing sockets) before the process exits; no effect runs after it.
-    public nonisolated func shutdown() {
+    /// `position`: where the app was, saved first for the next start (issue 33 item 16).
+    public nonisolated func shutdown(saving position: UIPosition? = nil) {
         effects.finish()
         let done = DispatchSemaphore(value: 0)
         Task {
+            if let position { await self.save(position) }
             await self.stopForExit()
             done.signal()
         }
         _ = done.wait(timeout: .now() + 2)
+    }
+
+    private func save(_ position: UIPosition) {
+        do { _ = try runReading(.savePosition(position)) } catch {
+            // Only a convenience: the next start opens at the top instead.
+            Logger(label: "linkstr.app").notice("could not save where the app was", metadata: ["error": "\(type(of: error))"])
+        }
     }
 
     private func stopForExit() async {
@@ -167,7 +177,7 @@ public actor EffectRunner {
              .logout, .deleteAccount, .revealSecret, .markKeyBackedUp, .loadIdentities, .exportBackup:
             try runAccount(effect)
         case .loadSessions, .loadFeed, .loadPost, .loadContacts, .loadDrafts, .loadLocalPreferences, .saveMuted, .saveCommandHistory,
-             .saveDraft, .markSessionRead, .markPostRead, .buildSearchIndex, .searchPosts:
+             .saveDraft, .markSessionRead, .markPostRead, .buildSearchIndex, .searchPosts, .savePosition:
             for action in try runReading(effect) { dispatch(action) }
             sayDamagedRecords()
         case .sendPost, .react, .deletePost, .createSession, .saveMembers, .renameSession, .deleteSession, .setArchived, .decideRequest,

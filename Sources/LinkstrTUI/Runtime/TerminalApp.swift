@@ -47,7 +47,8 @@ public final class TerminalApp {
         terminal.start(noColor: options.noColor, mouse: options.mouse)
         terminal.hyperlinks = options.hyperlinks
         defer {
-            runner.shutdown()
+            // Where the app was, for the next start.
+            runner.shutdown(saving: UIPosition(state))
             terminal.stop(clearing: true)
             stats?.write()
         }
