@@ -32,7 +32,10 @@ extension AppReducer {
             }
         case .sharedLink(let link):
             switch key {
-            case .escape, .char("q"): state.overlay = nil
+            case .escape, .char("q"):
+                // Never lost silently (issue 33 item 5): asked first, and `n` comes back to it.
+                state.overlay = .confirm(Confirmation(.discardSharedLink(link),
+                                                      "discard the shared link \(DisplayText.singleLine(link.url))? (y/n)"))
             case .char("o"): return [.openURL(link.url)]
             case .char("y"): return [.copy(link.url, label: "link")]
             case .enter, .char("c"):
@@ -113,6 +116,7 @@ extension AppReducer {
                 return confirmed(&state, c.action)
             case .char("n"), .char("N"), .escape:
                 state.overlay = nil
+                if case .discardSharedLink(let link) = c.action { state.overlay = .sharedLink(link) }
             default: break
             }
             return []
@@ -271,6 +275,9 @@ extension AppReducer {
                 state.linkTitlesVersion += 1
             }
             return [.clearCache]
+        case .discardSharedLink:
+            state.status = StatusLine("shared link discarded.")
+            return []
         case .repairDamagedRecords:
             state.status = StatusLine("repairing…")
             return [.repairDamagedRecords]

@@ -211,6 +211,8 @@ public struct Confirmation: Equatable, Sendable {
         case clearCache
         /// `:repair`: drop the damaged records.
         case repairDamagedRecords
+        /// Esc on a shared link: gone only once confirmed.
+        case discardSharedLink(DeepLink.Link)
         /// The emergency wipe: every identity and all local data, then the app exits.
         case wipe
         /// Quitting with text in the composer: it is kept as the session's draft.

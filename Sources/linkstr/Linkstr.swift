@@ -66,7 +66,14 @@ struct Linkstr: AsyncParsableCommand {
         do { _ = try RelayList.validated(global.relays) } catch { throw CLIError(error.description, .invalidInput) }
         // One app per data directory: a second one says who holds it and leaves the terminal alone.
         let lock: DataLock
-        do { lock = try DataLock.acquire(paths) } catch { throw CLIError(error.description, ExitStatus.of(error)) }
+        do { lock = try DataLock.acquire(paths) } catch {
+            // The app already runs here: a link goes to it (issue 33 item 5) instead of a refusal.
+            if case .locked = error, let openLink, LinkHandOff.send(DeepLink.encode(openLink), paths) {
+                FileHandle.standardError.write(Data("linkstr: the link was handed to the linkstr already running here.\n".utf8))
+                return
+            }
+            throw CLIError(error.description, ExitStatus.of(error))
+        }
         defer { lock.release() }
         global.startLogging(paths)
         let config: ConfigFile
@@ -85,8 +92,13 @@ struct Linkstr: AsyncParsableCommand {
         var configured = options
         configured.notify = config.notify
         configured.mouse = config.mouse
+        configured.reopen = config.reopen
         configured.keymap = keymap
         configured.hyperlinks = config.hyperlinks.enabled(environment: ProcessInfo.processInfo.environment)
-        TerminalApp(options: configured, theme: chosen).run()
+        let app = TerminalApp(options: configured, theme: chosen)
+        let receive = app.receiveLink
+        let door = LinkHandOff.listen(paths) { text in if let link = DeepLink.parse(text) { receive(link) } }
+        defer { door?.close() }
+        app.run()
     }
 }

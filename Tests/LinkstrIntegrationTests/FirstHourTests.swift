@@ -179,3 +179,37 @@ final class FirstHourTests: XCTestCase {
         }
     }
 }
+
+/// Issue 33 (5): with the app open, `linkstr open 'linkstr://share?…'` (what the desktop entry runs) said
+/// another linkstr holds the directory. The link is handed to the running app, and its box never drops
+/// it on Esc without asking.
+final class SharedLinkHandOffTests: XCTestCase {
+    func testALinkOpenedWhileTheAppRunsIsHandedToItAndEscAsks() throws {
+        let relay = try TestRelay()
+        defer { relay.stop() }
+        let home = try Home.forApp("handoff", relay: relay.url)
+        defer { home.remove() }
+        try home.ok(["session", "create", "Films"])
+        for term in FirstHourTests.terms {
+            let tmux = try Tmux()
+            try home.startApp(tmux, "app", relay: relay.url, environment: ["TERM": term])
+            try tmux.waitFor("app", text: "Films", timeout: 30)
+            let link = "linkstr://share?url=https%3A%2F%2Fexample.com%2Fhanded&note=from%20the%20desktop"
+            let command = "'\(home.binary.path)' --home '\(home.directory.path)' --relay '\(relay.url)' open '\(link)'; echo exit=$?; sleep 60"
+            try tmux.start("cli", ["sh", "-c", command], environment: ["LINKSTR_PASSPHRASE": Home.passphrase, "TERM": term])
+            let said = try tmux.waitFor("cli", text: "exit=", timeout: 20)
+            XCTAssertTrue(said.contains("exit=0") && said.contains("handed to the linkstr already running here"), said)
+            try tmux.waitFor("app", text: "example.com/handed", timeout: 10)
+            try tmux.keys("app", "Escape")
+            try tmux.waitFor("app", text: "discard the shared link")
+            try tmux.keys("app", "n")
+            try tmux.waitFor("app", "the box back") { $0.contains("Shared link") && $0.contains("example.com/handed") }
+            try tmux.keys("app", "Enter")
+            let composer = try tmux.waitFor("app", text: "from the desktop", timeout: 10)
+            XCTAssertTrue(composer.contains("example.com/handed"), composer)
+            try tmux.keys("app", "Escape")
+            try tmux.keys("app", "C-c")
+            _ = try? tmux.waitFor("app", "the app to quit") { !$0.contains("Sessions") }
+        }
+    }
+}

@@ -22,7 +22,7 @@ final class NotificationTests: XCTestCase {
         func notifications() -> [String] {
             ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         }
-        try a.writeConfig("link_previews = false\nnotify = \"desktop\"\n")
+        try a.writeConfig("link_previews = false\nnotify = \"desktop\"\nreopen = false\n")
 
         let tmux = try Tmux()
         try a.startApp(tmux, "notify", relay: relay.url, environment: ["PATH": stubs.path])
@@ -47,7 +47,7 @@ final class NotificationTests: XCTestCase {
         XCTAssertEqual(notifications(), ["Bob shared a post"], "nothing for the muted session")
 
         // Off: nothing at all, the mute lifted.
-        try a.writeConfig("link_previews = false\nnotify = \"off\"\n")
+        try a.writeConfig("link_previews = false\nnotify = \"off\"\nreopen = false\n")
         try tmux.waitFor("notify", "the app to quit") { !$0.contains("News") }
         try a.startApp(tmux, "notify-off", relay: relay.url, environment: ["PATH": stubs.path])
         try tmux.waitFor("notify-off", text: "News", timeout: 30)

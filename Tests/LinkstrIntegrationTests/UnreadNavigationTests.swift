@@ -24,7 +24,8 @@ final class UnreadNavigationTests: XCTestCase {
         try b.ok(["post", old, "https://example.com/old"])
         _ = try a.sync()
         try a.ok(["session", "archive", old])
-        try a.writeConfig("link_previews = false\n")
+        // Each start at the list (the app would reopen the last feed, issue 33 item 16).
+        try a.writeConfig("link_previews = false\nreopen = false\n")
 
         for (name, environment, columns, rows) in [("unr-xterm", ["TERM": "xterm"], 80, 24),
                                                    ("unr-large", ["TERM": "tmux-256color", "NO_COLOR": "1"], 200, 60)] {

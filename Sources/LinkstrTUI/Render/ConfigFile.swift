@@ -18,6 +18,8 @@ public struct ConfigFile: Equatable, Sendable {
     public var mouse = false
     /// Links as OSC 8 hyperlinks: "auto" (where the terminal is known to take them), "on" or "off".
     public var hyperlinks: HyperlinkSetting = .auto
+    /// Whether the app opens where it was when it quit (pane, session, post). Default: yes.
+    public var reopen = true
 
     public init() {}
 
@@ -29,6 +31,7 @@ public struct ConfigFile: Equatable, Sendable {
         let toml = try TOMLFile.parse(text, source: url.path)
         config.theme = try toml.string("theme")
         config.linkPreviews = try toml.bool("link_previews") ?? true
+        config.reopen = try toml.bool("reopen") ?? true
         config.sessionRequests = try toml.bool("session_requests") ?? true
         config.mouse = try toml.bool("mouse") ?? false
         if let mode = try toml.string("notify") {

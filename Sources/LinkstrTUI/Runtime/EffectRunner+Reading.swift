@@ -39,7 +39,7 @@ extension EffectRunner {
             // Unreadable JSON (written by a future build) counts as none: these are conveniences.
             let history = try store.setting(.commandHistory).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
             let muted = try store.setting(.mutedSessions).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
-            let position = try store.setting(.uiPosition).flatMap { try? JSONDecoder().decode(UIPosition.self, from: Data($0.utf8)) }
+            let position = options.reopen ? try store.setting(.uiPosition).flatMap { try? JSONDecoder().decode(UIPosition.self, from: Data($0.utf8)) } : nil
             return [.commandHistoryLoaded(history), .mutedLoaded(Set(muted))] + (position.map { [.positionLoaded($0)] } ?? [])
         case .savePosition(let position):
             try store?.setSetting(.uiPosition, String(decoding: try JSONEncoder().encode(position), as: UTF8.self))

@@ -18,6 +18,8 @@ public struct AppOptions: Sendable {
     public var theme: String
     public var noColor: Bool
     /// Fetch titles of shared pages (`link_previews` in config.toml); cached titles show either way.
+    /// Open where the app was when it quit (`reopen` in config.toml).
+    public var reopen = true
     public var linkPreviews: Bool
     /// Hold strangers' sessions as requests (`session_requests` in config.toml).
     public var sessionRequests: Bool

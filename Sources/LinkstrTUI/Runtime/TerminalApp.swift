@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import LinkstrApp
+import LinkstrDomain
 import LinkstrStorage
 import Synchronization
 
@@ -39,6 +40,12 @@ public final class TerminalApp {
         }
         let inbox = self.inbox
         runner = EffectRunner(options: options, services: services) { inbox.post($0) }
+    }
+
+    /// Shows a link handed in by another process (`linkstr open` while the app runs), from any thread.
+    public var receiveLink: @Sendable (DeepLink.Link) -> Void {
+        let inbox = self.inbox
+        return { inbox.post(.linkReceived($0)) }
     }
 
     /// Runs until the user quits; the terminal is restored on every way out that can be caught.

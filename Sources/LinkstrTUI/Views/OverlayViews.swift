@@ -17,7 +17,7 @@ enum OverlayViews {
             for (i, line) in note.enumerated() { c.put(line, x: r.x + 2, y: r.y + 2 + lines.count + i, Style(.note)) }
             let below = r.y + 3 + lines.count + note.count
             c.put(kind.label, x: r.x + 2, y: below, Style(.label), limit: width - 4)
-            c.put("Enter share into the selected session · o open · y copy · Esc close", x: r.x + 2, y: below + 2,
+            c.put("Enter share into the selected session · o open · y copy · Esc discard", x: r.x + 2, y: below + 2,
                   Style(.dim), limit: width - 4)
         case .confirm(let confirmation):
             let lines = PostViews.wrap(confirmation.question, width: min(60, c.width - 8))
