@@ -31,7 +31,8 @@ struct BenchHome {
         self.me = me
         try IdentityVault(paths: paths).store(me, passphrase: Self.passphrase)
         try FileManager.default.createDirectory(at: paths.config, withIntermediateDirectories: true)
-        try "link_previews = false\nsession_requests = false\n".write(to: paths.config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        // `reopen = false`: each launch starts at the session list, so its figures stay comparable.
+        try "link_previews = false\nsession_requests = false\nreopen = false\n".write(to: paths.config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
     }
 
     func remove() {
