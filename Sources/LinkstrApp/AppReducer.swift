@@ -346,8 +346,7 @@ public enum AppReducer {
         case .sessionDeleted(let sid, let warnings):
             if state.sessions.open?.sessionID == sid { state.sessions.open = nil }
             // Deleted for everyone either way; what relays kept is the detail (issue 33 item 13).
-            state.status = warnings.isEmpty ? StatusLine("session deleted for everyone.", .success)
-                : StatusLine("session deleted for everyone; " + warnings.joined(separator: "; "), .warning)
+            state.status = StatusLine(PostDeletionWording.sessionSummary(warnings), warnings.isEmpty ? .success : .warning)
             return [.loadSessions(state.sessions.list)]
         case .sessionRenamed(let sid, let name):
             state.status = StatusLine("renamed to \(DisplayText.singleLine(name)).", .success)

@@ -15,10 +15,7 @@ final class DiskFullTests: XCTestCase {
         defer { relay.stop() }
         let disk = try SmallFileSystem(kilobytes: 8_192)
         defer { disk.remove() }
-        let (home, me) = try disk.homeWithIdentity(relay: relay.url)
-        let friend = SeededSender()
-        try await friend.seed(relay.url, to: me, posts: 0..<300)
-        XCTAssertEqual(try home.sync(timeout: 60)["complete"] as? Bool, true)
+        let (home, friend, me) = try await disk.homeSynced(from: relay.url, posts: 300)
         XCTAssertEqual(try home.allPostIDs(friend.session).count, 300)
 
         // 300 more arrive while the disk is all but full.
@@ -56,10 +53,7 @@ final class DiskFullAppTests: XCTestCase {
         defer { relay.stop() }
         let disk = try SmallFileSystem(kilobytes: 8_192)
         defer { disk.remove() }
-        let (home, me) = try disk.homeWithIdentity(relay: relay.url)
-        let friend = SeededSender()
-        try await friend.seed(relay.url, to: me, posts: 0..<50)
-        XCTAssertEqual(try home.sync(timeout: 60)["complete"] as? Bool, true)
+        let (home, friend, me) = try await disk.homeSynced(from: relay.url, posts: 50)
 
         let filler = try disk.fill(leaving: 64 * 1024)
         let tmux = try Tmux()

@@ -11,10 +11,7 @@ final class ReadOnlyHomeTests: XCTestCase {
         defer { relay.stop() }
         let disk = try SmallFileSystem(kilobytes: 16_384)
         defer { disk.remove() }
-        let (home, me) = try disk.homeWithIdentity(relay: relay.url)
-        let friend = SeededSender()
-        try await friend.seed(relay.url, to: me, posts: 0..<20)
-        XCTAssertEqual(try home.sync(timeout: 60)["complete"] as? Bool, true)
+        let (home, friend, _) = try await disk.homeSynced(from: relay.url, posts: 20)
         let posts = try home.allPostIDs(friend.session)
         XCTAssertEqual(posts.count, 20)
 

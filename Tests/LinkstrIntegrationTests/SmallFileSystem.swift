@@ -72,6 +72,15 @@ final class SmallFileSystem {
         return (home, try PublicKey(hex: hex))
     }
 
+    /// A home here (as `homeWithIdentity`) that synced a stranger's session of `posts` posts from `relay`.
+    func homeSynced(from relay: String, posts: Int) async throws -> (home: Home, friend: SeededSender, me: PublicKey) {
+        let (home, me) = try homeWithIdentity(relay: relay)
+        let friend = SeededSender()
+        try await friend.seed(relay, to: me, posts: 0..<posts)
+        XCTAssertEqual(try home.sync(timeout: 60)["complete"] as? Bool, true)
+        return (home, friend, me)
+    }
+
     var freeBytes: Int {
         var info = statvfs()
         return statvfs(root.path, &info) == 0 ? Int(info.f_bavail) * Int(info.f_frsize) : -1

@@ -5,4 +5,9 @@ public enum PostDeletionWording {
     public static func summary(_ warnings: [String]) -> String {
         warnings.isEmpty ? "post deleted for everyone." : "post deleted for everyone; " + warnings.joined(separator: "; ")
     }
+
+    /// The same for a whole session.
+    public static func sessionSummary(_ warnings: [String]) -> String {
+        warnings.isEmpty ? "session deleted for everyone." : "session deleted for everyone; " + warnings.joined(separator: "; ")
+    }
 }

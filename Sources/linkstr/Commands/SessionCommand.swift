@@ -67,7 +67,7 @@ struct SessionCommand: AsyncParsableCommand {
             let ctx = try CLIContext(global)
             let (me, store) = try ctx.account()
             let warnings = try await ctx.withActions(me, store) { try await $0.deleteSession(id, now: ctx.now, random: SystemRandom()) }
-            if !warnings.isEmpty { printError("session deleted for everyone; " + warnings.joined(separator: "; ")) }
+            if !warnings.isEmpty { printError(PostDeletionWording.sessionSummary(warnings)) }
             if global.json {
                 printLine(Output.json(.object(JSONObject([("id", .string(id)), ("deleted", .bool(true)),
                                                           ("warnings", .array(warnings.map { .string($0) }))]))))
