@@ -30,31 +30,8 @@ extension AppReducer {
                 if state.overlay == nil, state.phase == .main { state.overlay = .help }
                 return effects
             }
-        case .sharedLink(let link):
-            switch key {
-            case .escape, .char("q"):
-                // Never lost silently (issue 33 item 5): asked first, and `n` comes back to it.
-                state.overlay = .confirm(Confirmation(.discardSharedLink(link),
-                                                      "discard the shared link \(DisplayText.singleLine(link.url))? (y/n)"))
-            case .char("o"): return [.openURL(link.url)]
-            case .char("y"): return [.copy(link.url, label: "link")]
-            case .enter, .char("c"):
-                // Share it into the selected (or open) session: the composer with the link filled in.
-                state.overlay = nil
-                let effects = compose(&state)
-                if case .composer(var c) = state.post.mode {
-                    c.link = TextField(link.url)
-                    // A `share` link brings its note (the user can still edit it).
-                    if let note = link.note { c.note = TextField(note) }
-                    c.focus = .note
-                    state.post.mode = .composer(c)
-                } else {
-                    state.overlay = .sharedLink(link)
-                }
-                return effects
-            default: break
-            }
-            return []
+        case .sharedLink(var picker):
+            return sharedLinkKey(&state, &picker, key)
         case .commandLine(var field):
             if key != .tab { state.completions = [] }
             switch key {
@@ -116,7 +93,7 @@ extension AppReducer {
                 return confirmed(&state, c.action)
             case .char("n"), .char("N"), .escape:
                 state.overlay = nil
-                if case .discardSharedLink(let link) = c.action { state.overlay = .sharedLink(link) }
+                if case .discardSharedLink(let link) = c.action { backToSharedLink(&state, link) }
             default: break
             }
             return []
@@ -163,7 +140,10 @@ extension AppReducer {
     static func newSessionKey(_ state: inout AppState, _ f: inout NewSessionForm, _ key: Key) -> [AppEffect] {
         if f.busy { return [] }
         switch key {
-        case .escape: state.overlay = nil; return []
+        case .escape:
+            state.overlay = nil
+            if let link = f.sharing { backToSharedLink(&state, link) }
+            return []
         case .tab, .backTab: f.focus = f.focus == 0 && !state.contacts.isEmpty ? 1 : 0
         case .enter where f.focus == 0 && !state.contacts.isEmpty && f.selected.isEmpty:
             // Return moves from the name into member selection, or creates when there are no contacts.

@@ -274,8 +274,8 @@ extension AppReducer {
     }
 
     /// Opens the composer for the open session (or the selected one in the list).
-    static func compose(_ state: inout AppState) -> [AppEffect] {
-        let summary = state.sessions.open?.summary ?? state.sessions.visibleRows[safe: state.sessions.selection]
+    static func compose(_ state: inout AppState, into session: SessionSummary? = nil) -> [AppEffect] {
+        let summary = session ?? state.sessions.open?.summary ?? state.sessions.visibleRows[safe: state.sessions.selection]
         guard let summary else {
             state.status = StatusLine("open a session first.", .error)
             return []

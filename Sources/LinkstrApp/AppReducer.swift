@@ -49,8 +49,8 @@ public enum AppReducer {
             state.passphraseInEnvironment = true
             return []
         case .linkReceived(let link):
-            if state.phase == .main { state.overlay = .sharedLink(link) } else { state.pendingLink = link }
-            return []
+            guard state.phase == .main else { state.pendingLink = link; return [] }
+            return showSharedLink(&state, link)
         case .passphraseNeeded(let pubkey, let npub):
             state.phase = .unlock(UnlockState(pubkey: pubkey, npub: npub))
             return []
@@ -72,8 +72,8 @@ public enum AppReducer {
             state.settings = SettingsState()
             if inMemory { state.status = StatusLine("running in memory: nothing is saved this time", .error) }
             if let link = state.pendingLink {
-                state.overlay = .sharedLink(link)
                 state.pendingLink = nil
+                _ = showSharedLink(&state, link)  // the list is loaded just below
             }
             return [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync]
         case .onboardingFailed(let error):
@@ -314,10 +314,15 @@ public enum AppReducer {
             }
             return []
         case .sessionCreated(let sid):
+            let form: NewSessionForm? = if case .newSession(let f) = state.overlay { f } else { nil }
             state.overlay = nil
             state.sessions.open = SessionFeed(sessionID: sid)
             state.pane = .sessions
             state.status = StatusLine("session created.", .success)
+            if let form, let link = form.sharing {
+                shareIntoCreated(&state, link, sessionID: sid, name: form.name.text.trimmingWhitespace())
+                state.status = StatusLine("session created: write a note and press Enter to share the link.", .success)
+            }
             return [.loadSessions(.active), .loadFeed(sessionID: sid, limit: feedPage)]
         case .sessionCreateFailed(let error):
             if case .newSession(var f) = state.overlay {
@@ -630,6 +635,11 @@ public enum AppReducer {
             state.sessions.open?.searchField?.insert(clean)
             return []
         case .newSession(var f) where f.focus == 0: f.name.insert(clean); state.overlay = .newSession(f); return []
+        case .sharedLink(var picker):
+            picker.filter.insert(clean)
+            picker.selection = 0
+            state.overlay = .sharedLink(picker)
+            return []
         case .contact(var f):
             if f.focus == 0 { f.key.insert(clean.trimmingWhitespace()) } else { f.alias.insert(clean) }
             f.error = nil

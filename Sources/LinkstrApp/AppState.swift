@@ -136,8 +136,9 @@ public enum Overlay: Equatable, Sendable {
     case newSession(NewSessionForm)
     case members(MembersForm)
     case contact(ContactForm)
-    /// A link handed to the app (`linkstr open URL`, a `linkstr://open?url=` deep link).
-    case sharedLink(DeepLink.Link)
+    /// A link handed to the app (`linkstr open URL`, a `linkstr://open?url=` deep link), with the
+    /// session it goes into picked by typing part of its name.
+    case sharedLink(SharedLinkPicker)
     /// `:export PATH`: the passphrase that seals the backup.
     case exportBackup(ExportBackupForm)
     /// The hits of a search across sessions (`state.postSearch`); `selection` indexes them.
@@ -336,10 +337,16 @@ public struct SessionsState: Equatable, Sendable {
     public init() {}
 
     public var visibleRows: [SessionSummary] {
-        guard let search, !search.isEmpty else { return rows }
+        guard let search else { return rows }
+        return Self.named(rows, search.text)
+    }
+
+    /// The rows whose name contains `query` (any case); every row for an empty query.
+    public static func named(_ rows: [SessionSummary], _ query: String) -> [SessionSummary] {
+        guard !query.isEmpty else { return rows }
         // No session name is longer than one message: a longer search matches nothing (and is not scanned).
-        guard search.text.utf8.count <= MessageLimits.content else { return [] }
-        let q = search.text.lowercased()
+        guard query.utf8.count <= MessageLimits.content else { return [] }
+        let q = query.lowercased()
         return rows.filter { $0.name.lowercased().contains(q) }
     }
 }
@@ -516,6 +523,8 @@ public struct NewSessionForm: Equatable, Sendable {
     public var focus = 0
     public var busy = false
     public var error: String?
+    /// A shared link waiting for this session (started from the "Shared link" box).
+    public var sharing: DeepLink.Link?
     public init() {}
 }
 

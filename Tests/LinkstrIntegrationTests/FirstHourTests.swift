@@ -190,6 +190,7 @@ final class SharedLinkHandOffTests: XCTestCase {
         let home = try Home.forApp("handoff", relay: relay.url)
         defer { home.remove() }
         try home.ok(["session", "create", "Films"])
+        try home.ok(["session", "create", "Music"])
         for term in FirstHourTests.terms {
             let tmux = try Tmux()
             try home.startApp(tmux, "app", relay: relay.url, environment: ["TERM": term])
@@ -204,9 +205,27 @@ final class SharedLinkHandOffTests: XCTestCase {
             try tmux.waitFor("app", text: "discard the shared link")
             try tmux.keys("app", "n")
             try tmux.waitFor("app", "the box back") { $0.contains("Shared link") && $0.contains("example.com/handed") }
+            // The session is picked by typing part of its name; letters are not shortcuts here.
+            try tmux.type("app", "mus")
+            try tmux.waitFor("app", "the filtered choices") { $0.contains("Share into: mus") && $0.contains("│   Music") && !$0.contains("│   Films") }
             try tmux.keys("app", "Enter")
-            let composer = try tmux.waitFor("app", text: "from the desktop", timeout: 10)
-            XCTAssertTrue(composer.contains("example.com/handed"), composer)
+            try tmux.waitFor("app", "Music's composer with the link and its note") {
+                $0.contains("Session Music") && $0.contains("example.com/handed") && $0.contains("from the desktop")
+            }
+            try tmux.keys("app", "Escape")
+            try tmux.waitFor("app", "the list") { !$0.contains("Share a link") }
+            // No session of that name: Enter starts one, and the link waits for it.
+            try tmux.start("cli2", ["sh", "-c", command], environment: ["LINKSTR_PASSPHRASE": Home.passphrase, "TERM": term])
+            try tmux.waitFor("app", text: "Share into:", timeout: 20)
+            try tmux.type("app", "Cats \(term)")
+            try tmux.waitFor("app", text: "Enter starts “Cats \(term)”")
+            try tmux.keys("app", "Enter")
+            try tmux.waitFor("app", text: "New session")
+            try tmux.keys("app", "Enter")
+            let created = try tmux.waitFor("app", text: "write a note and press Enter to share the link", timeout: 20)
+            XCTAssertTrue(created.contains("Session Cats \(term)") && created.contains("example.com/handed"), created)
+            try tmux.keys("app", "Enter")
+            try tmux.waitFor("app", text: "sent.", timeout: 20)
             try tmux.keys("app", "Escape")
             try tmux.keys("app", "C-c")
             _ = try? tmux.waitFor("app", "the app to quit") { !$0.contains("Sessions") }

@@ -7,18 +7,7 @@ enum OverlayViews {
         switch overlay {
         case .commandLine: return  // drawn on the status line
         case .help: help(&c, state)
-        case .sharedLink(let link):
-            let kind = URLClassifier.classify(link.url)
-            let width = min(72, c.width - 4)
-            let lines = PostViews.wrap(DisplayText.singleLine(link.url), width: width - 4).prefix(4)
-            let note = link.note.map { PostViews.wrap("“" + DisplayText.singleLine($0) + "”", width: width - 4).prefix(3) } ?? []
-            let r = box(&c, title: "Shared link", width: width, height: lines.count + note.count + 7)
-            for (i, line) in lines.enumerated() { c.put(line, x: r.x + 2, y: r.y + 2 + i, Style(.link)) }
-            for (i, line) in note.enumerated() { c.put(line, x: r.x + 2, y: r.y + 2 + lines.count + i, Style(.note)) }
-            let below = r.y + 3 + lines.count + note.count
-            c.put(kind.label, x: r.x + 2, y: below, Style(.label), limit: width - 4)
-            c.put("Enter share into the selected session · o open · y copy · Esc discard", x: r.x + 2, y: below + 2,
-                  Style(.dim), limit: width - 4)
+        case .sharedLink(let picker): SharedLinkView.render(&c, state, picker)
         case .confirm(let confirmation):
             let lines = PostViews.wrap(confirmation.question, width: min(60, c.width - 8))
             let typing = confirmation.word != nil
