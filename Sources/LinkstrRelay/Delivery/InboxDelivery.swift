@@ -13,12 +13,32 @@ public struct InboxDelivery: Sendable {
         public let error: String?
     }
 
-    public var allowPrivateAddresses: Bool
-    public var timeout: TimeAmount
+    /// What a host name resolved to, by the public-address rule.
+    public enum Resolved: Sendable {
+        case address(SocketAddress)
+        case unresolvable
+        case privateAddress
+    }
+    public typealias Resolve = @Sendable (_ host: String, _ port: Int, _ allowPrivate: Bool) async -> Resolved
 
-    public init(allowPrivateAddresses: Bool = false, timeout: TimeAmount = .seconds(5)) {
+    public var allowPrivateAddresses: Bool
+    /// Each step's deadline: resolving the name, connecting, and the relay's OKs.
+    public var timeout: TimeAmount
+    /// The system resolver, or a test's (one that never answers, to show the deadline holds).
+    public var resolve: Resolve
+
+    public init(allowPrivateAddresses: Bool = false, timeout: TimeAmount = .seconds(5), resolve: @escaping Resolve = InboxDelivery.systemResolve) {
         self.allowPrivateAddresses = allowPrivateAddresses
         self.timeout = timeout
+        self.resolve = resolve
+    }
+
+    public static let systemResolve: Resolve = { host, port, allowPrivate in
+        switch await PublicAddress.resolve(host, port: port, allowPrivate: allowPrivate) {
+        case .success(let address): return .address(address)
+        case .failure(.unresolvable): return .unresolvable
+        case .failure(.privateAddress): return .privateAddress
+        }
     }
 
     /// The delivery the apps use (see `PublicAddress.privateAllowed`).
@@ -26,14 +46,23 @@ public struct InboxDelivery: Sendable {
         InboxDelivery(allowPrivateAddresses: PublicAddress.privateAllowed(by: environment))
     }
 
+    /// "5 s", or "200 ms" under a second.
+    static func words(_ t: TimeAmount) -> String {
+        t.nanoseconds >= 1_000_000_000 ? "\(t.nanoseconds / 1_000_000_000) s" : "\(t.nanoseconds / 1_000_000) ms"
+    }
+
     public func deliver(_ events: [NostrEvent], to relay: String) async -> Report {
         guard let url = URL(string: relay), let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "wss",
               let host = url.host, !host.isEmpty else { return Report(relay: relay, accepted: 0, error: "invalid relay url") }
         let address: SocketAddress
-        switch await PublicAddress.resolve(host, port: url.port ?? (scheme == "wss" ? 443 : 80), allowPrivate: allowPrivateAddresses) {
-        case .failure(.unresolvable(let h)): return Report(relay: relay, accepted: 0, error: "cannot resolve \(h)")
-        case .failure(.privateAddress(let h)): return Report(relay: relay, accepted: 0, error: "\(h) is a local or private address")
-        case .success(let checked): address = checked
+        let name = DisplayText.singleLine(host), port = url.port ?? (scheme == "wss" ? 443 : 80)
+        // A lookup can hang (a resolver that never answers): it has the same deadline as every other step.
+        let resolve = self.resolve, allowPrivate = allowPrivateAddresses
+        switch try? await withTimeout(timeout, { await resolve(host, port, allowPrivate) }) {
+        case nil: return Report(relay: relay, accepted: 0, error: "\(name) did not resolve in \(Self.words(timeout))")
+        case .unresolvable?: return Report(relay: relay, accepted: 0, error: "cannot resolve \(name)")
+        case .privateAddress?: return Report(relay: relay, accepted: 0, error: "\(name) is a local or private address")
+        case .address(let checked)?: address = checked
         }
         let connection: WebSocketConnection
         // To the address that was checked, not to a second lookup that could answer differently.

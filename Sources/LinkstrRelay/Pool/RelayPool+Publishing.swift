@@ -9,19 +9,42 @@ extension RelayPool {
     // MARK: publishing
 
     /// Send gating (wire document §8.5, decided by `SendGate`): fails at once with no enabled or only
-    /// read-only relays, otherwise waits up to `timeout` for a connected writable relay.
+    /// read-only relays, otherwise waits up to `timeout` for a connected writable relay. The waiter is
+    /// woken by the machine step that makes a relay writable (or the gate fail), not by polling.
     public func waitForWritableRelay(timeout: Duration = .seconds(12)) async -> PublishError? {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            switch SendGate.decide(Array(machines.values)) {
-            case .ready: return nil
-            case .fail(let error): return error
-            case .wait: break
-            }
-            if ContinuousClock.now >= deadline { return .reconnectTimeout }
-            try? await Task.sleep(for: configuration.gatePoll)
-            if stopped { return .offline }
+        switch SendGate.decide(Array(machines.values)) {
+        case .ready: return nil
+        case .fail(let error): return error
+        case .wait: break
         }
+        if stopped { return .offline }
+        let id = UUID()
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            if Task.isCancelled { return }
+            await self?.settleGateWaiter(id, .reconnectTimeout)
+        }
+        let answer = await withCheckedContinuation { gateWaiters[id] = $0 }
+        timer.cancel()
+        return answer
+    }
+
+    private func settleGateWaiter(_ id: UUID, _ answer: PublishError?) {
+        gateWaiters.removeValue(forKey: id)?.resume(returning: answer)
+    }
+
+    /// After every machine step: senders waiting at the gate go on once it opens (or fails).
+    func wakeGateWaiters() {
+        guard !gateWaiters.isEmpty else { return }
+        let answer: PublishError?
+        switch SendGate.decide(Array(machines.values)) {
+        case .ready: answer = nil
+        case .fail(let error): answer = error
+        case .wait: return
+        }
+        let waiting = gateWaiters
+        gateWaiters = [:]
+        for w in waiting.values { w.resume(returning: answer) }
     }
 
     /// Sends `events` to every writable relay. Succeeds once each event was accepted by one relay, fails as

@@ -31,7 +31,6 @@ public actor RelayPool {
         public var informationTimeout: TimeAmount = .seconds(5)
         public var backoff = Backoff()
         public var pingInterval: Duration = .seconds(30)
-        public var gatePoll: Duration = .milliseconds(350)
         /// Monotonic seconds (NIP-42 bounds and AUTH-loop backoff).
         public var clock: @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
         /// A number in 0..<1 for the backoff's jitter.
@@ -79,6 +78,8 @@ public actor RelayPool {
     var links: [String: Link] = [:]
     var subscriptions: [String: Subscription] = [:]
     var publishes: [UUID: PendingPublish] = [:]
+    /// Senders waiting at the send gate (`waitForWritableRelay`), woken by `step`.
+    var gateWaiters: [UUID: CheckedContinuation<PublishError?, Never>] = [:]
     var stopped = false
     /// Junk the pool saw itself, not yet reported to the relay's machine.
     var poolJunk: [String: Int] = [:]
@@ -112,6 +113,7 @@ public actor RelayPool {
                 step(url) { $0.setEnabled(enabled) }
             }
         }
+        wakeGateWaiters()  // a removed relay may leave the gate with nothing to wait for
     }
 
     public func snapshots() -> [RelaySnapshot] { machines.keys.sorted().compactMap { machines[$0]?.snapshot } }
@@ -125,6 +127,9 @@ public actor RelayPool {
         for url in machines.keys { step(url) { $0.disconnect() } }
         for p in publishes.values { p.continuation?.resume(returning: .failure(.offline)); p.continuation = nil }
         publishes.removeAll()
+        let waiting = gateWaiters
+        gateWaiters = [:]
+        for w in waiting.values { w.resume(returning: .offline) }
         sink.finish()
     }
 
@@ -139,6 +144,7 @@ public actor RelayPool {
         let actions = input(&machine)
         machines[url] = machine
         perform(actions, url)
+        wakeGateWaiters()
     }
 
     func perform(_ actions: [RelayMachine.Action], _ url: String) {

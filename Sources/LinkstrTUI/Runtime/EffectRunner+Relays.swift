@@ -100,6 +100,8 @@ extension EffectRunner {
                     if relay.isEmpty { self?.dispatch(.failed(.storeIncoming, text)) }
                 case .historyChanged(let relay, let note):
                     await self?.historyChanged(relay, note)
+                case .inboxDelivery:
+                    break  // best effort: its failures are relays' words, not the user's to act on (issue 30 shows them per member)
                 }
             }
         }

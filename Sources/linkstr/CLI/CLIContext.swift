@@ -124,10 +124,12 @@ final class EngineOnDemand: Sendable {
         return made
     }
 
-    /// Preference records saved by the command go out before the engine stops (bounded by the relay gate).
+    /// Preference records saved by the command go out before the engine stops (bounded by the relay gate),
+    /// and a post's deliveries to its recipients' inbox relays end (each within its deadline).
     func stop() async {
         guard let e = engine.withLock({ $0 }) else { return }
         await e.publishPendingPreferences()
+        await e.finishDeliveries()
         await e.stop()
     }
 }

@@ -58,7 +58,7 @@ struct SyncCommand: LinkstrCommand {
             try? await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
         }
         // The deadline holds even while a relay keeps streaming: stop receiving, ingest what is buffered.
-        let relays = await engine.pool.snapshots()
+        let relays = await engine.relaySnapshots()
         let history = await engine.historyOutcomes()
         await engine.stop()
         let stats = await engine.settledStats()

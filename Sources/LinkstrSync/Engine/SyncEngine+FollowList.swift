@@ -2,8 +2,45 @@ import LinkstrDomain
 import LinkstrRelay
 import NostrProtocol
 
-/// Editing our own follow list (wire 2026 §7.1), with two devices on one key in mind.
+/// Our follow list's subscription, and which relays answered it.
+struct FollowListState {
+    var subscribed = false
+    /// Relays that answered the follow-list request (EOSE): our applied list is as new as they know.
+    var answered = Set<String>()
+}
+
+/// Our own follow list (wire 2026 §7.1): received, and edited with two devices on one key in mind.
 extension SyncEngine {
+    func subscribeFollowList() async {
+        guard !followList.subscribed else { return }
+        followList.subscribed = true
+        await subscribe(.followList, [Filter(authors: [me], kinds: [3], limit: 1)])
+    }
+
+    /// An edit starts from the newest list a relay knows, never from a guess: wait (bounded) until one
+    /// answered the follow-list query; none ⇒ the list is unavailable and nothing is published.
+    func waitForFollowList(upTo wait: Duration) async throws {
+        ensureConsuming()
+        await subscribeFollowList()
+        if followList.answered.isEmpty { await park(.followListAnswered, upTo: wait) }
+        guard !followList.answered.isEmpty else {
+            throw DomainError.message("your contact list is unavailable: no relay answered in time. try again.")
+        }
+    }
+
+    func ingestFollowList(_ e: NostrEvent) {
+        guard e.kind == 3, e.pubkey.hex == me, e.isValid else { return }
+        if write("the follow list", { try store.ingestFollowList(author: me, createdAt: e.createdAt, eventID: e.id.hex, tags: e.tags, now: clock()) }) == .applied {
+            updateSink.yield(.contactsChanged)
+            scheduleProfileRefresh()
+        }
+    }
+
+    /// Publishes the follow list with exactly `keys` (see `editContacts`).
+    public func setContacts(_ keys: [Pubkey]) async throws {
+        try await editContacts { _ in keys }
+    }
+
     /// Edits the follow list (wire 2026 §7.1): `edit` turns the applied list's keys into the wanted
     /// ones; the applied list's tags are kept verbatim (other tags, relay hints, petnames), the new
     /// list is dated after it, and once a relay accepted it, it is applied like any list of ours.

@@ -1,0 +1,251 @@
+import Dispatch
+import Foundation
+import LinkstrDomain
+import LinkstrRelay
+import NostrProtocol
+import Synchronization
+
+/// The ingest pipeline's state: wraps buffered or being opened, batches in flight, junk counts.
+struct IngestState {
+    /// The pipeline's front (pure, tested alone): wraps buffered or being opened, known junk, and
+    /// batches; the persisted processed set is asked per batch (`ingest`). Two batches are in flight at
+    /// most (one opened while the other is written), and the pool's consumer waits once `queuedBatches`
+    /// more are buffered, which bounds what is held.
+    var batcher = IngestBatcher(batchSize: 256, maxBatchesInFlight: 2)
+    /// Takes full batches while the pool's consumer goes on receiving (so the next history page is asked
+    /// for while this one is opened and stored); nil when idle.
+    var worker: Task<Void, Never>?
+    var activeFlushes = 0
+    /// Relays whose live subscription reached EOSE: what comes on it after that is news.
+    var liveEOSE = Set<String>()
+    var stagedAtStart = 0
+    var junkSinceTrim = 0
+    /// Junk seen again (already known, not checked twice) per relay, not yet told to the pool.
+    var knownJunk: [String: Int] = [:]
+    var lastTrim = ContinuousClock.now
+    static let queuedBatches = 2
+}
+
+/// Ingest: wraps deduplicated before any decryption, opened on every core, stored one batch per
+/// transaction off the actor, with backpressure on the pool's consumer.
+extension SyncEngine {
+    func enqueue(_ relay: String, live: Bool, _ e: NostrEvent) async {
+        stats.wrapsReceived += 1
+        let received = Self.seconds(ContinuousClock.now)
+        if stats.firstReceived == nil { stats.firstReceived = received }
+        stats.lastReceived = received
+        // `live` is decided on receipt: an event is news only when it came on the live subscription after
+        // that relay's EOSE for it. (Deciding at flush time filed history received just before EOSE as live.)
+        switch ingestion.batcher.admit(IngestBatcher.Item(relay: relay, live: live && ingestion.liveEOSE.contains(relay), event: e)) {
+        case .inFlight: stats.wrapsAlreadyProcessed += 1
+        case .knownJunk:
+            stats.invalidWraps += 1
+            ingestion.knownJunk[relay, default: 0] += 1
+            if ingestion.knownJunk[relay, default: 0] >= 50 { await pool.eventsChecked(relay, 0, ingestion.knownJunk.removeValue(forKey: relay) ?? 0) }
+        case .buffered(flush: true, _):
+            kickWorker()
+            // Backpressure: past a few batches the consumer of pool events waits for the worker.
+            while ingestion.batcher.buffer.count >= ingestion.batcher.batchSize * IngestState.queuedBatches {
+                await park(.space)
+            }
+        case .buffered:
+            debounce(.flush, .milliseconds(40))  // a trickle of wraps is still batched
+        }
+    }
+
+    /// The run's counts as the store ended up: a message that waited in a batch and was released by a
+    /// later one (a post before its session) counts as applied, not pending.
+    public func settledStats() -> SyncStats {
+        var settled = stats
+        guard let staged = read("the staged count", { try store.stagedCount() }) else { return settled }
+        let stillWaiting = min(stats.pending, max(0, staged - ingestion.stagedAtStart))
+        settled.applied += stats.pending - stillWaiting
+        settled.pending = stillWaiting
+        return settled
+    }
+
+    /// Each relay's share of junk, for its junk meter in the pool (a relay sending mostly junk is dropped).
+    private func reportChecked(_ checked: [String: (valid: Int, junk: Int)]) async {
+        for (relay, c) in checked { await pool.eventsChecked(relay, c.valid, c.junk) }
+    }
+
+    private func kickWorker() {
+        guard ingestion.worker == nil else { return }
+        ingestion.worker = Task { await self.drainFullBatches() }
+    }
+
+    /// Full batches as long as there are some, up to `maxBatchesInFlight` at once (one is opened while
+    /// the one before is written); a partial batch waits for the timer or `flush()`.
+    private func drainFullBatches() async {
+        await withTaskGroup(of: Void.self) { group in
+            var running = 0
+            while true {
+                if ingestion.batcher.buffer.count >= ingestion.batcher.batchSize, let batch = takeBatch() {
+                    running += 1
+                    group.addTask { await self.ingest(batch) }
+                    continue
+                }
+                guard running > 0 else { break }
+                await group.next()
+                running -= 1
+            }
+        }
+        ingestion.worker = nil
+    }
+
+    /// After a flood of junk the allocator keeps the freed batches: give them back (at most every 2 s),
+    /// so resident memory returns to where it was.
+    private func returnMemoryAfterJunk() {
+        guard ingestion.junkSinceTrim >= 2_000, ContinuousClock.now - ingestion.lastTrim > .seconds(2) else { return }
+        ingestion.junkSinceTrim = 0
+        ingestion.lastTrim = ContinuousClock.now
+        MemoryTrim.now()
+    }
+
+    /// Ingests everything buffered and returns once no flush is running any more (a flush started
+    /// elsewhere may still be opening its batch: the actor lets others in while it awaits).
+    public func flush() async {
+        while ingestion.activeFlushes > 0 || !ingestion.batcher.buffer.isEmpty {
+            if !ingestion.batcher.buffer.isEmpty, ingestion.batcher.hasSlot { await flushBuffered(); continue }
+            await park(.flushed)
+        }
+    }
+
+    /// Opens the buffered wraps (on every core) and ingests them in one transaction.
+    func flushBuffered() async {
+        debounced.remove(.flush)
+        guard let buffered = takeBatch() else { return }
+        await ingest(buffered)
+    }
+
+    private func takeBatch() -> [IngestBatcher.Item]? {
+        guard let batch = ingestion.batcher.takeBatch() else { return nil }
+        ingestion.activeFlushes += 1
+        release(.space)  // room again for the consumer of pool events
+        return batch
+    }
+
+    /// Opens a taken batch (on every core) and ingests it in one transaction (off the actor).
+    private func ingest(_ buffered: [IngestBatcher.Item]) async {
+        var failed = [EventID]()
+        defer {
+            ingestion.batcher.finished(buffered, junk: failed)
+            if ingestion.batcher.buffer.count >= ingestion.batcher.batchSize { kickWorker() } else if !ingestion.batcher.buffer.isEmpty {
+                debounce(.flush, .milliseconds(40))
+            }
+        }
+        defer {
+            ingestion.activeFlushes -= 1
+            if ingestion.activeFlushes == 0 { release(.flushed) }
+        }
+        let bufferedIDs = buffered.map { $0.event.id.hex }
+        // Dedup against the persisted set before any decryption. If that lookup fails, opening again is
+        // only wasted work (ingest dedups by rumor id): this read decides no write.
+        let known = (try? store.alreadyProcessed(bufferedIDs)) ?? []
+        stats.wrapsAlreadyProcessed += known.count
+        let batch = known.isEmpty ? buffered : buffered.filter { !known.contains($0.event.id.hex) }
+        var checked = [String: (valid: Int, junk: Int)]()
+        for item in buffered where known.contains(item.event.id.hex) { checked[item.relay, default: (0, 0)].valid += 1 }
+        guard !batch.isEmpty else { return await reportChecked(checked) }
+        let now = clock()
+        let identity = identity, cache = keyCache
+        let unwrapStart = ContinuousClock.now
+        let opened = await Self.unwrapAll(batch.map(\.event), identity: identity, cache: cache)
+        stats.unwrapSeconds += Self.seconds(ContinuousClock.now) - Self.seconds(unwrapStart)
+        stats.decryptions += batch.count
+        var messages = [InboundMessage]()
+        for (item, result) in zip(batch, opened) {
+            switch result {
+            case .failure:
+                // Junk (bad signature, not for us, undecryptable) costs no disk: remembered in memory only.
+                stats.invalidWraps += 1
+                checked[item.relay, default: (0, 0)].junk += 1
+                failed.append(item.event.id)
+                ingestion.junkSinceTrim += 1
+            case .success(let gift):
+                checked[item.relay, default: (0, 0)].valid += 1
+                switch InboundDecoder.decode(rumor: gift.rumor, rumorID: gift.rumorID, sender: gift.sender, wrapID: item.event.id.hex,
+                                             source: item.live ? .live : .historical, receivedAt: now) {
+                case .success(let m): messages.append(m)
+                case .failure(.notLinkstr): stats.notLinkstr += 1
+                case .failure: stats.rejectedPayloads += 1
+                }
+            }
+        }
+        returnMemoryAfterJunk()
+        await reportChecked(checked)
+        let wrapIDs = zip(batch, opened).compactMap { item, result in (try? result.get()) == nil ? nil : item.event.id.hex }
+        do {
+            let storeStart = ContinuousClock.now
+            defer { stats.storeSeconds += Self.seconds(ContinuousClock.now) - Self.seconds(storeStart) }
+            let store = self.store, restoring = history.restoring, messages = messages
+            // Off the actor: pool events go on being received while the batch is written.
+            let reports = try await Self.writing { try store.ingest(messages, restoringHistory: restoring, processedWraps: wrapIDs, now: now) }
+            var touched = Set<String>(), notifications = [InboundNotification]()
+            for r in reports {
+                touched.formUnion(r.touchedSessions)
+                notifications += r.notifications
+                switch r.outcome {
+                case .applied: stats.applied += 1
+                case .duplicate: stats.duplicates += 1
+                case .pending: stats.pending += 1
+                case .ignored: stats.ignored += 1
+                }
+            }
+            log.debug("batch ingested", metadata: ["wraps": "\(batch.count)", "opened": "\(wrapIDs.count)", "messages": "\(messages.count)",
+                                                   "sessions": "\(touched.count)"])
+            if !touched.isEmpty || !notifications.isEmpty { updateSink.yield(.ingested(touchedSessions: touched, notifications: notifications)) }
+            if !touched.isEmpty { scheduleProfileRefresh() }
+        } catch {
+            // Nothing was written; these wraps are opened again next time (the run is not complete).
+            log.error("could not store incoming messages", metadata: ["error": "\(type(of: error))", "wraps": "\(batch.count)"])
+            let words = "\(error)"
+            stats.storeFailures += 1
+            stats.lastStoreError = words
+            updateSink.yield(.notice(relay: "", "could not store \(batch.count) incoming message\(batch.count == 1 ? "" : "s"): \(words) they are read again on the next sync."))
+        }
+    }
+
+    /// Seconds since the process's first use of it, on the continuous clock (for stage figures).
+    public static func seconds(_ instant: ContinuousClock.Instant) -> Double {
+        let d = epoch.duration(to: instant)
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+    private static let epoch = ContinuousClock.now
+
+    /// Batches are written on one queue of their own, in the order they were opened.
+    private static let writeQueue = DispatchQueue(label: "linkstr.sync.ingest-writes", qos: .userInitiated)
+
+    static func writing<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            writeQueue.async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    /// Fully checked unwraps, spread over the cores (each unwrap is ~200 µs of elliptic-curve work).
+    static func unwrapAll(_ wraps: [NostrEvent], identity: SecretKey, cache: ConversationKeyCache) async -> [Result<NIP59.UnwrappedGift, GiftWrapError>] {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                let results = ResultSlots(count: wraps.count)
+                let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, wraps.count / 8))
+                DispatchQueue.concurrentPerform(iterations: workers) { w in
+                    var i = w
+                    while i < wraps.count {
+                        results.set(i, Result { () throws(GiftWrapError) in try NIP59.unwrap(wraps[i], recipient: identity, cache: cache) })
+                        i += workers
+                    }
+                }
+                continuation.resume(returning: results.values)
+            }
+        }
+    }
+}
+
+/// One slot per wrap; each index is written by exactly one worker, then read after all of them finished.
+/// (A lock per wrap costs nanoseconds beside the two signature checks and the ECDH each wrap needs.)
+private final class ResultSlots: Sendable {
+    private let slots: Mutex<[Result<NIP59.UnwrappedGift, GiftWrapError>?]>
+    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
+    func set(_ i: Int, _ r: Result<NIP59.UnwrappedGift, GiftWrapError>) { slots.withLock { $0[i] = r } }
+    var values: [Result<NIP59.UnwrappedGift, GiftWrapError>] { slots.withLock { $0.map { $0! } } }
+}

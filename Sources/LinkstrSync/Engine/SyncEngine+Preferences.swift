@@ -1,0 +1,116 @@
+import LinkstrDomain
+import LinkstrRelay
+import NostrProtocol
+
+/// Private preferences: whether the stored ones were read, the initial backup, the upload running.
+struct PreferencesState {
+    /// A relay sent its stored records (the preferences history chain settled once).
+    var answered = false
+    var seeded = false
+    /// The upload of pending records running now, and whether another pass is wanted.
+    var uploadTask: Task<Void, Never>?
+    var uploadAgain = false
+}
+
+/// Private preferences (kind 30078, wire 2026 §3): received, saved here (applied at once, kept pending,
+/// then published), seeded once from what was chosen before they synced.
+extension SyncEngine {
+    func ingestPreference(_ e: NostrEvent) {
+        let preference: PrivatePreference
+        switch PrivatePreference.check(e, secretKey: identity) {
+        case .success(let p): preference = p
+        case .failure(let why):
+            // Ignored, as the spec asks; the log says why (never what it holds).
+            log.debug("private preference ignored", metadata: ["event": "\(e.id.hex.prefix(12))", "why": "\(why.rawValue)"])
+            return
+        }
+        guard write("a private preference", { try store.receivePreference(preference, event: e) }) == true else { return }
+        announce(preference)
+    }
+
+    private func announce(_ preference: PrivatePreference) {
+        switch preference {
+        case .alias: updateSink.yield(.contactsChanged)
+        case .archive(let sid, _): updateSink.yield(.ingested(touchedSessions: [sid], notifications: []))
+        }
+    }
+
+    /// A change made here: applied at once and kept as pending, then published (a relay that is not
+    /// reachable now gets it when it is). Nothing is made when the stored record already says so.
+    public func savePreference(_ preference: PrivatePreference) throws {
+        try savePreference(preference, createdAt: nil)
+        scheduleUpload()
+    }
+
+    /// Publishes what is pending and returns when that is done or has failed (the CLI, before it exits).
+    public func publishPendingPreferences() async {
+        scheduleUpload()
+        await preferences.uploadTask?.value
+    }
+
+    func scheduleUpload() {
+        guard preferences.uploadTask == nil else { preferences.uploadAgain = true; return }
+        preferences.uploadTask = Task { [weak self] in await self?.runUploads() }
+    }
+
+    private func runUploads() async {
+        repeat {
+            preferences.uploadAgain = false
+            await uploadPendingPreferences()
+        } while preferences.uploadAgain && !Task.isCancelled
+        preferences.uploadTask = nil
+    }
+
+    /// `createdAt` nil: dated now, after the record it replaces; else as given (the initial backup).
+    private func savePreference(_ preference: PrivatePreference, createdAt: Int64?) throws {
+        let current = try store.preference(dTag: PrivatePreference.dTag(for: preference.key, secretKey: identity))
+        if current?.preference == preference { return }
+        let at = createdAt ?? PrivatePreference.publicationTime(now: clock(), after: current?.stamp)
+        try store.savePreference(preference, event: try preference.event(secretKey: identity, createdAt: at, random: random))
+        announce(preference)
+    }
+
+    /// Once per run, after a relay sent the stored records: what was chosen here before preferences
+    /// synced (aliases, archived sessions) and has no record yet gets one, dated at its origin so that it
+    /// never outranks an edit made elsewhere.
+    func preferencesHistoryAnswered() async {
+        preferences.answered = true
+        if !preferences.seeded {
+            preferences.seeded = true
+            write("the initial backup of private preferences") {
+                let targets = try store.storedPreferenceTargets()
+                func missing(_ p: PrivatePreference) -> Bool { !targets.contains(store.preferenceTarget(p.key)) }
+                for contact in try store.contacts() {
+                    guard let alias = contact.alias else { continue }
+                    let p = PrivatePreference.alias(pubkey: contact.pubkey, name: alias)
+                    if missing(p) { try savePreference(p, createdAt: 1) }
+                }
+                for row in try store.sessionSummaries(archived: true) {
+                    let p = PrivatePreference.archive(sessionID: row.id, archived: true)
+                    let created = try store.session(row.id)?.derived.timeline.first?.createdAt ?? 1
+                    if missing(p) { try savePreference(p, createdAt: max(1, created)) }
+                }
+            }
+        }
+        scheduleUpload()
+    }
+
+    /// Publishes the pending records one at a time, each waiting for a relay's OK; a failure keeps them
+    /// pending for the next reconnect.
+    private func uploadPendingPreferences() async {
+        guard let pending = read("the pending private preferences", { try store.pendingPreferenceEvents() }), !pending.isEmpty else { return }
+        let unsynced = "couldn't sync private preferences. local data is kept; linkstr will retry when you reconnect."
+        if await pool.untilWritable() != nil {
+            updateSink.yield(.notice(relay: "", unsynced))
+            return
+        }
+        for event in pending {
+            guard case .success = await pool.publish([event], Self.publishTimeout, false) else {
+                updateSink.yield(.notice(relay: "", unsynced))
+                return
+            }
+            write("a published private preference") { try store.markPreferencePublished(event.id.hex) }
+        }
+        log.info("private preferences published", metadata: ["count": "\(pending.count)"])
+    }
+}

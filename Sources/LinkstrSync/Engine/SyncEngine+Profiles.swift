@@ -1,0 +1,103 @@
+import LinkstrDomain
+import LinkstrRelay
+import NostrProtocol
+
+/// Profiles: whose kind 0 the profiles subscription asks for, and which relays answered it.
+struct ProfilesState {
+    /// Contacts and session members.
+    var authors = Set<Pubkey>()
+    var subscribed = false
+    /// Relays that answered the profiles request (EOSE): our own kind 0 is known from them.
+    var answered = Set<String>()
+}
+
+/// Profiles (kind 0) of the people we know and our own, their inbox and relay lists (kinds 10050 and
+/// 10002), and publishing our name merged into our newest kind 0.
+extension SyncEngine {
+    /// Asks every relay for the kind 0 of the people we know, replacing the previous request when that set
+    /// changed (a REQ with the same id replaces it; the pool re-sends it after reconnects).
+    func refreshProfileSubscription() async {
+        debounced.remove(.profileRefresh)
+        guard let authors = read("the people we know", { try store.profileAuthors() }),
+              !(profiles.subscribed && authors == profiles.authors) else { return }
+        profiles.authors = authors
+        profiles.subscribed = true
+        let sorted = authors.sorted()
+        // Our own newest kind 0 too: a name change must keep the fields other clients set.
+        // Their profiles and where they want gift wraps delivered (NIP-17 inbox, NIP-65 read relays).
+        let kinds = [0, InboxRelayRule.inboxKind, InboxRelayRule.relayListKind]
+        let filters = [Filter(authors: [me], kinds: [0], limit: 1)] + stride(from: 0, to: sorted.count, by: Self.authorsPerFilter).map {
+            Filter(authors: Array(sorted[$0..<min($0 + Self.authorsPerFilter, sorted.count)]), kinds: kinds)
+        }
+        await subscribe(.profiles, filters)
+    }
+
+    /// New sessions or contacts arrive in bursts; look at the set of people once the burst is over.
+    func scheduleProfileRefresh() { debounce(.profileRefresh, .seconds(1)) }
+
+    func ingestProfile(_ e: NostrEvent) {
+        let author = e.pubkey.hex
+        if e.kind == InboxRelayRule.inboxKind || e.kind == InboxRelayRule.relayListKind {
+            guard author != me, profiles.authors.contains(author), e.isValid,
+                  let current = read("a relay list", { try store.relayListStamp(author, kind: e.kind) }),
+                  InboxRelayRule.shouldStore(createdAt: e.createdAt, eventID: e.id.hex, current: current, now: clock()) else { return }
+            write("a relay list") { try store.storeRelayList(author, kind: e.kind, relays: InboxRelayRule.relays(kind: e.kind, tags: e.tags),
+                                      stamp: LWWStamp(createdAt: e.createdAt, eventID: e.id.hex)) }
+            return
+        }
+        if author == me {
+            guard e.kind == 0, e.isValid, let current = read("our profile", { try store.ownProfile() }) else { return }
+            if case .apply(_, let stamp) = ProfileRule.decide(kind: e.kind, author: me, createdAt: e.createdAt, eventID: e.id.hex, content: e.content,
+                                                              known: [me], current: current?.stamp, now: clock()) {
+                write("our profile") { try store.setOwnProfile(content: e.content, stamp: stamp) }
+                // Unless a name typed here is still waiting to be published, the relays' name is ours.
+                if case .some(nil) = read("the pending profile name", { try store.setting(.profileNamePending) }) {
+                    write("our profile name") { try store.setSetting(.profileName, NostrEventTemplates.profileName(fromContent: e.content)) }
+                    scheduleProfilesChanged()
+                }
+            }
+            return
+        }
+        // Cheap checks before the signature: only kind 0 of people we asked for is worth verifying.
+        guard e.kind == 0, profiles.authors.contains(author), e.isValid,
+              let current = read("a profile", { try store.profileStamp(author) }) else { return }
+        let decision = ProfileRule.decide(kind: e.kind, author: author, createdAt: e.createdAt, eventID: e.id.hex, content: e.content,
+                                          known: profiles.authors, current: current, now: clock())
+        guard write("a profile", { try store.applyProfile(author, decision) }) == true else { return }
+        scheduleProfilesChanged()
+    }
+
+    /// One reload for a burst of profiles (the first answer brings one per person).
+    private func scheduleProfilesChanged() { debounce(.profilesChanged, .milliseconds(200)) }
+
+    func announceProfilesChanged() {
+        debounced.remove(.profilesChanged)
+        updateSink.yield(.profilesChanged)
+    }
+
+    /// Publishes a name typed while offline or at account creation (`profile.name.pending`), if any; a
+    /// failure leaves it pending for the next start, and says why.
+    public func publishPendingProfileName() async {
+        guard case .some(let name?) = read("the pending profile name", { try store.setting(.profileNamePending) }) else { return }
+        do { try await publishProfileName(name) } catch {
+            log.info("pending profile name not published", metadata: ["error": "\(type(of: error))"])
+        }
+    }
+
+    /// Publishes our profile name (nil or empty removes it) merged into our newest kind 0, after waiting
+    /// (bounded) for a relay to tell us what that is; once accepted it is our name here too and no longer
+    /// pending. Returns the published event. Our stored kind 0 must be readable: a kind 0 made without
+    /// it would strip the fields other clients set, so nothing is published then.
+    @discardableResult
+    public func publishProfileName(_ name: String?, waitingUpTo wait: Duration = .seconds(5)) async throws -> NostrEvent {
+        if profiles.answered.isEmpty { await park(.profilesAnswered, upTo: wait) }
+        let existing = try store.ownProfile()
+        // Replaceable: relays keep the newest, so ours must be dated after the one it replaces.
+        let now = max(clock(), (existing?.stamp.createdAt ?? 0) + 1)
+        let event = try await publish(NostrEventTemplates.profile(name: name, existingContent: existing?.content, now: now))
+        try store.setOwnProfile(content: event.content, stamp: LWWStamp(createdAt: event.createdAt, eventID: event.id.hex))
+        try store.setSetting(.profileName, name?.isEmpty == false ? name : nil)
+        try store.setSetting(.profileNamePending, nil)
+        return event
+    }
+}

@@ -1,0 +1,276 @@
+import Foundation
+import LinkstrDomain
+import LinkstrRelay
+import LinkstrStorage
+import LinkstrLogging
+import Logging
+import NostrProtocol
+
+/// Keeps one account in sync: installs the live subscription on every relay, backfills each relay in
+/// pages, opens gift wraps (deduplicated by wrap id before any decryption, persisted), ingests them in
+/// batches (one transaction each), and sends the user's actions.
+///
+/// One actor, one concern per file, each concern's state in one struct: history chains
+/// (`+History`, `HistoryState`), the ingest pipeline (`+Ingest`), one-shot queries (`+Queries`),
+/// "added you" (`+AddedYou`), private preferences (`+Preferences`), profiles (`+Profiles`), our follow
+/// list (`+FollowList`) and sending (`+Send`). This file holds the lifecycle and routes the pool's events
+/// by their typed subscription (`SyncSubscription`). The pool is a `PoolClient` and every timer waits
+/// through the injected `sleep`, so each concern is tested with a fake pool and a fake clock.
+public actor SyncEngine {
+    /// Authors per filter in the profiles request, well under common relay limits on filter size.
+    public static let authorsPerFilter = 250
+    public static let pageSize = 500
+    /// Live events may be backdated by the 0–2 day wrap tweak; allow ten minutes of clock skew too.
+    public static let liveWindow: Int64 = NIP59.maxTimestampTweak + 600
+    public static let pageDeadline: Duration = .seconds(15)
+
+    public nonisolated let updates: AsyncStream<SyncUpdate>
+    let updateSink: AsyncStream<SyncUpdate>.Continuation
+
+    public let identity: SecretKey
+    public let store: AccountStore
+    let pool: PoolClient
+    let clock: @Sendable () -> Int64
+    let random: any RandomSource
+    let sleep: Sleep
+    let keyCache: ConversationKeyCache
+    let delivery: InboxDelivery
+    var me: Pubkey { identity.publicKey.hex }
+    /// Counts and relay URLs only: never keys, notes, links or names.
+    let log = LinkstrLogging.logger("sync")
+
+    // Each concern's state, declared beside its code.
+    var history = HistoryState()
+    var ingestion = IngestState()
+    var queries = QueryState()
+    var addedYou = AddedYouState()
+    var preferences = PreferencesState()
+    var profiles = ProfilesState()
+    var followList = FollowListState()
+    var outbox = OutboxState()
+    var waiters = Waiters<EngineWait>()
+    var debounced = Set<Debounced>()
+    public internal(set) var stats = SyncStats()
+
+    /// `start()` ran: history and the live subscription are wanted (an engine made only to publish,
+    /// as the CLI's, asks for nothing else).
+    var started = false
+    private var consumer: Task<Void, Never>?
+
+    /// How the engine waits, for every timer it has (a batch's flush, page deadlines, query and backfill
+    /// timeouts, the profile debounces): real time, or a test's own, so a 15 s deadline can pass at once.
+    public typealias Sleep = @Sendable (Duration) async -> Void
+    public static let realSleep: Sleep = { try? await Task.sleep(for: $0) }
+    public static let wallClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+
+    public init(identity: SecretKey, store: AccountStore, pool: PoolClient, clock: @escaping @Sendable () -> Int64 = SyncEngine.wallClock,
+                sleep: @escaping Sleep = SyncEngine.realSleep, random: any RandomSource = SystemRandom(), delivery: InboxDelivery = .configured()) {
+        self.sleep = sleep
+        self.delivery = delivery
+        self.identity = identity
+        self.store = store
+        self.pool = pool
+        self.clock = clock
+        self.random = random
+        keyCache = ConversationKeyCache(secretKey: identity)
+        (updates, updateSink) = AsyncStream<SyncUpdate>.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    /// An engine over a live `RelayPool`.
+    public init(identity: SecretKey, store: AccountStore, pool: RelayPool, clock: @escaping @Sendable () -> Int64 = SyncEngine.wallClock,
+                sleep: @escaping Sleep = SyncEngine.realSleep, random: any RandomSource = SystemRandom(), delivery: InboxDelivery = .configured()) {
+        self.init(identity: identity, store: store, pool: .live(pool), clock: clock, sleep: sleep, random: random, delivery: delivery)
+    }
+
+    /// The NIP-42 signer the pool should use for this identity.
+    public static func authSigner(for identity: SecretKey) -> AuthSigner {
+        { relay, challenge in
+            UnsignedEvent(pubkey: identity.publicKey, createdAt: Int64(Date().timeIntervalSince1970), kind: 22242,
+                          tags: [["relay", relay], ["challenge", challenge]], content: "").signed(with: identity)
+        }
+    }
+
+    /// The pool's relays as they stand.
+    public func relaySnapshots() async -> [RelaySnapshot] { await pool.snapshots() }
+
+    // MARK: lifecycle
+
+    public func start() async throws {
+        history.restoring = try store.isConversationStoreEmpty() && !(try store.historyRestored())
+        ingestion.stagedAtStart = try store.stagedCount()
+        log.info("sync started", metadata: ["restoring_history": "\(history.restoring)", "staged": "\(ingestion.stagedAtStart)"])
+        started = true
+        ensureConsuming()
+        let now = clock()
+        await subscribe(.live, [Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]], since: now - Self.liveWindow, limit: Self.pageSize)])
+        await subscribeFollowList()
+        // Live only: the stored ones are paged per relay with the history (`HistoryChain.preferences`).
+        await subscribe(.preferences, [Filter(authors: [me], kinds: [PrivatePreference.kind], limit: 0)])
+        await refreshProfileSubscription()
+    }
+
+    /// Pool events are handled from here on (`start`, or an edit of the follow list from the CLI).
+    func ensureConsuming() {
+        guard consumer == nil else { return }
+        let events = pool.events()
+        consumer = Task { [weak self] in
+            for await event in events { await self?.handle(event) }
+        }
+    }
+
+    public func stop() async {
+        consumer?.cancel()
+        preferences.uploadTask?.cancel()
+        history.pageTimers.values.forEach { $0.cancel() }
+        // Stop receiving first: a relay that keeps streaming must not hold the caller past its deadline.
+        // What is buffered is ingested; what was still on the wire is fetched again next time (only
+        // ingested wraps are recorded as processed).
+        log.debug("stopping", metadata: ["buffered": "\(ingestion.batcher.buffer.count)", "flushing": "\(ingestion.activeFlushes)"])
+        await pool.stop()
+        await flush()
+        // Best-effort inbox deliveries still under way are dropped (the CLI waits for them first).
+        cancelDeliveries()
+        log.debug("stopped")
+        updateSink.finish()
+        waiters.releaseAll()
+    }
+
+    func subscribe(_ subscription: SyncSubscription, _ filters: [Filter], relays: Set<String>? = nil) async {
+        await pool.subscribe(subscription.id, filters, relays)
+    }
+
+    func unsubscribe(_ subscription: SyncSubscription, relays: Set<String>? = nil) async {
+        await pool.unsubscribe(subscription.id, relays)
+    }
+
+    /// Parks the caller until `wait` is released, or `deadline` passed (on the injected clock).
+    func park(_ wait: EngineWait, upTo deadline: Duration? = nil) async {
+        var timer: Task<Void, Never>?
+        if let deadline {
+            let sleep = self.sleep
+            timer = Task { [weak self] in
+                await sleep(deadline)
+                if Task.isCancelled { return }
+                await self?.release(wait)
+            }
+        }
+        await withCheckedContinuation { waiters.park(wait, $0) }
+        timer?.cancel()
+    }
+
+    func release(_ wait: EngineWait) { waiters.release(wait) }
+
+    /// A write whose failure must be seen: logged and reported on the update stream (the status line, the
+    /// CLI's stderr), never swallowed. nil when it failed.
+    @discardableResult
+    func write<T>(_ what: String, _ body: () throws -> T) -> T? {
+        do { return try body() } catch {
+            log.error("could not save", metadata: ["what": "\(what)", "error": "\(type(of: error))"])
+            updateSink.yield(.notice(relay: "", "could not save \(what): \(error)"))
+            return nil
+        }
+    }
+
+    /// A read that decides a write: a failure is reported like a failed write and answers nil, so the
+    /// caller leaves the write alone instead of acting on a guess (a stored value that is absent is
+    /// `.some(nil)`).
+    func read<T>(_ what: String, _ body: () throws -> T) -> T? {
+        do { return try body() } catch {
+            log.error("could not read", metadata: ["what": "\(what)", "error": "\(type(of: error))"])
+            updateSink.yield(.notice(relay: "", "could not read \(what): \(error)"))
+            return nil
+        }
+    }
+
+    // MARK: pool events, routed by subscription
+
+    func handle(_ event: PoolEvent) async {
+        switch event {
+        case .event(let relay, let id, let e):
+            // Still queued from a relay dropped for junk: not worth checking (issue 32, item 12).
+            if pool.isDroppedForJunk(relay) { return }
+            guard let subscription = SyncSubscription(id: id) else { return }
+            switch subscription {
+            case .followList: ingestFollowList(e)
+            case .preferences: ingestPreference(e)
+            case .history(.preferences, _, _):
+                historyPageEvent(relay, subscription, e, matches: e.kind == PrivatePreference.kind && e.pubkey.hex == me)
+                ingestPreference(e)
+            case .profiles: ingestProfile(e)
+            case .addedYouNew, .addedYouRows: await addedYouListArrived(e)
+            case .query(let n): queryEvent(n, relay, e)
+            case .live:
+                await enqueue(relay, live: true, e)
+            case .history(.giftWraps, _, _):
+                let matches = e.kind == NIP59.giftWrapKind && e.tags.contains { $0.count >= 2 && $0[0] == "p" && $0[1] == me }
+                historyPageEvent(relay, subscription, e, matches: matches)
+                await enqueue(relay, live: false, e)
+            }
+        case .eose(let relay, let id):
+            guard let subscription = SyncSubscription(id: id) else { return }
+            switch subscription {
+            case .live: ingestion.liveEOSE.insert(relay)
+            case .profiles:
+                profiles.answered.insert(relay)
+                release(.profilesAnswered)
+            case .followList:
+                followList.answered.insert(relay)
+                release(.followListAnswered)
+            case .history(let chain, _, _): await pageEnded(HistoryKey(relay: relay, chain: chain), subscription, .eose)
+            case .query(let n): queryEnded(n, relay, .eose)
+            default: break
+            }
+            // A history page's tail joins the next page's batch (or is flushed when the history settles).
+            if !subscription.isGiftWrapHistory { await flush() }
+        case .closed(let relay, let id, let reason):
+            switch SyncSubscription(id: id) {
+            case .history(let chain, let r, let page)?:
+                await pageEnded(HistoryKey(relay: relay, chain: chain), .history(chain, relay: r, page: page), .closed(reason.raw))
+            case .query(let n)?: queryEnded(n, relay, .closed(reason.raw))
+            default: break
+            }
+        case .notice(let relay, let text):
+            updateSink.yield(.notice(relay: relay, text))
+        case .ready(let relay):
+            ingestion.liveEOSE.remove(relay)
+            if started {
+                await restartHistory(relay)
+                // Records made offline go out once a relay is back (wire 2026 §3.5).
+                if preferences.answered { scheduleUpload() }
+            }
+        case .status(let snapshot):
+            updateSink.yield(.relay(snapshot))
+            await relayStatusChanged(snapshot)
+        }
+    }
+
+    // MARK: debounced work
+
+    /// Work done once after a burst: the first call starts the wait, the others in it join that one.
+    enum Debounced: Hashable { case flush, profileRefresh, profilesChanged }
+
+    func debounce(_ what: Debounced, _ delay: Duration) {
+        guard debounced.insert(what).inserted else { return }
+        let sleep = self.sleep
+        Task {
+            await sleep(delay)
+            await self.fire(what)
+        }
+    }
+
+    private func fire(_ what: Debounced) async {
+        debounced.remove(what)
+        switch what {
+        case .flush: await flushBuffered()
+        case .profileRefresh: await refreshProfileSubscription()
+        case .profilesChanged: announceProfilesChanged()
+        }
+    }
+}
+
+extension SyncSubscription {
+    var isGiftWrapHistory: Bool {
+        if case .history(.giftWraps, _, _) = self { return true }
+        return false
+    }
+}

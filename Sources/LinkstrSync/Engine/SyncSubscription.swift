@@ -1,0 +1,63 @@
+/// The engine's subscriptions, typed: the wire id is made here and parsed back here only, so routing a
+/// relay's answer is a `switch`, never a string prefix test.
+public enum SyncSubscription: Hashable, Sendable {
+    /// Our gift wraps as they come (the live window).
+    case live
+    /// A page of one relay's history chain (`relay` is the relay's number in this engine's life).
+    case history(HistoryChain, relay: Int, page: Int)
+    /// Our own newest follow list (kind 3), then live.
+    case followList
+    /// Kind 0 of the people we know (and our own), their inbox and relay lists.
+    case profiles
+    /// "Added you" while watched: new lists naming us, and the newest lists of who is listed.
+    case addedYouNew, addedYouRows
+    /// Our private preferences (kind 30078), live.
+    case preferences
+    /// A one-shot read-only request.
+    case query(Int)
+
+    /// The history chains of each relay (wire 2026 §6): our gift wraps, and our private preferences.
+    public enum HistoryChain: Hashable, Sendable, CaseIterable { case giftWraps, preferences }
+
+    /// The ids relays see (unchanged from the string families they replace).
+    public var id: String {
+        switch self {
+        case .live: return "linkstr-live"
+        case .history(.giftWraps, let relay, let page): return "linkstr-backfill-\(relay)-\(page)"
+        case .history(.preferences, let relay, let page): return "linkstr-preferences-history-\(relay)-\(page)"
+        case .followList: return "linkstr-follow-list"
+        case .profiles: return "linkstr-profiles"
+        case .addedYouNew: return "linkstr-contact-new"
+        case .addedYouRows: return "linkstr-contact-rows"
+        case .preferences: return "linkstr-private-preferences"
+        case .query(let n): return "linkstr-query-\(n)"
+        }
+    }
+
+    /// The subscription an id names; nil for anything the engine never asked for.
+    public init?(id: String) {
+        switch id {
+        case "linkstr-live": self = .live
+        case "linkstr-follow-list": self = .followList
+        case "linkstr-profiles": self = .profiles
+        case "linkstr-contact-new": self = .addedYouNew
+        case "linkstr-contact-rows": self = .addedYouRows
+        case "linkstr-private-preferences": self = .preferences
+        default:
+            if let n = Self.number(id, after: "linkstr-query-") { self = .query(n); return }
+            for (prefix, chain) in [("linkstr-backfill-", HistoryChain.giftWraps), ("linkstr-preferences-history-", .preferences)] {
+                guard id.hasPrefix(prefix) else { continue }
+                let parts = id.dropFirst(prefix.count).split(separator: "-", omittingEmptySubsequences: false)
+                guard parts.count == 2, let relay = Int(parts[0]), let page = Int(parts[1]), relay >= 0, page >= 0 else { return nil }
+                self = .history(chain, relay: relay, page: page)
+                return
+            }
+            return nil
+        }
+    }
+
+    private static func number(_ id: String, after prefix: String) -> Int? {
+        guard id.hasPrefix(prefix), let n = Int(id.dropFirst(prefix.count)), n >= 0 else { return nil }
+        return n
+    }
+}

@@ -1,0 +1,51 @@
+import LinkstrDomain
+import LinkstrRelay
+
+/// What the sync engine tells its owner (the CLI or the app runtime).
+public enum SyncUpdate: Sendable {
+    case ingested(touchedSessions: Set<String>, notifications: [InboundNotification])
+    case contactsChanged
+    /// Someone's profile name (kind 0) arrived or changed: reload `AccountStore.profileNames()`.
+    case profilesChanged
+    case relay(RelaySnapshot)
+    case notice(relay: String, String)
+    /// Every relay that connected has been backfilled (late relays get their own later).
+    case backfillComplete
+    /// While "added you" is watched: who follows us now, after a follow list arrived live.
+    case addedYouChanged([Pubkey])
+    /// A relay's history is not (yet) read to its end: why, in words; nil once it is.
+    case historyChanged(relay: String, note: String?)
+    /// A post's best-effort delivery to its recipients' own inbox relays ended (after `send` returned).
+    case inboxDelivery([InboxDelivery.Report])
+}
+
+/// Counters of one engine's life (`sync --json` prints them).
+public struct SyncStats: Sendable, Equatable {
+    public var wrapsReceived = 0
+    /// Skipped before decrypting: already processed (persisted) or already in flight.
+    public var wrapsAlreadyProcessed = 0
+    /// Unwrap attempts: every one costs ECDH and signature checks.
+    public var decryptions = 0
+    public var invalidWraps = 0
+    public var notLinkstr = 0
+    public var rejectedPayloads = 0
+    public var applied = 0
+    public var duplicates = 0
+    public var pending = 0
+    public var ignored = 0
+    public var backfillPages = 0
+    /// Gift wraps delivered to recipients' own inbox relays (outside our pool), and those that were not.
+    public var inboxDelivered = 0
+    public var inboxUndelivered = 0
+    /// Stage figures for the benchmark: the first and last wrap received (seconds on the continuous
+    /// clock), and the time spent unwrapping (all cores at once) and storing.
+    public var firstReceived: Double?
+    public var lastReceived: Double?
+    public var unwrapSeconds = 0.0
+    public var storeSeconds = 0.0
+    /// Batches that could not be stored (a full disk, an I/O error), and the last such error in words:
+    /// their wraps are read again on the next sync, and a run with any is not complete.
+    public var storeFailures = 0
+    public var lastStoreError: String?
+    public init() {}
+}

@@ -1,0 +1,77 @@
+import LinkstrDomain
+@testable import LinkstrRelay
+import LinkstrStorage
+@testable import LinkstrSync
+import NostrProtocol
+import XCTest
+
+/// The engine's history chains over a fake pool and a manual clock: pages with the relay's clamped
+/// limit, EOSE settling a chain, a page deadline on the injected clock, events on a stale page ignored.
+final class EngineHistoryTests: XCTestCase {
+    let relay = "ws://a.test"
+
+    func testStartSubscribesAndAReadyRelayGetsBothChainsWithItsClampedLimit() async throws {
+        let t = try EngineUnderTest()
+        t.pool.state.withLock { $0.limit = 100 }
+        try await t.engine.start()
+        XCTAssertEqual(t.pool.requests.map(\.id), ["linkstr-live", "linkstr-follow-list", "linkstr-private-preferences", "linkstr-profiles"])
+        await t.engine.handle(.ready(relay: relay))
+        let wraps = try XCTUnwrap(t.pool.requests(.history(.giftWraps, relay: 0, page: 0)).first)
+        XCTAssertEqual(wraps.relays, [relay])
+        XCTAssertEqual(wraps.filters.first?.limit, 100, "the relay's max_limit clamps the page")
+        XCTAssertEqual(wraps.filters.first?.kinds, [NIP59.giftWrapKind])
+        XCTAssertEqual(t.pool.requests(.history(.preferences, relay: 0, page: 0)).first?.filters.first?.kinds, [PrivatePreference.kind])
+        // Both chains end empty: the history is read, and said once.
+        var updates = t.engine.updates.makeAsyncIterator()
+        await t.engine.handle(.eose(relay: relay, subscription: SyncSubscription.history(.giftWraps, relay: 0, page: 0).id))
+        await t.engine.handle(.eose(relay: relay, subscription: SyncSubscription.history(.preferences, relay: 0, page: 0).id))
+        let outcomes = await t.engine.historyOutcomes()
+        XCTAssertEqual(outcomes[relay], .finished)
+        let complete = await t.engine.waitForBackfill(timeout: .seconds(1))
+        XCTAssertTrue(complete)
+        let completions = await t.said(&updates) { update -> Bool? in if case .backfillComplete = update { return true } else { return nil } }
+        XCTAssertEqual(completions, [true])
+        XCTAssertTrue(t.pool.closed.contains(SyncSubscription.history(.giftWraps, relay: 0, page: 0).id), "a finished page is closed")
+        await t.engine.stop()
+    }
+
+    func testAPageThatNeverEndsTimesOutOnTheInjectedClock() async throws {
+        let t = try EngineUnderTest()
+        try await t.engine.start()
+        await t.engine.handle(.ready(relay: relay))
+        let value1 = await t.engine.historyOutcomes()[relay]
+        XCTAssertNil(value1)
+        // Nothing passes until the test moves time: then the deadline ends the page, as often as the pager retries.
+        for _ in 0..<10 where await t.engine.historyOutcomes()[relay] == nil {
+            await eventually("a page timer waiting") { t.clock.sleepers > 0 }
+            t.clock.advance(by: SyncEngine.pageDeadline)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let relay = self.relay
+        await eventually("the chain settled") { await t.engine.historyOutcomes()[relay] != nil }
+        let value2 = await t.engine.historyOutcomes()[relay]
+        XCTAssertEqual(value2, .incomplete(.timedOut))
+        await t.engine.stop()
+    }
+
+    func testAnEOSEForAnOlderPageOrAnUnknownSubscriptionChangesNothing() async throws {
+        let t = try EngineUnderTest()
+        try await t.engine.start()
+        await t.engine.handle(.ready(relay: relay))
+        await t.engine.handle(.eose(relay: relay, subscription: SyncSubscription.history(.giftWraps, relay: 0, page: 7).id))
+        await t.engine.handle(.eose(relay: relay, subscription: "linkstr-backfill-zero-0"))
+        await t.engine.handle(.eose(relay: relay, subscription: "someone-elses"))
+        let value3 = await t.engine.historyOutcomes()[relay]
+        XCTAssertNil(value3, "only the running page's end counts")
+        await t.engine.stop()
+    }
+
+    func testSubscriptionIDsRoundTripAndJunkIsNotOurs() {
+        let all: [SyncSubscription] = [.live, .followList, .profiles, .addedYouNew, .addedYouRows, .preferences, .query(12),
+                                       .history(.giftWraps, relay: 3, page: 0), .history(.preferences, relay: 0, page: 41)]
+        for s in all { XCTAssertEqual(SyncSubscription(id: s.id), s, s.id) }
+        for junk in ["", "linkstr-query-", "linkstr-query--1", "linkstr-backfill-1", "linkstr-backfill-1-2-3", "linkstr-backfill--1-2", "linkstr-livex"] {
+            XCTAssertNil(SyncSubscription(id: junk), junk)
+        }
+    }
+}
