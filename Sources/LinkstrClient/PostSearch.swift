@@ -15,8 +15,25 @@ public final class PostSearch: Sendable {
     private let index = Mutex<PostSearchIndex?>(nil)
     /// Sessions whose posts changed since they were read (quick to mark from any thread).
     private let stale = Mutex<Set<String>>([])
+    /// The account closed: no index is built or kept any more.
+    private let closed = Mutex(false)
 
     public init(store: AccountStore) { self.store = store }
+
+    /// The account closed (`AccountSession.close`): a build stops at its next few sessions, the index
+    /// is dropped from memory, and a search or build still queued answers `Closed`.
+    public func close() {
+        closed.withLock { $0 = true }
+        index.withLock { $0 = nil }
+        stale.withLock { $0 = [] }
+    }
+
+    public struct Closed: Error, CustomStringConvertible {
+        public var description: String { "the account was closed." }
+    }
+
+    /// Whether an index is held (for tests: nothing of a closed account stays in memory).
+    public var holdsIndex: Bool { index.withLock { $0 != nil } }
 
     public struct Answer: Equatable, Sendable {
         public var result: PostSearchIndex.Result
@@ -28,7 +45,7 @@ public final class PostSearch: Sendable {
     @discardableResult
     public func build() throws -> Int {
         try index.withLock { index in
-            if index == nil { index = try Self.fullIndex(store) }
+            if index == nil { index = try fullIndex() }
             return index!.postCount
         }
     }
@@ -44,7 +61,7 @@ public final class PostSearch: Sendable {
             let changed = stale.withLock { s -> Set<String> in defer { s = [] }; return s }
             do {
                 if index == nil {
-                    index = try Self.fullIndex(store)
+                    index = try fullIndex()
                 } else if !changed.isEmpty {
                     try Self.refresh(&index!, changed, store)
                 }
@@ -61,13 +78,15 @@ public final class PostSearch: Sendable {
     /// is held besides the index, so building costs little more memory than the index itself.
     static let sessionsPerRead = 50
 
-    private static func fullIndex(_ store: AccountStore) throws -> PostSearchIndex {
+    private func fullIndex() throws -> PostSearchIndex {
+        if closed.withLock({ $0 }) { throw Closed() }
         var index = PostSearchIndex()
         let sessions = try store.listedSessionIDs()
         var start = 0
         while start < sessions.count {
-            let chunk = Array(sessions[start..<min(start + sessionsPerRead, sessions.count)])
-            try refresh(&index, Set(chunk), store)
+            if closed.withLock({ $0 }) { throw Closed() }
+            let chunk = Array(sessions[start..<min(start + Self.sessionsPerRead, sessions.count)])
+            try Self.refresh(&index, Set(chunk), store)
             start += chunk.count
         }
         MemoryTrim.now()

@@ -1,5 +1,6 @@
 import LinkstrApp
 @testable import LinkstrTUI
+import LinkstrClient
 import Synchronization
 import XCTest
 

@@ -37,10 +37,10 @@ final class EffectHarness: Sendable {
     let runner: EffectRunner
     let clients = TestClients()
 
-    init(relays: [String] = ["ws://127.0.0.1:9"]) throws {
+    init(relays: [String] = ["ws://127.0.0.1:9"], passphraseFile: String? = nil) throws {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-effects-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let options = AppOptions(home: home.path, relays: relays, passphraseFile: nil, theme: "night", noColor: true, linkPreviews: false)
+        let options = AppOptions(home: home.path, relays: relays, passphraseFile: passphraseFile, theme: "night", noColor: true, linkPreviews: false)
         let clients = self.clients
         runner = EffectRunner(options: options, services: clients.services) { action in clients.answers.withLock { $0.append(action) } }
     }
@@ -68,6 +68,13 @@ final class EffectHarness: Sendable {
         let got = clients.answers.withLock { $0 }
         XCTFail("\(effect) did not answer as expected; it answered \(got)", file: file, line: line)
         throw CancellationError()
+    }
+
+    /// Runs an effect that creates an identity and returns the identity it opened.
+    func created(_ effect: AppEffect, file: StaticString = #filePath, line: UInt = #line) throws -> IdentityInfo {
+        let got = try send(effect, file: file, line: line) { got in got.contains { if case .identityCreated = $0 { true } else { false } } }
+        guard case .identityCreated(let info, _)? = got.last else { throw CancellationError() }
+        return info
     }
 
     /// Runs `effect` and asserts that it answers exactly `expected`.

@@ -11,16 +11,16 @@ import NostrProtocol
 extension EffectRunner {
     /// Answers as it goes, through `dispatch`, not by returning actions: each boot step must be on
     /// screen while the next one (the scrypt unlock) runs.
-    func runAccount(_ effect: AppEffect) throws {
+    func runAccount(_ effect: AppEffect) async throws {
         switch effect {
-        case .boot: boot(inMemory: false)
-        case .continueInMemory: boot(inMemory: true)
+        case .boot: await boot(inMemory: false)
+        case .continueInMemory: await boot(inMemory: true)
         case .unlock(let passphrase):
             guard let pk = pendingUnlock ?? vault.activePubkey() else { dispatch(.identityMissing); return }
             do {
                 let key = try vault.unlock(pk, passphrase: passphrase)
                 try vault.setActive(pk)
-                try openAccount(key)
+                try await openAccount(key)
             } catch let e as VaultError {
                 dispatch(.unlockFailed(e.description))
             }
@@ -29,7 +29,7 @@ extension EffectRunner {
                 guard let local else { throw StorageError.closed }
                 let passphrase = try given ?? environmentPassphrase() ?? { throw VaultError.noPassphrase }()
                 let (key, _) = try IdentityActions(vault: vault, local: local).create(name: name, passphrase: passphrase, now: now)
-                try prepareAccount(key)
+                try await prepareAccount(key)
                 dispatch(.identityCreated(info(key, profileName: name, backedUp: false), nsec: RevealedSecret(key.revealNsecBytes())))
             } catch {
                 dispatch(.onboardingFailed(String(describing: error)))
@@ -39,7 +39,7 @@ extension EffectRunner {
                 guard let local else { throw StorageError.closed }
                 let passphrase = try given ?? environmentPassphrase() ?? { throw VaultError.noPassphrase }()
                 let key = try IdentityActions(vault: vault, local: local).importKey(text, passphrase: passphrase)
-                try openAccount(key)
+                try await openAccount(key)
             } catch {
                 dispatch(.onboardingFailed(String(describing: error)))
             }
@@ -61,7 +61,7 @@ extension EffectRunner {
                 let backup = try BackupActions.load(Self.expandingTilde(path), passphrase: backupPassphrase)
                 let passphrase = try given ?? environmentPassphrase() ?? { throw VaultError.noPassphrase }()
                 let (key, _, outcome) = try BackupActions(vault: vault, local: local).restore(backup, passphrase: passphrase, now: now)
-                try openAccount(key)
+                try await openAccount(key)
                 dispatch(.backupRestored(sessionsAdded: outcome.sessionsAdded, postsAdded: outcome.postsAdded))
             } catch {
                 dispatch(.onboardingFailed(String(describing: error)))
@@ -83,8 +83,7 @@ extension EffectRunner {
         case .revealSecret:
             if let identity { dispatch(.secretRevealed(RevealedSecret(identity.revealNsecBytes()))) }
         case .wipe:
-            stopEngine()
-            resetSession()
+            await closeAccount()
             local = nil
             do {
                 _ = try Wipe.run(paths)
@@ -93,50 +92,55 @@ extension EffectRunner {
                 dispatch(.failed(.wipe, "wipe incomplete: \(error)"))
             }
         case .switchIdentity(let pk):
-            stopEngine()
+            // Nothing of the account being left stays open, running or in memory (issue 28).
+            await closeAccount()
             pendingUnlock = pk
-            identity = nil
-            store = nil
             let passphrase = try? environmentPassphrase()
             if let passphrase, let key = try? vault.unlock(pk, passphrase: passphrase) {
                 try vault.setActive(pk)
-                try openAccount(key)
+                try await openAccount(key)
             } else {
                 dispatch(.passphraseNeeded(pubkey: pk, npub: (try? PublicKey(hex: pk))?.npub ?? pk))
                 if passphrase != nil { dispatch(.unlockFailed(Self.environmentPassphraseRefused)) }
             }
         case .logout(let clear):
-            stopEngine()
-            if let identity, let local { try IdentityActions(vault: vault, local: local).forget(identity.publicKey.hex, store: store, clearData: clear) }
-            resetSession()
+            let leaving = account
+            await closeAccount()
+            if let leaving, let local { try IdentityActions(vault: vault, local: local).forget(leaving.me, store: leaving.store, clearData: clear) }
             dispatch(.loggedOut)
         case .deleteAccount:
-            guard let actions else { return }
+            guard let actions, let leaving = account else { return }
             let dispatch = self.dispatch, now = self.now, relays = self.relays.enabledURLs
-            Task {
+            // A task of the account: it ends with it, and closes it once the relays were told.
+            startAccountTask { [weak self] _ in
                 do {
                     try await actions.announceDeletion(relays: relays, now: now)
-                    stopEngine()
-                    // Relays already forgot the account: go on, and say what could not be wiped here.
-                    var failure: String?
-                    do {
-                        if let identity, let local { try IdentityActions(vault: vault, local: local).forget(identity.publicKey.hex, store: store, clearData: true) }
-                    } catch {
-                        failure = "account deleted on relays, but not wiped here: \(error)"
-                    }
-                    resetSession()
-                    dispatch(.loggedOut)
-                    if let failure { dispatch(.failed(.deleteAccount, failure)) }
                 } catch {
                     dispatch(.failed(.deleteAccount, "account not deleted: \(error)"))
+                    return
                 }
+                await self?.accountDeleted(leaving)
             }
         default:
             assertionFailure("\(effect) is not an account effect")  // `run` routes by area
         }
     }
 
-    func boot(inMemory: Bool) {
+    /// The relays forgot the account: close it and wipe it here; say what could not be wiped.
+    private func accountDeleted(_ leaving: AccountSession) async {
+        guard account === leaving else { return }
+        await closeAccount()
+        var failure: String?
+        do {
+            if let local { try IdentityActions(vault: vault, local: local).forget(leaving.me, store: leaving.store, clearData: true) }
+        } catch {
+            failure = "account deleted on relays, but not wiped here: \(error)"
+        }
+        dispatch(.loggedOut)
+        if let failure { dispatch(.failed(.deleteAccount, failure)) }
+    }
+
+    func boot(inMemory: Bool) async {
         dispatch(.bootStepReached(.loadingAccount))
         do {
             local = inMemory ? try LocalStore() : try LocalStore(paths: paths)
@@ -154,7 +158,7 @@ extension EffectRunner {
         }
         pendingUnlock = active
         if let passphrase, let key = try? vault.unlock(active, passphrase: passphrase) {
-            do { try openAccount(key) } catch { dispatch(.storeOpenFailed(String(describing: error))) }
+            do { try await openAccount(key) } catch { dispatch(.storeOpenFailed(String(describing: error))) }
         } else {
             dispatch(.passphraseNeeded(pubkey: active, npub: (try? PublicKey(hex: active))?.npub ?? active))
             // Say why the prompt is there: the environment's passphrase was tried and did not unlock.
@@ -171,29 +175,17 @@ extension EffectRunner {
         return value.isEmpty ? nil : value
     }
 
-    func prepareAccount(_ key: SecretKey) throws {
-        guard let local else { throw StorageError.closed }
-        identity = key
-        let store = try local.account(key, now: now)
-        self.store = store
-        damagedRecordsReported = 0
+    func prepareAccount(_ key: SecretKey) async throws {
+        try await openSession(key)
         dispatch(.bootStepReached(.connectingRelays))
-        relays = try RelayList(store: store, overrides: options.relays, now: now)
-        let sync = AccountSync(key, store: store, clock: services.clock)
-        pool = sync.pool
-        engine = sync.engine
-        previews = LinkPreviewCache(store: store, fetcher: LinkPreviewFetcher.configured(), clock: services.clock)
-        search = PostSearch(store: store)
-        relaySnapshots = [:]
-        historyNotes = [:]
         dispatch(.relaysChanged(relayRows()))
     }
 
     /// "~/backups/x.linkstrbackup", as a shell would read it.
     static func expandingTilde(_ path: String) -> String { NSString(string: path).expandingTildeInPath }
 
-    func openAccount(_ key: SecretKey) throws {
-        try prepareAccount(key)
+    func openAccount(_ key: SecretKey) async throws {
+        try await prepareAccount(key)
         dispatch(.bootStepReached(.startingSession))
         let name = try store?.setting(.profileName) ?? store?.setting(.profileNamePending)
         dispatch(.identityReady(info(key, profileName: name, backedUp: vault.isBackedUp(key.publicKey.hex)), inMemory: inMemory))
@@ -201,24 +193,5 @@ extension EffectRunner {
 
     func info(_ key: SecretKey, profileName: String?, backedUp: Bool) -> IdentityInfo {
         IdentityInfo(pubkey: key.publicKey.hex, npub: key.publicKey.npub, profileName: profileName, backedUp: backedUp)
-    }
-
-    func stopEngine() {
-        accountTasks.cancelAll()
-        updatesTask?.cancel()
-        updatesTask = nil
-        if let engine { Task { await engine.stop() } }
-        engine = nil
-        pool = nil
-    }
-
-    func resetSession() {
-        identity = nil
-        store = nil
-        previews = nil
-        search = nil
-        pendingUnlock = nil
-        relaySnapshots = [:]
-        historyNotes = [:]
     }
 }

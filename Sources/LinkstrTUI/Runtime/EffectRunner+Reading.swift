@@ -112,7 +112,7 @@ extension EffectRunner {
     private func fetchLinkTitles(_ urls: [String], fetching: Bool, session: String, previews: LinkPreviewCache) {
         guard options.linkPreviews, fetching else { return }
         let search = self.search
-        accountTasks.start(dispatch) { answer in
+        startAccountTask { answer in
             let fetched = await previews.refresh(urls)
             if !fetched.isEmpty {
                 search?.invalidate([session])

@@ -16,30 +16,30 @@ extension EffectRunner {
             startSync()
             return []
         case .addRelay(let text):
-            do { try relays.add(text, now: now) } catch let e as RelayList.Failure { return [.failed(.relayList, e.description)] }
+            do { try editRelays { try $0.add(text, now: now) } } catch let e as RelayList.Failure { return [.failed(.relayList, e.description)] }
             return await applyRelays()
         case .removeRelay(let url):
-            do { try relays.remove(url) } catch let e as RelayList.Failure { return [.failed(.relayList, e.description)] }
-            relaySnapshots[url] = nil
+            do { try editRelays { try $0.remove(url) } } catch let e as RelayList.Failure { return [.failed(.relayList, e.description)] }
+            accountView.relaySnapshots[url] = nil
             return await applyRelays()
         case .setRelayEnabled(let url, let enabled):
-            do { try relays.setEnabled(url, enabled) } catch let e as RelayList.Failure { return [.failed(.relayList, e.description)] }
+            do { try editRelays { try $0.setEnabled(url, enabled) } } catch let e as RelayList.Failure { return [.failed(.relayList, e.description)] }
             return await applyRelays()
         case .resetRelays:
-            try relays.reset(now: now)
-            relaySnapshots = [:]
-            historyNotes = [:]
+            try editRelays { try $0.reset(now: now) }
+            accountView.relaySnapshots = [:]
+            accountView.historyNotes = [:]
             return await applyRelays()
         case .refreshRelayStats:
-            guard let pool else { return [] }
+            guard let account else { return [] }
             // The pool answers from its own actor; the rows are built back here, from the runner's state.
-            accountTasks.start(dispatch) { [weak self] answer in
-                let snapshots = await pool.snapshots()
-                if let rows = await self?.relayRows(updating: snapshots) { answer(.relaysChanged(rows)) }
+            startAccountTask { [weak self] answer in
+                let snapshots = await account.pool.snapshots()
+                if let rows = await self?.relayRows(updating: snapshots, of: account) { answer(.relaysChanged(rows)) }
             }
             return []
         case .testRelay(let url):
-            accountTasks.start(dispatch) { answer in
+            startAccountTask { answer in
                 let probe = await RelayList.probe(url)
                 answer(.relayTested(url: url, summary: probe.summary, ok: probe.ok))
             }
@@ -51,20 +51,23 @@ extension EffectRunner {
     }
 
     /// The rows after taking in the pool's snapshots of the relays still in the list.
-    func relayRows(updating snapshots: [RelaySnapshot]) -> [RelayRow] {
-        for s in snapshots where relays.entries.contains(where: { $0.url == s.url }) { relaySnapshots[s.url] = s }
+    func relayRows(updating snapshots: [RelaySnapshot], of session: AccountSession) -> [RelayRow]? {
+        guard account === session else { return nil }  // an account already closed
+        for s in snapshots where relays.entries.contains(where: { $0.url == s.url }) { accountView.relaySnapshots[s.url] = s }
         return relayRows()
     }
 
     func startSync() {
-        guard let engine, let pool, let store, let actions else { return }
-        let dispatch = self.dispatch, search = self.search, tasks = accountTasks
+        guard let account, let actions else { return }
+        let engine = account.engine, pool = account.pool, store = account.store
+        // Everything the updates answer reaches the app only while this account is open (issue 28).
+        let dispatch = account.tasks.guarded(self.dispatch), search = account.search, tasks = account.tasks
         let list = relays.poolEntries
-        updatesTask?.cancel()
+        accountView.updatesTask?.cancel()
         // Detached from the runner: the updates' store reads (notifications, contacts, names) run beside
         // the effects, so a feed opened during a long sync does not wait behind them. Only relay rows,
         // which are the runner's state, go through it.
-        updatesTask = Task.detached { [weak self] in
+        accountView.updatesTask = Task.detached { [weak self] in
             let updates = engine.updates
             await pool.setRelays(list)
             do { try await engine.start() } catch {
@@ -74,7 +77,7 @@ extension EffectRunner {
             for await update in updates {
                 switch update {
                 case .ingested(let touched, let notifications):
-                    search?.invalidate(touched)
+                    search.invalidate(touched)
                     // Requests and declined sessions never notify; when the check cannot be made, nothing rings.
                     let shown = (try? actions.notifiable(notifications)) ?? []
                     dispatch(.messagesArrived(touchedSessions: touched, notifications: shown))
@@ -91,15 +94,15 @@ extension EffectRunner {
                         dispatch(.failed(.profileName, "could not read your profile name: \(error)"))
                     }
                 case .relay(let snapshot):
-                    await self?.relayChanged(snapshot)
+                    await self?.relayChanged(snapshot, of: account)
                 case .backfillComplete:
                     // Beside the updates (it waits for relays to answer), and dropped if the account goes.
                     tasks.start(dispatch) { _ in await engine.publishInboxRelaysIfChanged() }
                 case .notice(let relay, let text):
                     // The engine's own (relay ""): what arrived could not be stored. Relays' notices are noise.
-                    if relay.isEmpty { self?.dispatch(.failed(.storeIncoming, text)) }
+                    if relay.isEmpty { dispatch(.failed(.storeIncoming, text)) }
                 case .historyChanged(let relay, let note):
-                    await self?.historyChanged(relay, note)
+                    await self?.historyChanged(relay, note, of: account)
                 case .inboxDelivery:
                     break  // best effort: its failures are relays' words, not the user's to act on (issue 30 shows them per member)
                 }
@@ -107,29 +110,34 @@ extension EffectRunner {
         }
     }
 
-    func historyChanged(_ relay: String, _ note: String?) {
-        historyNotes[relay] = note
+    func historyChanged(_ relay: String, _ note: String?, of session: AccountSession) {
+        guard account === session else { return }  // an account already closed
+        accountView.historyNotes[relay] = note
         guard relays.entries.contains(where: { $0.url == relay }) else { return }
         dispatch(.relaysChanged(relayRows()))
     }
 
-    func relayChanged(_ snapshot: RelaySnapshot) {
-        guard relays.entries.contains(where: { $0.url == snapshot.url }) else { return }
-        relaySnapshots[snapshot.url] = snapshot
+    func relayChanged(_ snapshot: RelaySnapshot, of session: AccountSession) {
+        guard account === session, relays.entries.contains(where: { $0.url == snapshot.url }) else { return }
+        accountView.relaySnapshots[snapshot.url] = snapshot
         dispatch(.relaysChanged(relayRows()))
     }
 
     /// The pool takes the edited list (on its own actor), then the rows on screen follow.
     func applyRelays() async -> [AppAction] {
-        let list = relays.poolEntries
-        await pool?.setRelays(list)
+        await account?.applyRelays()
         return [.relaysChanged(relayRows())]
+    }
+
+    /// Edits the open account's relay list (none open: nothing to edit).
+    func editRelays(_ edit: (inout RelayList) throws -> Void) throws {
+        try account?.editRelays(edit)
     }
 
     func relayRows() -> [RelayRow] {
         relays.entries.map { entry in
             guard entry.enabled else { return RelayRow(url: entry.url, health: .disabled) }
-            guard let s = relaySnapshots[entry.url] else { return RelayRow(url: entry.url, health: .connecting) }
+            guard let s = accountView.relaySnapshots[entry.url] else { return RelayRow(url: entry.url, health: .connecting) }
             var row = RelayRow(url: entry.url, health: {
                 switch s.status {
                 case .connecting: return .connecting
@@ -143,7 +151,7 @@ extension EffectRunner {
             row.received = s.stats.eventsReceived
             row.latencyMilliseconds = s.stats.latencyMilliseconds
             row.lastConnectedAt = s.stats.lastConnectedAt.map { Int64($0.timeIntervalSince1970) }
-            row.history = historyNotes[entry.url]
+            row.history = accountView.historyNotes[entry.url]
             return row
         }
     }

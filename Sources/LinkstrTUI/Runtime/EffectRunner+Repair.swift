@@ -5,15 +5,15 @@ import LinkstrStorage
 /// reported when it grows, and `:repair` drops them.
 extension EffectRunner {
     func sayDamagedRecords() {
-        guard let seen = store?.damagedRowsSeen, seen > damagedRecordsReported else { return }
-        damagedRecordsReported = seen
+        guard let seen = store?.damagedRowsSeen, seen > accountView.damagedRecordsReported else { return }
+        accountView.damagedRecordsReported = seen
         dispatch(.damagedRecordsLeftOut(seen))
     }
 
     func runRepair() throws -> [AppAction] {
         guard let store else { return [] }
         let report = try store.repairDamagedRows()
-        damagedRecordsReported = store.damagedRowsSeen
+        accountView.damagedRecordsReported = store.damagedRowsSeen
         return [.damagedRecordsRepaired(dropped: report.total, historyReread: report.historyReread)]
     }
 }

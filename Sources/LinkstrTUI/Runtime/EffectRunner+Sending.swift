@@ -74,17 +74,10 @@ extension EffectRunner {
         }
     }
 
-    /// The open account's use cases (nil before an account is open).
-    var actions: AccountActions? {
-        guard let store, let identity, let engine else { return nil }
-        return AccountActions(store: store, me: identity.publicKey.hex,
-                              requests: SessionRequestPolicy(holdsStrangers: options.sessionRequests), engine: { engine })
-    }
-
     /// Runs a use case off the effect queue and dispatches what it answered, or its error in words.
     func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T, _ succeeded: @escaping @Sendable (T) -> [AppAction],
              failed: @escaping @Sendable (String) -> AppAction) {
-        accountTasks.start(dispatch) { answer in
+        startAccountTask { answer in
             do {
                 for action in succeeded(try await work()) { answer(action) }
             } catch {

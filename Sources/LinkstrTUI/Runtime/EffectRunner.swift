@@ -61,28 +61,16 @@ public actor EffectRunner {
 
     var local: LocalStore?
     var inMemory = false
-    var identity: SecretKey?
-    var store: AccountStore?
-    var engine: SyncEngine?
-    var previews: LinkPreviewCache?
-    /// The open account's in-memory post search (built at unlock, off this queue).
-    var search: PostSearch?
+    /// The open account: everything of it is owned there and closed with it (`closeAccount`).
+    var account: AccountSession?
+    /// What the runner keeps of the open account for the screen; replaced whole when it closes.
+    var accountView = AccountView()
     let searchQueue = DispatchQueue(label: "linkstr.search", qos: .utility)
-    var pool: RelayPool?
-    var relays = RelayList.empty
-    var relaySnapshots: [String: RelaySnapshot] = [:]
-    /// Why a relay's history is not read to its end (the engine says), shown on its row.
-    var historyNotes: [String: String] = [:]
-    var updatesTask: Task<Void, Never>?
     var pendingUnlock: Pubkey?
     /// Loads asked for and not started yet (`perform` reads it on the UI thread).
     let pendingLoads = Mutex<[AppEffect]>([])
     /// Session lists read at most every 200 ms: news during a sync reloads the list in batches.
     let listReloads = Mutex(ReloadThrottle())
-    /// The open account's background tasks, cancelled (and their answers dropped) when it goes.
-    let accountTasks = AccountTasks()
-    /// The open account's damaged records already reported to the reducer.
-    var damagedRecordsReported = 0
 
     public init(options: AppOptions, services: Services, dispatch: @escaping @Sendable (AppAction) -> Void) {
         self.options = options
@@ -156,9 +144,7 @@ public actor EffectRunner {
     }
 
     private func stopForExit() async {
-        updatesTask?.cancel()
-        accountTasks.cancelAll()
-        await engine?.stop()
+        await closeAccount()
     }
 
     var now: Int64 { services.clock() }
@@ -177,7 +163,7 @@ public actor EffectRunner {
         switch effect {
         case .boot, .continueInMemory, .unlock, .createIdentity, .importIdentity, .checkBackup, .restoreBackup, .wipe, .switchIdentity,
              .logout, .deleteAccount, .revealSecret, .markKeyBackedUp, .loadIdentities, .exportBackup:
-            try runAccount(effect)
+            try await runAccount(effect)
         case .loadSessions, .loadFeed, .loadPost, .loadContacts, .loadDrafts, .loadLocalPreferences, .saveMuted, .saveCommandHistory,
              .saveDraft, .markSessionRead, .markPostRead, .buildSearchIndex, .searchPosts, .savePosition:
             for action in try runReading(effect) { dispatch(action) }
@@ -195,7 +181,4 @@ public actor EffectRunner {
             break  // the terminal loop's own (it owns the screen)
         }
     }
-
-    // MARK: boot
-
 }

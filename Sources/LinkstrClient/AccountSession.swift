@@ -1,0 +1,67 @@
+import Foundation
+import LinkstrDomain
+import LinkstrRelay
+import LinkstrStorage
+import LinkstrSync
+import NostrProtocol
+import Synchronization
+
+/// One open account, owned in one place: its key, store, relay pool and sync engine, link previews, post
+/// search, relay list and background tasks (the shape of gomuks' `HiClient` and rust-nostr's `Client`).
+/// A front end holds one; `close()` stops and drops all of it, so nothing of one account is left
+/// running or in memory when the next one opens.
+public final class AccountSession: Sendable {
+    public let key: SecretKey
+    public let store: AccountStore
+    public let sync: AccountSync
+    public let previews: LinkPreviewCache
+    public let search: PostSearch
+    public let tasks = AccountTasks()
+    private let relayList: Mutex<RelayList>
+    private let closed = Mutex(false)
+
+    public var me: Pubkey { key.publicKey.hex }
+    public var pool: RelayPool { sync.pool }
+    public var engine: SyncEngine { sync.engine }
+
+    /// Opens `key`'s account in `local`: its store, its relays (`overrides`: `--relay`, for this run),
+    /// a pool and engine that connect only when `sync.connect` gives them the relays.
+    public init(_ key: SecretKey, in local: LocalStore, relayOverrides: [String], previewFetcher: LinkPreviewFetcher = .configured(),
+                clock: @escaping @Sendable () -> Int64) throws {
+        self.key = key
+        let now = clock()
+        store = try local.account(key, now: now)
+        relayList = Mutex(try RelayList(store: store, overrides: relayOverrides, now: now))
+        sync = AccountSync(key, store: store, clock: clock)
+        previews = LinkPreviewCache(store: store, fetcher: previewFetcher, clock: clock)
+        search = PostSearch(store: store)
+    }
+
+    /// The relay list as it stands.
+    public var relays: RelayList { relayList.withLock { $0 } }
+
+    /// Edits the relay list (saved by `RelayList` itself); the pool takes it with `applyRelays`.
+    public func editRelays<T>(_ edit: (inout RelayList) throws -> T) rethrows -> T {
+        try relayList.withLock { try edit(&$0) }
+    }
+
+    /// The pool takes the relay list as it stands now.
+    public func applyRelays() async { await sync.connect(relays) }
+
+    /// The account's use cases.
+    public func actions(requests: SessionRequestPolicy) -> AccountActions {
+        let engine = sync.engine
+        return AccountActions(store: store, me: me, requests: requests, engine: { engine })
+    }
+
+    public var isClosed: Bool { closed.withLock { $0 } }
+
+    /// Cancels the account's tasks (their late answers are dropped), stops the engine (closing its
+    /// sockets, storing what it buffered) and drops the search index. Idempotent.
+    public func close() async {
+        guard closed.withLock({ c in defer { c = true }; return !c }) else { return }
+        tasks.cancelAll()
+        search.close()
+        await sync.engine.stop()
+    }
+}
