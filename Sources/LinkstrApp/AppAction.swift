@@ -55,6 +55,8 @@ public enum AppAction: Equatable, Sendable {
     /// A follow list arrived live while "added you" is shown.
     case addedYouChanged([Pubkey])
     case messagesArrived(touchedSessions: Set<String>, notifications: [InboundNotification])
+    /// A session's read state changed here (a session or post marked read): its row and feed are read again.
+    case readStateChanged(sessionID: String)
 
     // Results of effects.
     case postSent(postID: String, sessionID: String)
@@ -70,8 +72,8 @@ public enum AppAction: Equatable, Sendable {
     case membersSaveFailed(String)
     case contactSaved(Pubkey)
     case contactSaveFailed(String)
-    /// A reaction went out (`removed`: it was taken back).
-    case reactionSent(postID: String, emoji: String, removed: Bool)
+    /// A reaction went out (`removed`: it was taken back); the one answer to `react`.
+    case reactionSent(postID: String, sessionID: String, emoji: String, removed: Bool)
     case contactRemoved(Pubkey)
     /// A link went to the player or the browser (`how`, in words: "playing with mpv…").
     case linkOpened(how: String)

@@ -273,13 +273,11 @@ public enum AppReducer {
             state.status = StatusLine(why, .error)
             return []
         case .messagesArrived(let touched, let notifications):
-            var effects: [AppEffect] = [.loadSessions(state.sessions.list)]
-            if let open = state.sessions.open, touched.contains(open.sessionID) {
-                effects.append(.loadFeed(sessionID: open.sessionID, limit: max(feedPage, open.posts.count)))
-            }
-            if case .detail(let d) = state.post.mode { effects.append(.loadPost(d.postID)) }
+            var effects = reloads(state, touched)
             for n in notifications { if let effect = notification(n, state) { effects.append(effect) } }
             return effects
+        case .readStateChanged(let sid):
+            return reloads(state, [sid])
 
         // MARK: results
         case .postSent(let postID, let sessionID):
@@ -380,10 +378,10 @@ public enum AppReducer {
                 state.status = StatusLine(error, .error)
             }
             return []
-        case .reactionSent(let postID, let emoji, let removed):
+        case .reactionSent(let postID, let sid, let emoji, let removed):
             if case .detail(var d) = state.post.mode, d.postID == postID { d.busy = false; state.post.mode = .detail(d) }
             state.status = StatusLine("\(removed ? "removed" : "reacted") \(DisplayText.singleLine(emoji))", .success)
-            return []
+            return reloads(state, [sid])
         case .contactRemoved:
             state.status = StatusLine("contact removed.", .success)
             return []
@@ -722,6 +720,17 @@ public enum AppReducer {
 
     /// The announcement of one piece of news, or nil: notifications off, the session muted, or the
     /// session on screen in a terminal that has focus (the user is looking at it).
+    /// What shows `touched` sessions as they are now: the list, the open feed if it is one of them, the
+    /// post shown.
+    static func reloads(_ state: AppState, _ touched: Set<String>) -> [AppEffect] {
+        var effects: [AppEffect] = [.loadSessions(state.sessions.list)]
+        if let open = state.sessions.open, touched.contains(open.sessionID) {
+            effects.append(.loadFeed(sessionID: open.sessionID, limit: max(feedPage, open.posts.count)))
+        }
+        if case .detail(let d) = state.post.mode { effects.append(.loadPost(d.postID)) }
+        return effects
+    }
+
     static func notification(_ n: InboundNotification, _ state: AppState) -> AppEffect? {
         guard state.notifyMode != .off, !state.muted.contains(n.sessionID) else { return nil }
         if state.terminalFocused, state.pane == .sessions, state.sessions.open?.sessionID == n.sessionID { return nil }

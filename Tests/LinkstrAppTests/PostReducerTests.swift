@@ -241,12 +241,14 @@ final class PostReducerTests: XCTestCase {
         let view = F.post("p1", in: "s1", url: "https://example.com/v", reactions: [ReactionSummary(emoji: "🔥", count: 2, mine: false, by: [F.bob, F.carol])])
         var h = ReducerHarness(F.feed(films, posts: [view]))
         h.send(.keyPressed(.enter), [.loadPost("p1"), .markPostRead("p1")]) { $0.post.mode = self.detail(view); $0.pane = .post }
+        // The one answer to a reaction shows it: the list, the feed and the post are read again.
+        let reloads: [AppEffect] = [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: AppReducer.feedPage), .loadPost("p1")]
         h.send(.keyPressed(.char("+")), [.react(postID: "p1", emoji: "👍")]) {
             $0.post.mode = self.detail(view, busy: true)
             $0.status = StatusLine("sending 👍…")
         }
         h.send(.keyPressed(.char("-")))  // one reaction at a time
-        h.send(.reactionSent(postID: "p1", emoji: "👍", removed: false)) { $0.post.mode = self.detail(view); $0.status = StatusLine("reacted 👍", .success) }
+        h.send(.reactionSent(postID: "p1", sessionID: "s1", emoji: "👍", removed: false), reloads) { $0.post.mode = self.detail(view); $0.status = StatusLine("reacted 👍", .success) }
         h.send(.keyPressed(.char("*")), [.react(postID: "p1", emoji: "👀")]) {
             $0.post.mode = self.detail(view, busy: true); $0.status = StatusLine("sending 👀…")
         }
@@ -259,7 +261,7 @@ final class PostReducerTests: XCTestCase {
         h.send(.keyPressed(.enter), [.react(postID: "p1", emoji: "🔥")]) {
             $0.post.mode = self.detail(view, busy: true); $0.status = StatusLine("sending 🔥…")
         }
-        h.send(.reactionSent(postID: "p1", emoji: "🔥", removed: true)) { $0.post.mode = self.detail(view); $0.status = StatusLine("removed 🔥", .success) }
+        h.send(.reactionSent(postID: "p1", sessionID: "s1", emoji: "🔥", removed: true), reloads) { $0.post.mode = self.detail(view); $0.status = StatusLine("removed 🔥", .success) }
         h.send(.keyPressed(.char("e"))) { $0.overlay = .emojiPicker(postID: "p1", selection: 0) }
         h.send(.keyPressed(.right)) { $0.overlay = .emojiPicker(postID: "p1", selection: 1) }
         h.send(.keyPressed(.down)) { $0.overlay = .emojiPicker(postID: "p1", selection: 9) }
@@ -268,7 +270,7 @@ final class PostReducerTests: XCTestCase {
             $0.post.mode = self.detail(view, busy: true)
             $0.status = StatusLine("sending \(AppReducer.emojiChoices[9])…")
         }
-        h.send(.reactionSent(postID: "p1", emoji: AppReducer.emojiChoices[9], removed: false)) {
+        h.send(.reactionSent(postID: "p1", sessionID: "s1", emoji: AppReducer.emojiChoices[9], removed: false), reloads) {
             $0.post.mode = self.detail(view); $0.status = StatusLine("reacted \(AppReducer.emojiChoices[9])", .success)
         }
         h.send(.keyPressed(.char("o")), [.openURL("https://example.com/v")])

@@ -32,9 +32,9 @@ extension SyncEngine {
         }
         log.info("sent", metadata: ["rumors": "\(rumors.count)", "wraps": "\(batch.wraps.count)"])
         // Our self-copies will come back from the relays: mark them processed so they are never opened.
-        let reports = try store.ingest(batch.localMessages, processedWraps: batch.wraps.map { $0.id.hex }, now: now)
+        // The caller's use case answers for it: no `ingested` update here, so one action has one answer.
+        _ = try store.ingest(batch.localMessages, processedWraps: batch.wraps.map { $0.id.hex }, now: now)
         try store.markSent(batch.startedPosts)
-        updateSink.yield(.ingested(touchedSessions: reports.reduce(into: Set<String>()) { $0.formUnion($1.touchedSessions) }, notifications: []))
         scheduleProfileRefresh()  // a new session or member list may name people we have not asked about
         startInboxDelivery(batch.wrapsByRecipient)
         return batch.sent

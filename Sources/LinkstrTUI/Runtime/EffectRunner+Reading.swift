@@ -55,7 +55,7 @@ extension EffectRunner {
             return []
         case .markSessionRead(let sid):
             try store?.markSessionRead(sid, now: now)
-            return [Self.listsTouched(session: sid)]
+            return [.readStateChanged(sessionID: sid)]
         case .buildSearchIndex:
             guard let search else { return [] }
             let dispatch = self.dispatch
@@ -85,16 +85,11 @@ extension EffectRunner {
             return []
         case .markPostRead(let id):
             try store?.markRead(postID: id, now: now)
-            return try store?.postView(id).map { [Self.listsTouched(session: $0.post.sessionID)] } ?? []
+            return try store?.postView(id).map { [.readStateChanged(sessionID: $0.post.sessionID)] } ?? []
         default:
             assertionFailure("\(effect) is not a reading effect")  // `run` routes by area
             return []
         }
-    }
-
-    /// The session's read state changed here: its row and the lists are read again.
-    static func listsTouched(session sid: String) -> AppAction {
-        .messagesArrived(touchedSessions: [sid], notifications: [])
     }
 
     /// Cached titles at once (returned); missing ones fetched in the background (unless previews are off,

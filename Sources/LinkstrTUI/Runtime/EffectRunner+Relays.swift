@@ -59,21 +59,19 @@ extension EffectRunner {
 
     func startSync() {
         guard let account, let actions else { return }
-        let engine = account.engine, pool = account.pool, store = account.store
+        let engine = account.engine, store = account.store
         // Everything the updates answer reaches the app only while this account is open (issue 28).
         let dispatch = account.tasks.guarded(self.dispatch), search = account.search, tasks = account.tasks
-        let list = relays.poolEntries
         accountView.updatesTask?.cancel()
         // Detached from the runner: the updates' store reads (notifications, contacts, names) run beside
         // the effects, so a feed opened during a long sync does not wait behind them. Only relay rows,
         // which are the runner's state, go through it.
         accountView.updatesTask = Task.detached { [weak self] in
             let updates = engine.updates
-            await pool.setRelays(list)
-            do { try await engine.start() } catch {
+            // The same start as `linkstr sync` (AccountSession+Sync).
+            do { try await account.startSync() } catch {
                 dispatch(.failed(.startSync, "sync could not start: \(error)"))
             }
-            await engine.publishPendingProfileName()
             for await update in updates {
                 switch update {
                 case .ingested(let touched, let notifications):
@@ -97,7 +95,7 @@ extension EffectRunner {
                     await self?.relayChanged(snapshot, of: account)
                 case .backfillComplete:
                     // Beside the updates (it waits for relays to answer), and dropped if the account goes.
-                    tasks.start(dispatch) { _ in await engine.publishInboxRelaysIfChanged() }
+                    tasks.start(dispatch) { _ in await account.afterHistory() }
                 case .notice(let relay, let text):
                     // The engine's own (relay ""): what arrived could not be stored. Relays' notices are noise.
                     if relay.isEmpty { dispatch(.failed(.storeIncoming, text)) }

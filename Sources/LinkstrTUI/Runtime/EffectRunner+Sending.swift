@@ -25,8 +25,7 @@ extension EffectRunner {
         case .react(let postID, let emoji):
             guard let actions else { return }
             run({ [now] in try await actions.react(post: postID, emoji: emoji, now: now) }, { result in
-                [.messagesArrived(touchedSessions: [result.sessionID], notifications: []),
-                 .reactionSent(postID: postID, emoji: emoji, removed: result.change == .removed)]
+                [.reactionSent(postID: postID, sessionID: result.sessionID, emoji: emoji, removed: result.change == .removed)]
             }, failed: { .failed(.react(postID: postID), $0) })
         case .deletePost(let id):
             guard let actions, let store else { return }

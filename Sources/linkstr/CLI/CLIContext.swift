@@ -81,6 +81,11 @@ final class CLIContext: Sendable {
         try RelayList(store: store, overrides: [], now: now)
     }
 
+    /// The active identity's account, opened as the app opens it (`--relay` for this run).
+    func session() throws -> AccountSession {
+        try AccountSession(try identity(), in: try store(), relayOverrides: options.relays, clock: { Int64(Date().timeIntervalSince1970) })
+    }
+
     /// A sync engine connected to the relays (subscriptions are installed by `start()` only).
     func engine(_ key: SecretKey, _ store: AccountStore) async throws -> SyncEngine {
         let sync = AccountSync(key, store: store)

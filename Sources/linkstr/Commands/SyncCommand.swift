@@ -16,9 +16,8 @@ struct SyncCommand: LinkstrCommand {
 
     func execute() async throws {
         let ctx = try CLIContext(global)
-        let (me, store) = try ctx.account()
-        let engine = try await ctx.engine(me, store)
-        let updates = engine.updates
+        let session = try ctx.session()
+        let updates = session.engine.updates
         let printer = Task {
             for await update in updates where follow {
                 switch update {
@@ -40,31 +39,12 @@ struct SyncCommand: LinkstrCommand {
                 }
             }
         }
-        try await engine.start()
-        await engine.publishPendingProfileName()
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-        let backfilled = await engine.waitForBackfill(timeout: .milliseconds(Int(timeout * 1000)))
-        // Only after a complete backfill: relays that did not answer a REQ would not answer an EVENT either.
-        // Best effort, within what is left of the deadline (a backfill that ends just before it must not
-        // add a publish's own wait): what does not go out now stays pending for the next run.
-        if backfilled {
-            await Self.untilDeadline(deadline) {
-                await engine.publishInboxRelaysIfChanged()
-                // Preference edits made here while offline, and the initial backup, go out now.
-                await engine.publishPendingPreferences()
-            }
-        }
-        if follow {
-            try? await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
-        }
-        // The deadline holds even while a relay keeps streaming: stop receiving, ingest what is buffered.
-        let relays = await engine.relaySnapshots()
-        let history = await engine.historyOutcomes()
-        await engine.stop()
-        let stats = await engine.settledStats()
+        // The same sync as the app's (AccountSession), run once to the deadline.
+        let run = try await session.runSync(timeout: .milliseconds(Int(timeout * 1000)), follow: follow ? .milliseconds(Int(timeout * 1000)) : nil)
+        let (relays, history, stats, backfilled) = (run.relays, run.history, run.stats, run.backfilled)
         printer.cancel()
         // What could not be stored (a full disk) will be read again next time: this run is not complete.
-        let complete = backfilled && stats.storeFailures == 0
+        let complete = run.complete
         if global.json {
             let relayObjects: [JSONValue] = relays.map { r in
                 let fields: [(key: String, value: JSONValue)] = [
@@ -110,17 +90,4 @@ struct SyncCommand: LinkstrCommand {
 extension SyncCommand {
     /// A relay's history in words, for `--json` (`finished`, `incomplete: …`, `unfinished`) and errors.
     static func words(_ outcome: HistoryPager.Outcome?) -> String { outcome?.words ?? "unfinished" }
-
-    /// Runs `work` until it is done or `deadline` passes, whichever comes first (past the deadline it is
-    /// left to end when the engine stops).
-    static func untilDeadline(_ deadline: ContinuousClock.Instant, _ work: @escaping @Sendable () async -> Void) async {
-        let resumed = Mutex(false)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeOnce: @Sendable () -> Void = {
-                if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume() }
-            }
-            Task { await work(); resumeOnce() }
-            Task { try? await Task.sleep(until: deadline); resumeOnce() }
-        }
-    }
 }

@@ -1,0 +1,63 @@
+import LinkstrRelay
+import LinkstrSync
+import Synchronization
+
+/// Syncing an open account, the same way in both front ends: the app starts it and reads the engine's
+/// updates; `linkstr sync` runs it once to a deadline (`run`).
+extension AccountSession {
+    /// The pool takes the relay list, the engine its subscriptions, and a profile name typed while
+    /// offline goes out.
+    public func startSync() async throws {
+        await applyRelays()
+        try await engine.start()
+        await engine.publishPendingProfileName()
+    }
+
+    /// Once the history is read: our inbox relays (kind 10050) when they changed, and preference records
+    /// saved while offline. Only then: relays that did not answer a REQ would not answer an EVENT either.
+    public func afterHistory() async {
+        await engine.publishInboxRelaysIfChanged()
+        await engine.publishPendingPreferences()
+    }
+
+    /// What one sync run did.
+    public struct SyncRun: Sendable {
+        /// Every history chain read to its end on some relay, and everything received stored.
+        public var complete: Bool
+        /// The history settled before the deadline.
+        public var backfilled: Bool
+        public var stats: SyncStats
+        public var relays: [RelaySnapshot]
+        public var history: [String: HistoryPager.Outcome]
+    }
+
+    /// Starts syncing, waits for the history up to `timeout`, does the after-history work within what is
+    /// left of it (what does not go out now stays pending for the next run), keeps following for
+    /// `follow` when asked, then stops: the deadline holds even while a relay keeps streaming (receiving
+    /// stops, what is buffered is stored).
+    public func runSync(timeout: Duration, follow: Duration? = nil) async throws -> SyncRun {
+        try await startSync()
+        let deadline = ContinuousClock.now + timeout
+        let backfilled = await engine.waitForBackfill(timeout: timeout)
+        if backfilled { await Self.untilDeadline(deadline) { [self] in await self.afterHistory() } }
+        if let follow { try? await Task.sleep(for: follow) }
+        let relays = await engine.relaySnapshots()
+        let history = await engine.historyOutcomes()
+        await close()
+        let stats = await engine.settledStats()
+        return SyncRun(complete: backfilled && stats.storeFailures == 0, backfilled: backfilled, stats: stats, relays: relays, history: history)
+    }
+
+    /// Runs `work` until it is done or `deadline` passes, whichever comes first (past the deadline it is
+    /// left to end when the engine stops).
+    static func untilDeadline(_ deadline: ContinuousClock.Instant, _ work: @escaping @Sendable () async -> Void) async {
+        let resumed = Mutex(false)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeOnce: @Sendable () -> Void = {
+                if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume() }
+            }
+            Task { await work(); resumeOnce() }
+            Task { try? await Task.sleep(until: deadline); resumeOnce() }
+        }
+    }
+}
