@@ -18,7 +18,7 @@ public enum AppAction: Equatable, Sendable {
     case identityCreated(IdentityInfo, nsec: RevealedSecret)
     /// The chosen file is a sealed backup: its passphrase is needed to check it.
     case backupNeedsPassphrase(path: String)
-    /// The backup passed every check (§8); it holds `npub`'s account.
+    /// The backup passed every check (wire 2026 §8); it holds `npub`'s account.
     case backupChecked(path: String, backupPassphrase: String?, npub: String)
     /// A backup was restored and its account opened.
     case backupRestored(sessionsAdded: Int, postsAdded: Int)
@@ -191,7 +191,7 @@ public enum AppEffect: Equatable, Sendable {
     case deletePost(String)
     case createSession(name: String, members: [Pubkey])
     case saveMembers(sessionID: String, members: [Pubkey])
-    /// Creator only: a new name for the session (wire-2026 §2).
+    /// Creator only: a new name for the session (wire 2026 §2).
     case renameSession(sessionID: String, name: String)
     case deleteSession(sessionID: String)
     case setArchived(sessionID: String, archived: Bool)

@@ -111,7 +111,7 @@ extension AppReducer {
         feed.summary = row
         state.sessions.open = feed
         state.status = nil
-        // Opening a session marks nothing, as in the iOS app (wire-2026 §4): opening a post marks it
+        // Opening a session marks nothing, as in the iOS app (wire 2026 §4): opening a post marks it
         // read, and `r` (or `:read`) marks the whole session read.
         return [.loadFeed(sessionID: row.id, limit: feedPage)]
     }

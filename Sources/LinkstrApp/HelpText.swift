@@ -19,10 +19,7 @@ public enum HelpText {
     static let composer = ["Enter link→note→send", "Tab field", "^V paste", "^L clear", "^O $EDITOR", "Esc keep as draft"]
     static let reactions = ["+ 👍", "- 👎", "* 👀"]
     static let fields = ["^A ^E start/end", "^W word", "^U clear", "terminal paste works", "Ctrl-Z suspend"]
-    static let commands = [":post URL note", ":react 👍", ":who", ":open", ":copy", ":read", ":unread", ":search WORDS", ":session NAME",
-                           ":requests", ":accept", ":decline", ":archive", ":unarchive", ":mute", ":unmute", ":members",
-                           ":rename NAME", ":delete-session", ":relay add|remove|test URL", ":export[-ios] PATH", ":theme NAME", ":help",
-                           ":repair", ":q quit", ":wipe!", "Tab completes", "↑↓ history"]
+    static let commands = CommandTable.helpLines + ["Tab completes", "↑↓ history"]
 
     public static func lines(for pane: AppState.Pane, keymap: Keymap = .standard) -> [String] {
         func items(_ context: KeyContext, _ actions: [String]? = nil) -> [String] {

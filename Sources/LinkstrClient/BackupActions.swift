@@ -30,7 +30,7 @@ public struct BackupActions: Sendable {
         SealedBackup.isSealed(try read(path))
     }
 
-    /// Reads, opens (a sealed file with `passphrase`) and checks every §8 rule. Nothing is written.
+    /// Reads, opens (a sealed file with `passphrase`) and checks every wire 2026 §8 rule. Nothing is written.
     public static func load(_ path: String, passphrase: String?) throws(BackupError) -> ValidatedBackup {
         let data = try read(path)
         if SealedBackup.isSealed(data) {

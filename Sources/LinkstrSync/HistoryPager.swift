@@ -35,8 +35,8 @@ import LinkstrDomain
 /// come, the relay is exclusive, the same page is asked again with `U + 1`, and every later `until`
 /// is sent one higher. The chain means the same on both kinds of relay.
 public struct HistoryPager: Sendable, Equatable {
-    /// The page sizes of a chain: gift wraps and preferences (§6: 500, doubling to 4 000 on a crowded
-    /// second) or the follow lists naming us (§7.2: 200, doubling to 1 600).
+    /// The page sizes of a chain: gift wraps and preferences (wire 2026 §6: 500, doubling to 4 000 on a crowded
+    /// second) or the follow lists naming us (wire 2026 §7.2: 200, doubling to 1 600).
     public struct Limits: Sendable, Equatable {
         public let first: Int
         public let max: Int

@@ -4,9 +4,9 @@ public enum BackupError: Error, Equatable, Sendable, CustomStringConvertible {
     case notABackup(String)
     /// Written by a newer app.
     case newerVersion
-    /// Over a §8 limit.
+    /// Over a wire 2026 §8 limit.
     case tooLarge(String)
-    /// A field or record breaks a §8 rule.
+    /// A field or record breaks a wire 2026 §8 rule.
     case invalid(String)
     /// It disagrees with what is stored here (another creator, another post under the same id…).
     case conflict(String)

@@ -1,7 +1,7 @@
 import Foundation
 import NostrProtocol
 
-/// The §8 limits of a `.linkstrbackup` file, decided once.
+/// The wire 2026 §8 limits of a `.linkstrbackup` file, decided once.
 public enum BackupLimits {
     public static let fileBytes = 128 * 1024 * 1024
     public static let records = 250_000
@@ -9,7 +9,7 @@ public enum BackupLimits {
     public static let identifier = 1024
 }
 
-/// A backup whose every field passed §8: its key, and the preferences it holds already opened.
+/// A backup whose every field passed wire 2026 §8: its key, and the preferences it holds already opened.
 public struct ValidatedBackup: Sendable {
     public let file: IOSBackupFile
     public let secretKey: SecretKey
@@ -21,7 +21,7 @@ public struct ValidatedBackup: Sendable {
     public let preferences: [(preference: PrivatePreference, event: NostrEvent, pending: Bool)]
 }
 
-/// Checks a decoded backup against every rule of §8. The first broken rule is the error; nothing is
+/// Checks a decoded backup against every rule of wire 2026 §8. The first broken rule is the error; nothing is
 /// written before all of them passed.
 public enum BackupValidation {
     public static func validate(_ data: Data) throws(BackupError) -> ValidatedBackup {
@@ -169,7 +169,7 @@ public enum BackupValidation {
             try date(x.updatedAt, "\(at).updatedAt")
         }
 
-        // Preferences: each one passes §3.3 for this key; one per preference key.
+        // Preferences: each one passes wire 2026 §3.3 for this key; one per preference key.
         var preferences: [(preference: PrivatePreference, event: NostrEvent, pending: Bool)] = []
         var keys = Set<String>()
         for (i, p) in f.preferences.enumerated() {

@@ -183,7 +183,7 @@ public struct IOSBackupFile: Codable, Equatable, Sendable {
         self.reactions = reactions; self.deletions = deletions; self.contacts = contacts; self.follows = follows; self.preferences = preferences
     }
 
-    /// Every record the file holds (the §8 limit counts these).
+    /// Every record the file holds (the wire 2026 §8 limit counts these).
     public var recordCount: Int {
         sessions.count + posts.count + members.count + intervals.count + reactions.count + deletions.count
             + contacts.count + follows.count + preferences.count + settings.relays.count

@@ -1,4 +1,4 @@
-/// The ingest rules (wire document §11, with the corrections of §14 and the later behaviour of §15).
+/// The ingest rules (wire document §11, with the corrections of wire document §14 and the later behaviour of wire document §15).
 ///
 /// Design: the visible result is a function of the *set* of messages received, whatever their order.
 /// - Every well-formed snapshot is kept; the creator, name and membership timeline are derived from all

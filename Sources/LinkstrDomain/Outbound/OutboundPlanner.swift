@@ -45,7 +45,7 @@ public enum OutboundPlanner {
         return sized(rumors)
     }
 
-    /// Creator only (wire-2026 §2): a `session_members` with the new name and the unchanged member
+    /// Creator only (wire 2026 §2): a `session_members` with the new name and the unchanged member
     /// list, to the active members. Every later snapshot carries the current name.
     public static func renameSession(session: SessionRecord?, me: Pubkey, name: String, now: Int64,
                                      random: any RandomSource) -> Result<OutboundRumor, DomainError> {

@@ -132,7 +132,7 @@ public struct LinkstrPayload: Equatable, Sendable {
             p.emoji = emoji
             guard reactionActive != nil else { throw .invalid("reaction has no reaction_active") }
         case .sessionDelete:
-            // Wire 2026 §1.1: a fresh operation id, like root_delete's; iOS drops a delete without one.
+            // wire 2026 §1.1: a fresh operation id, like root_delete's; iOS drops a delete without one.
             p.rootID = rootID.trimmingWhitespace()
             guard !p.rootID.isEmpty else { throw .invalid("session_delete has no root_id") }
         }

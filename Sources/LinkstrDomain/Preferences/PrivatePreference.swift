@@ -18,7 +18,7 @@ public enum PrivatePreference: Equatable, Sendable {
         }
     }
 
-    /// §3.1: an alias's key is 64 lowercase hex that parses as a key, its name absent or not blank;
+    /// wire 2026 §3.1: an alias's key is 64 lowercase hex that parses as a key, its name absent or not blank;
     /// a session id is not empty and has no surrounding space.
     public var isValid: Bool {
         switch self {
@@ -43,7 +43,7 @@ public enum PrivatePreference: Equatable, Sendable {
         }
     }
 
-    /// Decodes as Swift's synthesized `Codable` does (§3.1): exactly one outer key, `alias` or
+    /// Decodes as Swift's synthesized `Codable` does (wire 2026 §3.1): exactly one outer key, `alias` or
     /// `archive`; `pubkey`, `sessionID` and `archived` required with their types; `name` absent, null
     /// or a string; other inner keys ignored. nil: rejected.
     public static func decode(_ text: String) -> PrivatePreference? {
@@ -86,7 +86,7 @@ public enum PrivatePreference: Equatable, Sendable {
                              tags: [["d", Self.dTag(for: key, secretKey: secretKey)]], content: content).signed(with: secretKey, random: random)
     }
 
-    /// Why an event is not a preference of ours (§3.3); such an event changes nothing.
+    /// Why an event is not a preference of ours (wire 2026 §3.3); such an event changes nothing.
     public enum Rejection: String, Error, Sendable {
         case notOurs = "not a kind 30078 event of this account"
         case otherApp = "another app's record (its d tag is not in linkstr's namespace)"
@@ -97,7 +97,7 @@ public enum PrivatePreference: Equatable, Sendable {
         case dTagMismatch = "its d tag does not match its content"
     }
 
-    /// §3.3: ours, with a valid id and signature, our namespace's `d` (other apps' are not decrypted),
+    /// wire 2026 §3.3: ours, with a valid id and signature, our namespace's `d` (other apps' are not decrypted),
     /// decrypting to a valid preference whose recomputed `d` matches. nil: ignored, changing nothing.
     public static func open(_ event: NostrEvent, secretKey: SecretKey) -> PrivatePreference? {
         try? check(event, secretKey: secretKey).get()
@@ -116,13 +116,13 @@ public enum PrivatePreference: Equatable, Sendable {
         return .success(preference)
     }
 
-    /// §3.4, per `d`: the newer second wins; within a second the lower id (an equal id is a replay and
+    /// wire 2026 §3.4, per `d`: the newer second wins; within a second the lower id (an equal id is a replay and
     /// applies again).
     public static func shouldApply(_ incoming: LWWStamp, over current: LWWStamp?) -> Bool {
         FollowListRule.shouldApply(incoming, over: current)
     }
 
-    /// §3.5: a new record is dated after the one it replaces.
+    /// wire 2026 §3.5: a new record is dated after the one it replaces.
     public static func publicationTime(now: Int64, after current: LWWStamp?) -> Int64 {
         FollowListRule.publicationTime(now: now, after: current)
     }

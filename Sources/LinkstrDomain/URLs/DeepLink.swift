@@ -2,7 +2,7 @@ import Foundation
 import NostrProtocol
 
 /// `linkstr://open?url=…`, `linkstr://share?url=…&note=…` and `linkstr://save?url=…` deep links, as the
-/// iOS app reads them since 2026 (wire-2026 §5). The older base64 `?p=` form is no longer accepted.
+/// iOS app reads them since 2026 (wire 2026 §5). The older base64 `?p=` form is no longer accepted.
 public enum DeepLink {
     public enum Action: String, Equatable, Sendable, CaseIterable {
         /// Show the link (ready to open it or share it into a session).

@@ -1,7 +1,7 @@
 import Foundation
 import NostrProtocol
 
-/// The web-URL rule (wire-2026 §5, for what we send and what we accept): http or https, and a host
+/// The web-URL rule (wire 2026 §5, for what we send and what we accept): http or https, and a host
 /// that is `localhost`, an IP literal, or at least two dot-separated labels of letters, digits and
 /// `-` (not at a label's start or end). The URL text is otherwise kept as given.
 public enum WebURL {

@@ -25,7 +25,7 @@ extension AccountStore {
     }
 
     /// A record from a relay (already opened and validated by `PrivatePreference.open`): stored and
-    /// applied when it wins the conflict rule (§3.4), replacing a pending local one. True when applied.
+    /// applied when it wins the conflict rule (wire 2026 §3.4), replacing a pending local one. True when applied.
     @discardableResult
     public func receivePreference(_ p: PrivatePreference, event: NostrEvent) throws -> Bool {
         guard let d = PrivatePreference.dTag(in: event) else { return false }
@@ -37,7 +37,7 @@ extension AccountStore {
         }
     }
 
-    /// A change made here (§3.5): stored as pending and applied at once; `PreferenceOutbox` publishes it.
+    /// A change made here (wire 2026 §3.5): stored as pending and applied at once; `PreferenceOutbox` publishes it.
     public func savePreference(_ p: PrivatePreference, event: NostrEvent) throws {
         guard let d = PrivatePreference.dTag(in: event) else { return }
         try writing { scope in try storePreference(p, event: event, dTag: d, pending: true, scope) }
