@@ -34,8 +34,10 @@ public enum SyncSubscription: Hashable, Sendable {
         }
     }
 
-    /// The subscription an id names; nil for anything the engine never asked for.
+    /// The subscription an id names; nil for anything the engine never asked for. Run for every event
+    /// a relay sends, so the history pages (nearly all of them) are tried first, without allocating.
     public init?(id: String) {
+        if let (relay, page) = Self.pair(id, after: "linkstr-backfill-") { self = .history(.giftWraps, relay: relay, page: page); return }
         switch id {
         case "linkstr-live": self = .live
         case "linkstr-follow-list": self = .followList
@@ -45,15 +47,19 @@ public enum SyncSubscription: Hashable, Sendable {
         case "linkstr-private-preferences": self = .preferences
         default:
             if let n = Self.number(id, after: "linkstr-query-") { self = .query(n); return }
-            for (prefix, chain) in [("linkstr-backfill-", HistoryChain.giftWraps), ("linkstr-preferences-history-", .preferences)] {
-                guard id.hasPrefix(prefix) else { continue }
-                let parts = id.dropFirst(prefix.count).split(separator: "-", omittingEmptySubsequences: false)
-                guard parts.count == 2, let relay = Int(parts[0]), let page = Int(parts[1]), relay >= 0, page >= 0 else { return nil }
-                self = .history(chain, relay: relay, page: page)
-                return
-            }
+            if let (relay, page) = Self.pair(id, after: "linkstr-preferences-history-") { self = .history(.preferences, relay: relay, page: page); return }
             return nil
         }
+    }
+
+    /// "<prefix><relay>-<page>", both whole numbers.
+    private static func pair(_ id: String, after prefix: String) -> (Int, Int)? {
+        guard id.hasPrefix(prefix) else { return nil }
+        let rest = id.utf8.dropFirst(prefix.utf8.count)
+        guard let dash = rest.firstIndex(of: UInt8(ascii: "-")),
+              let relay = Int(Substring(rest[..<dash])), let page = Int(Substring(rest[rest.index(after: dash)...])),
+              relay >= 0, page >= 0 else { return nil }
+        return (relay, page)
     }
 
     private static func number(_ id: String, after prefix: String) -> Int? {
