@@ -43,4 +43,24 @@ final class SendGateTests: XCTestCase {
         XCTAssertEqual(answer, .noRelaysEnabled)
         await other.stop()
     }
+
+    /// The pool's timers wait through its injected sleep: a 10-minute gate deadline passes at once on a
+    /// test's clock (the other timers keep real time).
+    func testTheGatesDeadlineWaitsOnTheInjectedClock() async throws {
+        let closed = try TestRelay()
+        let url = closed.url
+        closed.stop()
+        var configuration = RelayPool.Configuration()
+        configuration.sleep = { duration in
+            if duration == .seconds(600) { return }  // the gate's deadline passes at once
+            try? await Task.sleep(for: duration)
+        }
+        let pool = RelayPool(configuration: configuration)
+        await pool.setRelays([(url, true)])
+        let started = ContinuousClock.now
+        let answer = await pool.waitForWritableRelay(timeout: .seconds(600))
+        XCTAssertEqual(answer, .reconnectTimeout)
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(300), "the deadline was the injected clock's, not ten minutes")
+        await pool.stop()
+    }
 }

@@ -70,8 +70,8 @@ extension RelayPool {
             }
             if m.prefix == .rateLimited, let s = subscriptions[sub] {
                 // Ask again later, once.
-                Task { [weak self] in
-                    try? await Task.sleep(for: .seconds(10))
+                Task { [weak self, sleep = configuration.sleep] in
+                    await sleep(.seconds(10))
                     await self?.resubscribe(sub, s.filters, url)
                 }
             }

@@ -19,8 +19,8 @@ extension RelayPool {
         }
         if stopped { return .offline }
         let id = UUID()
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
+        let timer = Task { [weak self, sleep = configuration.sleep] in
+            await sleep(timeout)
             if Task.isCancelled { return }
             await self?.settleGateWaiter(id, .reconnectTimeout)
         }
@@ -64,8 +64,9 @@ extension RelayPool {
             for text in texts { links[relay.url]?.connection?.send(text) }
             machines[relay.url]?.stats.eventsSent += texts.count
         }
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
+        let timer = Task { [weak self, sleep = configuration.sleep] in
+            await sleep(timeout)
+            if Task.isCancelled { return }
             await self?.expire(key)
         }
         let result = await withCheckedContinuation { continuation in

@@ -23,7 +23,7 @@ public typealias AuthSigner = @Sendable (_ relay: String, _ challenge: String) -
 
 /// The relays of one account, run as `RelayMachine`s (pure: lifecycle, backoff, NIP-42, read-only
 /// marking, limits) by this actor, which owns only what is not pure: sockets, timers, the AUTH signer,
-/// subscriptions and pending publishes. Time and jitter are injected (`clock`, `random`).
+/// subscriptions and pending publishes. Time and jitter are injected (`clock`, `sleep`, `random`).
 public actor RelayPool {
     public struct Configuration: Sendable {
         public var maxMessageBytes = 4 << 20
@@ -35,6 +35,10 @@ public actor RelayPool {
         public var clock: @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
         /// A number in 0..<1 for the backoff's jitter.
         public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
+        /// How every timer of the pool waits (reconnects, AUTH, pings, the send gate's and a publish's
+        /// deadlines, a rate-limited REQ's retry): real time, or a test's own. Returns early when the
+        /// waiting task is cancelled.
+        public var sleep: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
         public init() {}
     }
 
@@ -155,8 +159,9 @@ public actor RelayPool {
             case .startReconnectTimer(let generation, let seconds):
                 guard !stopped else { break }
                 links[url]?.reconnect?.cancel()
+                let sleep = configuration.sleep
                 links[url]?.reconnect = Task { [weak self] in
-                    try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                    await sleep(.milliseconds(Int(seconds * 1000)))
                     if Task.isCancelled { return }
                     await self?.reconnectFired(url, generation)
                 }
@@ -165,8 +170,9 @@ public actor RelayPool {
             case .send(let text): links[url]?.connection?.send(text)
             case .authenticate(let challenge): authenticate(url, challenge)
             case .startAuthTimer(let generation, let id, let seconds):
+                let sleep = configuration.sleep
                 Task { [weak self] in
-                    try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                    await sleep(.milliseconds(Int(seconds * 1000)))
                     await self?.step(url) { $0.authTimerFired(generation: generation, eventID: id) }
                 }
             case .dropPublishes:
@@ -221,9 +227,9 @@ public actor RelayPool {
         let reader = Task { [weak self] in
             for await event in connection.events { await self?.handle(url, generation, event) }
         }
-        let pinger = Task { [interval = configuration.pingInterval] in
+        let pinger = Task { [interval = configuration.pingInterval, sleep = configuration.sleep] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
+                await sleep(interval)
                 if Task.isCancelled { break }
                 connection.ping()
             }
