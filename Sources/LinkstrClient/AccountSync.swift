@@ -11,7 +11,7 @@ public struct AccountSync: Sendable {
     public let pool: RelayPool
     public let engine: SyncEngine
 
-    public init(_ key: SecretKey, store: AccountStore, clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) {
+    public init(_ key: SecretKey, store: AccountStore, clock: @escaping @Sendable () -> Int64 = SyncEngine.wallClock) {
         pool = RelayPool(authSigner: SyncEngine.authSigner(for: key))
         engine = SyncEngine(identity: key, store: store, pool: pool, clock: clock)
     }

@@ -72,7 +72,7 @@ extension SyncEngine {
         let ours = Set(await pool.snapshots().map(\.url))
         var lists = [Pubkey: (inbox: [String]?, read: [String]?)]()
         for recipient in wrapsByRecipient.keys {
-            // A list that cannot be read gives that recipient no extra relays (and is said once).
+            // A list that cannot be read gives that recipient no extra relays (and is reported).
             lists[recipient] = (read("a recipient's inbox relays", { try store.relayList(recipient, kind: InboxRelayRule.inboxKind) }) ?? nil,
                                 read("a recipient's relay list", { try store.relayList(recipient, kind: InboxRelayRule.relayListKind) }) ?? nil)
         }

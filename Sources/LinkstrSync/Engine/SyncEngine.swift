@@ -85,7 +85,7 @@ public actor SyncEngine {
     /// The NIP-42 signer the pool should use for this identity.
     public static func authSigner(for identity: SecretKey) -> AuthSigner {
         { relay, challenge in
-            UnsignedEvent(pubkey: identity.publicKey, createdAt: Int64(Date().timeIntervalSince1970), kind: 22242,
+            UnsignedEvent(pubkey: identity.publicKey, createdAt: wallClock(), kind: 22242,
                           tags: [["relay", relay], ["challenge", challenge]], content: "").signed(with: identity)
         }
     }

@@ -18,8 +18,6 @@ struct Waiters<Key: Hashable & Sendable>: Sendable {
         parked = [:]
         for waiter in all.values.joined() { waiter.resume() }
     }
-
-    func isWaiting(_ key: Key) -> Bool { parked[key]?.isEmpty == false }
 }
 
 /// What the engine's callers wait for.

@@ -83,7 +83,7 @@ final class CLIContext: Sendable {
 
     /// The active identity's account, opened as the app opens it (`--relay` for this run).
     func session() throws -> AccountSession {
-        try AccountSession(try identity(), in: try store(), relayOverrides: options.relays, clock: { Int64(Date().timeIntervalSince1970) })
+        try AccountSession(try identity(), in: try store(), relayOverrides: options.relays, clock: SyncEngine.wallClock)
     }
 
     /// A sync engine connected to the relays (subscriptions are installed by `start()` only).
