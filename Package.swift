@@ -91,6 +91,7 @@ let package = Package(
         .testTarget(name: "LinkstrIntegrationTests", dependencies: ["LinkstrTestSupport", "NostrProtocol", "LinkstrDomain", "LinkstrRelay", "LinkstrStorage",
                                                                    "LinkstrTUI", "LinkstrLogging", .product(name: "Logging", package: "swift-log"), "linkstr"]),
         .testTarget(name: "LinkstrStorageTests", dependencies: ["LinkstrStorage", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport",
-                                                             "linkstr-ingest-worker"]),
+                                                             "linkstr-ingest-worker"],
+                    exclude: ["Fixtures"]),
     ]
 )

@@ -6,22 +6,9 @@ public enum AppAction: Equatable, Sendable {
     case started(now: Int64, size: ScreenSize)
     case bootStepReached(AppState.BootStep)
     case storeOpenFailed(String)
-    case identityMissing
-    /// LINKSTR_PASSPHRASE (or --passphrase-file) gives the passphrase: onboarding does not ask for one.
-    case passphraseInEnvironment
     /// A link was handed to the app (already validated: an http(s) URL).
     case linkReceived(DeepLink.Link)
-    case passphraseNeeded(pubkey: Pubkey, npub: String)
-    case unlockFailed(String)
     case identityReady(IdentityInfo, inMemory: Bool)
-    case onboardingFailed(String)
-    case identityCreated(IdentityInfo, nsec: RevealedSecret)
-    /// The chosen file is a sealed backup: its passphrase is needed to check it.
-    case backupNeedsPassphrase(path: String)
-    /// The backup passed every check (wire 2026 §8); it holds `npub`'s account.
-    case backupChecked(path: String, backupPassphrase: String?, npub: String)
-    /// A backup was restored and its account opened.
-    case backupRestored(sessionsAdded: Int, postsAdded: Int)
 
     // Input.
     case keyPressed(Key)
@@ -33,81 +20,26 @@ public enum AppAction: Equatable, Sendable {
     case clockTicked(Int64)
 
     // Data arrived.
-    case sessionsLoaded(SessionListing)
-    case feedLoaded(sessionID: String, summary: SessionSummary?, posts: [PostView], changes: [MembershipChange], hasMore: Bool)
-    case postLoaded(postID: String, view: PostView?, sessionName: String)
-    case contactsLoaded([Contact])
-    /// The drafts kept on disk (a restart brings them back).
-    case draftsLoaded([String: Draft])
     case commandHistoryLoaded([String])
-    case mutedLoaded(Set<String>)
-    case profileNamesLoaded([Pubkey: String])
-    /// Titles of shared pages, from the cache or just fetched.
-    case linkTitlesLoaded([String: String])
-    /// Our own name as the relays have it (set on another device or client).
-    case ownProfileNameLoaded(String?)
-    case relaysChanged([RelayRow])
-    case identitiesLoaded([IdentityEntry])
-    /// "Added you" (wire 2026 §7.2): who follows us, as the relays answered.
-    /// `complete`: every relay sent its whole answer (else the list may be short).
-    case addedYouLoaded([Pubkey], complete: Bool)
-    case addedYouFailed(String)
-    /// A follow list arrived live while "added you" is shown.
-    case addedYouChanged([Pubkey])
-    case messagesArrived(touchedSessions: Set<String>, notifications: [InboundNotification])
-    /// A session's read state changed here (a session or post marked read): its row and feed are read again.
-    case readStateChanged(sessionID: String)
 
-    // Results of effects.
-    case postSent(postID: String, sessionID: String)
-    case postSendFailed(String)
-    case sessionCreated(sessionID: String)
-    case sessionCreateFailed(String)
-    case membersSaved(sessionID: String)
-    case sessionRenamed(sessionID: String, name: String)
-    /// We deleted one of our posts for everyone; `warnings`: what the best-effort kind 5 could not do.
-    case postDeleted(postID: String, sessionID: String, warnings: [String])
-    /// We deleted the session for everyone; `warnings`: what the best-effort relay request could not do.
-    case sessionDeleted(sessionID: String, warnings: [String])
-    case membersSaveFailed(String)
-    case contactSaved(Pubkey)
-    case contactSaveFailed(String)
-    /// A reaction went out (`removed`: it was taken back); the one answer to `react`.
-    case reactionSent(postID: String, sessionID: String, emoji: String, removed: Bool)
-    case contactRemoved(Pubkey)
-    /// A link went to the player or the browser (`how`, in words: "playing with mpv…").
-    case linkOpened(how: String)
-    /// Cached media and previews were cleared.
-    case cacheCleared
+    // What happened, by feature (each feature's reducer file takes its own).
+    case onboarding(OnboardingAction)
+    case sessions(SessionsAction)
+    case post(PostAction)
+    case you(YouAction)
+    case settings(SettingsAction)
+    case search(SearchAction)
+
+    // Results of effects that belong to no one feature.
     /// Work that did not happen, named, with why in words for the status line.
     case failed(FailedWork, String)
-    /// A backup file was written at `path`.
-    case backupExported(path: String)
-    case backupExportFailed(String)
-    /// The editor (`$VISUAL`/`$EDITOR`) was left; nil text: it could not run or failed (`error` says why);
-    /// with text, `error` is a warning (its temporary copy could not be removed).
-    case editorFinished(text: String?, error: String?)
     /// A copy was tried (`label`: "link", "npub"…); what is known of where it went.
     case copyFinished(label: String, CopyOutcome)
-    case clipboardRead(String?)
-    case secretRevealed(RevealedSecret)
-    case profileNameSaved(String?)
-    case relayTested(url: String, summary: String, ok: Bool)
-    /// `:theme NAME` took effect (the colours are redrawn), or could not.
-    case themeApplied(String)
-    case themeFailed(String)
-    /// A post search answered (`searchPosts`).
-    case postSearchFinished(PostSearchAnswer)
-    case postSearchFailed(String)
     case loggedOut
     /// Everything was erased: the app leaves with a clean screen.
     case wiped
     /// Where the app was when it last quit (read with the local preferences).
     case positionLoaded(UIPosition)
-    /// Stored records whose sealed values no longer open were left out of what was read (so far, in all).
-    case damagedRecordsLeftOut(Int)
-    /// `:repair` dropped them; `historyReread`: the next start reads the whole history again.
-    case damagedRecordsRepaired(dropped: Int, historyReread: Bool)
 }
 
 /// What a `failed` action is about: the reducer undoes what waited for it (a busy post detail).

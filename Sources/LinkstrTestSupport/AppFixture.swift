@@ -34,8 +34,8 @@ public enum AppFixture {
         _ = AppReducer.reduce(&s, .identityReady(meInfo, inMemory: false))
         var listing = SessionListing(list: .active, rows: sessions, hasArchived: false, requestCount: 0)
         listing.unreadActive = sessions.filter(\.showsUnread)
-        _ = AppReducer.reduce(&s, .sessionsLoaded(listing))
-        _ = AppReducer.reduce(&s, .contactsLoaded(contacts))
+        _ = AppReducer.reduce(&s, .sessions(.sessionsLoaded(listing)))
+        _ = AppReducer.reduce(&s, .you(.contactsLoaded(contacts)))
         return s
     }
 
@@ -43,7 +43,7 @@ public enum AppFixture {
     public static func feed(_ session: SessionSummary, posts: [PostView], contacts: [Contact] = []) -> AppState {
         var s = main(sessions: [session], contacts: contacts)
         _ = AppReducer.reduce(&s, .keyPressed(.enter))
-        _ = AppReducer.reduce(&s, .feedLoaded(sessionID: session.id, summary: session, posts: posts, changes: [], hasMore: false))
+        _ = AppReducer.reduce(&s, .sessions(.feedLoaded(sessionID: session.id, summary: session, posts: posts, changes: [], hasMore: false)))
         return s
     }
 }

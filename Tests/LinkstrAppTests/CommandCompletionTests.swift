@@ -55,10 +55,10 @@ final class CommandCompletionTests: XCTestCase {
         command("theme", []) { $0.status = StatusLine("theme: night (:theme night|storm|moon|day).") }
         command("theme neon", []) { $0.status = StatusLine("no theme named neon: night, storm, moon, day.", .error) }
         command("theme Storm", [.applyTheme("storm")]) { _ in }
-        h.send(.themeApplied("storm")) {
+        h.send(.settings(.themeApplied("storm"))) {
             $0.themeName = "storm"
             $0.status = StatusLine("theme storm for this run (theme = \"storm\" in config.toml keeps it).", .success)
         }
-        h.send(.themeFailed("no theme named storm (choose one of night)")) { $0.status = StatusLine("no theme named storm (choose one of night)", .error) }
+        h.send(.settings(.themeFailed("no theme named storm (choose one of night)"))) { $0.status = StatusLine("no theme named storm (choose one of night)", .error) }
     }
 }

@@ -40,7 +40,7 @@ final class LifecycleReducerTests: XCTestCase {
 
     func testUnlockTypesWithoutEchoAndClearsTheFieldOnAWrongPassphrase() {
         var h = ReducerHarness()
-        h.send(.passphraseNeeded(pubkey: Fixture.me, npub: "npub1me")) { $0.phase = .unlock(UnlockState(pubkey: Fixture.me, npub: "npub1me")) }
+        h.send(.onboarding(.passphraseNeeded(pubkey: Fixture.me, npub: "npub1me"))) { $0.phase = .unlock(UnlockState(pubkey: Fixture.me, npub: "npub1me")) }
         h.type("hunter2") {
             var u = UnlockState(pubkey: Fixture.me, npub: "npub1me")
             u.passphrase = TextField("hunter2")
@@ -59,7 +59,7 @@ final class LifecycleReducerTests: XCTestCase {
         }
         // While busy, keys do nothing.
         h.send(.keyPressed(.char("z")))
-        h.send(.unlockFailed("wrong passphrase.")) {
+        h.send(.onboarding(.unlockFailed("wrong passphrase."))) {
             var u = UnlockState(pubkey: Fixture.me, npub: "npub1me")
             u.error = "wrong passphrase."
             $0.phase = .unlock(u)
@@ -75,7 +75,7 @@ final class LifecycleReducerTests: XCTestCase {
 
     func testCreateAccountWithNameMatchingPassphrasesAndTheBackupStep() {
         var h = ReducerHarness()
-        h.send(.identityMissing) { $0.phase = .onboarding(OnboardingState()) }
+        h.send(.onboarding(.identityMissing)) { $0.phase = .onboarding(OnboardingState()) }
         h.send(.keyPressed(.down)) {
             var o = OnboardingState(); o.step = .choose(selection: 1); $0.phase = .onboarding(o)
         }
@@ -132,7 +132,7 @@ final class LifecycleReducerTests: XCTestCase {
         }
         let info = IdentityInfo(pubkey: Fixture.me, npub: "npub1me", profileName: nil, backedUp: false)
         let secret = RevealedSecret(SecretBytes(copying: Array("nsec1secret".utf8)))
-        h.send(.identityCreated(info, nsec: secret)) {
+        h.send(.onboarding(.identityCreated(info, nsec: secret))) {
             $0.identity = info
             var x = OnboardingState(); x.step = .backup(revealed: nil); x.secretToBackUp = secret
             $0.phase = .onboarding(x)
@@ -156,7 +156,7 @@ final class LifecycleReducerTests: XCTestCase {
         var h = ReducerHarness()
         let info = IdentityInfo(pubkey: Fixture.me, npub: "npub1me", profileName: "Ann", backedUp: false)
         let secret = RevealedSecret(SecretBytes(copying: Array("nsec1secret".utf8)))
-        h.send(.identityCreated(info, nsec: secret)) {
+        h.send(.onboarding(.identityCreated(info, nsec: secret))) {
             $0.identity = info
             var x = OnboardingState(); x.step = .backup(revealed: nil); x.secretToBackUp = secret
             $0.phase = .onboarding(x)
@@ -168,7 +168,7 @@ final class LifecycleReducerTests: XCTestCase {
     }
 
     func testImportGivesThePreciseErrorBeforeAskingForAPassphrase() throws {
-        var h = ReducerHarness(); h.send(.identityMissing) { $0.phase = .onboarding(OnboardingState()) }
+        var h = ReducerHarness(); h.send(.onboarding(.identityMissing)) { $0.phase = .onboarding(OnboardingState()) }
         h.send(.keyPressed(.char("i"))) {
             var x = OnboardingState(); x.step = .importKey(TextField()); $0.phase = .onboarding(x)
         }
@@ -213,7 +213,7 @@ final class LifecycleReducerTests: XCTestCase {
             x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true)
             $0.phase = .onboarding(x)
         }
-        h.send(.onboardingFailed("wrong passphrase.")) {
+        h.send(.onboarding(.onboardingFailed("wrong passphrase."))) {
             var x = OnboardingState(); x.pendingImport = nsec; x.error = "wrong passphrase."
             x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true)
             $0.phase = .onboarding(x)
@@ -224,7 +224,7 @@ final class LifecycleReducerTests: XCTestCase {
     /// so a broken backup or a wrong passphrase is said before anything else is asked; then the
     /// passphrase for the key here. A refusal says why and keeps the step.
     func testRestoringASealedBackupAsksForBothPassphrases() {
-        var h = ReducerHarness(); h.send(.identityMissing) { $0.phase = .onboarding(OnboardingState()) }
+        var h = ReducerHarness(); h.send(.onboarding(.identityMissing)) { $0.phase = .onboarding(OnboardingState()) }
         h.send(.keyPressed(.down)) { var x = OnboardingState(); x.step = .choose(selection: 1); $0.phase = .onboarding(x) }
         h.send(.keyPressed(.down)) { var x = OnboardingState(); x.step = .choose(selection: 2); $0.phase = .onboarding(x) }
         h.send(.keyPressed(.down)) { var x = OnboardingState(); x.step = .choose(selection: 2); $0.phase = .onboarding(x) }
@@ -237,13 +237,13 @@ final class LifecycleReducerTests: XCTestCase {
         h.send(.keyPressed(.enter), [.checkBackup(path: path, backupPassphrase: nil)]) {
             var x = OnboardingState(); x.step = .restoreFile(TextField(path)); x.busy = true; $0.phase = .onboarding(x)
         }
-        h.send(.backupNeedsPassphrase(path: path)) { var x = OnboardingState(); x.step = .restoreSecret(path: path, TextField()); $0.phase = .onboarding(x) }
+        h.send(.onboarding(.backupNeedsPassphrase(path: path))) { var x = OnboardingState(); x.step = .restoreSecret(path: path, TextField()); $0.phase = .onboarding(x) }
         h.type("s") { var x = OnboardingState(); x.step = .restoreSecret(path: path, TextField("s")); $0.phase = .onboarding(x) }
         h.send(.keyPressed(.enter), [.checkBackup(path: path, backupPassphrase: "s")]) {
             var x = OnboardingState(); x.step = .restoreSecret(path: path, TextField("s")); x.busy = true; $0.phase = .onboarding(x)
         }
         // A wrong passphrase is said here, before a new one is chosen.
-        h.send(.onboardingFailed("wrong passphrase, or the backup is damaged.")) {
+        h.send(.onboarding(.onboardingFailed("wrong passphrase, or the backup is damaged."))) {
             var x = OnboardingState(); x.step = .restoreSecret(path: path, TextField("s")); x.error = "wrong passphrase, or the backup is damaged."
             $0.phase = .onboarding(x)
         }
@@ -251,7 +251,7 @@ final class LifecycleReducerTests: XCTestCase {
             var x = OnboardingState(); x.step = .restoreSecret(path: path, TextField("s")); x.busy = true; $0.phase = .onboarding(x)
         }
         let pending = PendingRestore(path: path, backupPassphrase: "s", npub: "npub1x")
-        h.send(.backupChecked(path: path, backupPassphrase: "s", npub: "npub1x")) {
+        h.send(.onboarding(.backupChecked(path: path, backupPassphrase: "s", npub: "npub1x"))) {
             var x = OnboardingState(); x.step = .passphrase(TextField(), confirm: TextField(), focusConfirm: false); x.pendingRestore = pending
             $0.phase = .onboarding(x)
         }
@@ -272,7 +272,7 @@ final class LifecycleReducerTests: XCTestCase {
             x.busy = true
             $0.phase = .onboarding(x)
         }
-        h.send(.onboardingFailed("backup conflicts with this device's data: … nothing was restored.")) {
+        h.send(.onboarding(.onboardingFailed("backup conflicts with this device's data: … nothing was restored."))) {
             var x = OnboardingState(); x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true); x.pendingRestore = pending
             x.error = "backup conflicts with this device's data: … nothing was restored."
             $0.phase = .onboarding(x)
@@ -289,15 +289,15 @@ final class LifecycleReducerTests: XCTestCase {
 
     func testAPlainBackupWithThePassphraseInTheEnvironmentRestoresAtOnce() {
         var h = ReducerHarness()
-        h.send(.passphraseInEnvironment) { $0.passphraseInEnvironment = true }
+        h.send(.onboarding(.passphraseInEnvironment)) { $0.passphraseInEnvironment = true }
         var x = OnboardingState(); x.step = .restoreFile(TextField("/tmp/b")); x.busy = true
         h.state.phase = .onboarding(x)
-        h.send(.backupChecked(path: "/tmp/b", backupPassphrase: nil, npub: "npub1y"), [.restoreBackup(path: "/tmp/b", backupPassphrase: nil, passphrase: nil)]) {
+        h.send(.onboarding(.backupChecked(path: "/tmp/b", backupPassphrase: nil, npub: "npub1y")), [.restoreBackup(path: "/tmp/b", backupPassphrase: nil, passphrase: nil)]) {
             var y = OnboardingState(); y.step = .restoreFile(TextField("/tmp/b")); y.busy = true
             y.pendingRestore = PendingRestore(path: "/tmp/b", backupPassphrase: nil, npub: "npub1y")
             $0.phase = .onboarding(y)
         }
-        h.send(.backupRestored(sessionsAdded: 2, postsAdded: 1)) { $0.status = StatusLine("backup restored: 2 new sessions, 1 new post.", .success) }
+        h.send(.onboarding(.backupRestored(sessionsAdded: 2, postsAdded: 1))) { $0.status = StatusLine("backup restored: 2 new sessions, 1 new post.", .success) }
     }
 
     func testAnNcryptsecAsksForItsPassphraseOnceWithoutConfirmation() {
@@ -351,7 +351,7 @@ final class LifecycleReducerTests: XCTestCase {
     func testNotesFadeAndErrorsStayUntilAcknowledged() {
         var h = ReducerHarness(Fixture.main())
         let t = h.state.now
-        h.send(.cacheCleared) { $0.status = StatusLine("cached media and previews cleared.", .success) }
+        h.send(.settings(.cacheCleared)) { $0.status = StatusLine("cached media and previews cleared.", .success) }
         h.send(.clockTicked(t + StatusLine.lifetime - 1)) { $0.now = t + StatusLine.lifetime - 1 }
         h.send(.clockTicked(t + StatusLine.lifetime)) { $0.now = t + StatusLine.lifetime; $0.status = nil }
         h.send(.failed(.relayList, "enter a valid relay url.")) { $0.status = StatusLine("enter a valid relay url.", .error) }

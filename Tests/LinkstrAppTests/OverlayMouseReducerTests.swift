@@ -75,7 +75,7 @@ final class OverlayMouseReducerTests: XCTestCase {
             form.busy = true; $0.overlay = .exportBackup(form)
         }
         h.send(.keyPressed(.escape)) { $0.status = nil }  // busy: the form stays (Esc only acknowledges the earlier error)
-        h.send(.backupExportFailed("~/my backup.linkstrbackup exists already: choose another name.")) {
+        h.send(.settings(.backupExportFailed("~/my backup.linkstrbackup exists already: choose another name."))) {
             form.busy = false; form.error = "~/my backup.linkstrbackup exists already: choose another name."; $0.overlay = .exportBackup(form)
         }
         h.send(.keyPressed(.escape)) { $0.overlay = nil }
@@ -84,7 +84,7 @@ final class OverlayMouseReducerTests: XCTestCase {
                                                "the iOS backup holds your secret key in plain text: anyone who reads it is you. write it? (y/n)"))
         }
         h.send(.keyPressed(.char("y")), [.exportBackup(path: "/tmp/x", passphrase: nil)]) { $0.overlay = nil; $0.status = StatusLine("writing the backup…") }
-        h.send(.backupExported(path: "/tmp/x")) { $0.status = StatusLine("backup written to /tmp/x.", .success) }
+        h.send(.settings(.backupExported(path: "/tmp/x"))) { $0.status = StatusLine("backup written to /tmp/x.", .success) }
     }
 
     /// "Copied" only when a tool said so; OSC 52 alone is reported as sent (issue 14, item 9).

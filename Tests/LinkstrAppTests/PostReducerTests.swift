@@ -35,7 +35,7 @@ final class PostReducerTests: XCTestCase {
         }
         // While sending, typing changes nothing.
         h.send(.keyPressed(.char("x")))
-        h.send(.postSent(postID: "p1", sessionID: "s1"), [.loadFeed(sessionID: "s1", limit: 50), .loadSessions(.active)]) {
+        h.send(.post(.postSent(postID: "p1", sessionID: "s1")), [.loadFeed(sessionID: "s1", limit: 50), .loadSessions(.active)]) {
             $0.post.mode = .empty
             $0.pane = .sessions
             $0.status = StatusLine("sent.", .success)
@@ -43,7 +43,7 @@ final class PostReducerTests: XCTestCase {
         }
         // Issue 16 (4): the post just sent is selected once the feed has it, wherever it sorts.
         let posts = [F.post("p2", in: "s1"), F.post("p1", in: "s1"), F.post("p0", in: "s1")]
-        h.send(.feedLoaded(sessionID: "s1", summary: films, posts: posts, changes: [], hasMore: false)) {
+        h.send(.sessions(.feedLoaded(sessionID: "s1", summary: films, posts: posts, changes: [], hasMore: false))) {
             $0.sessions.open?.posts = posts
             $0.sessions.open?.loading = false
             $0.sessions.open?.selection = 1
@@ -84,7 +84,7 @@ final class PostReducerTests: XCTestCase {
         h.send(.keyPressed(.enter), [.sendPost(sessionID: "s1", url: "https://example.com/x", note: "hi")]) {
             $0.post.mode = self.composer("example.com/x", "hi", focus: .note, sending: true)
         }
-        h.send(.postSent(postID: "p1", sessionID: "s1"), [.loadFeed(sessionID: "s1", limit: 50), .loadSessions(.active), .saveDraft(sessionID: "s1", nil)]) {
+        h.send(.post(.postSent(postID: "p1", sessionID: "s1")), [.loadFeed(sessionID: "s1", limit: 50), .loadSessions(.active), .saveDraft(sessionID: "s1", nil)]) {
             $0.post.mode = .empty
             $0.drafts = [:]
             $0.status = StatusLine("sent.", .success)
@@ -95,7 +95,7 @@ final class PostReducerTests: XCTestCase {
         h.send(.keyPressed(.char("c"))) { $0.post.mode = self.composer(""); $0.pane = .post }
         h.send(.keyPressed(.escape)) { $0.post.mode = .empty; $0.pane = .sessions }
         // Restarted: the drafts on disk come back.
-        h.send(.draftsLoaded(["s1": Draft(link: "", note: "later"), "s2": Draft(link: " ", note: "")])) { $0.drafts = ["s1": Draft(link: "", note: "later")] }
+        h.send(.sessions(.draftsLoaded(["s1": Draft(link: "", note: "later"), "s2": Draft(link: " ", note: "")]))) { $0.drafts = ["s1": Draft(link: "", note: "later")] }
     }
 
     /// Issue 14, item 5: ^O hands the note to $EDITOR; what comes back is the note (its final newline
@@ -104,9 +104,9 @@ final class PostReducerTests: XCTestCase {
         var h = composing()
         h.type("example.com/x") { $0.post.mode = self.composer("example.com/x") }
         h.send(.keyPressed(.ctrl("o")), [.editNote("")])
-        h.send(.editorFinished(text: "two\nlines\n", error: nil)) { $0.post.mode = self.composer("example.com/x", "two\nlines", focus: .note) }
+        h.send(.post(.editorFinished(text: "two\nlines\n", error: nil))) { $0.post.mode = self.composer("example.com/x", "two\nlines", focus: .note) }
         h.send(.keyPressed(.ctrl("o")), [.editNote("two\nlines")])
-        h.send(.editorFinished(text: nil, error: "the editor (false) exited with status 1: the note is as it was.")) {
+        h.send(.post(.editorFinished(text: nil, error: "the editor (false) exited with status 1: the note is as it was."))) {
             $0.post.mode = self.composer("example.com/x", "two\nlines", focus: .note, error: "the editor (false) exited with status 1: the note is as it was.")
         }
     }
@@ -128,7 +128,7 @@ final class PostReducerTests: XCTestCase {
             $0.sendingInBackground = ["s1": draft]
             $0.status = StatusLine("still sending to Films in the background; you will be told when relays answer.")
         }
-        h.send(.postSent(postID: "p1", sessionID: "s1"), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50), .saveDraft(sessionID: "s1", nil)]) {
+        h.send(.post(.postSent(postID: "p1", sessionID: "s1")), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50), .saveDraft(sessionID: "s1", nil)]) {
             $0.drafts = [:]
             $0.sendingInBackground = [:]
             $0.status = StatusLine("your post was sent.", .success)
@@ -144,7 +144,7 @@ final class PostReducerTests: XCTestCase {
             $0.post.mode = .empty; $0.pane = .sessions; $0.drafts = ["s1": x]; $0.sendingInBackground = ["s1": x]
             $0.status = StatusLine("still sending to Films in the background; you will be told when relays answer.")
         }
-        g.send(.postSendFailed("no relay accepted the post.")) {
+        g.send(.post(.postSendFailed("no relay accepted the post."))) {
             $0.sendingInBackground = [:]
             $0.status = StatusLine("no relay accepted the post. your text is kept as the draft.", .error)
         }
@@ -157,7 +157,7 @@ final class PostReducerTests: XCTestCase {
             $0.post.mode = self.composer("https://example.com/x", sending: true)
         }
         let message = "no relay accepted the post: connection refused"
-        h.send(.postSendFailed(message)) { $0.post.mode = self.composer("https://example.com/x", error: message) }
+        h.send(.post(.postSendFailed(message))) { $0.post.mode = self.composer("https://example.com/x", error: message) }
         // Editing clears the error; sending again is possible.
         h.send(.keyPressed(.end)) { $0.post.mode = self.composer("https://example.com/x") }
     }
@@ -179,8 +179,8 @@ final class PostReducerTests: XCTestCase {
         h.send(.textPasted("line one\nline\u{1B}[2J two")) { $0.post.mode = self.composer("https://a.example/x", "line one\nline[2J two", focus: .note) }
         // The Paste helper replaces the whole link field with the clipboard.
         h.send(.keyPressed(.ctrl("v")), [.readClipboard])
-        h.send(.clipboardRead("https://b.example/y")) { $0.post.mode = self.composer("https://b.example/y", "line one\nline[2J two") }
-        h.send(.clipboardRead(nil)) {
+        h.send(.post(.clipboardRead("https://b.example/y"))) { $0.post.mode = self.composer("https://b.example/y", "line one\nline[2J two") }
+        h.send(.post(.clipboardRead(nil))) {
             $0.status = StatusLine("the clipboard is empty or cannot be read here (paste with your terminal instead).", .error)
         }
         // The Clear helper empties the link and focuses it.
@@ -248,7 +248,7 @@ final class PostReducerTests: XCTestCase {
             $0.status = StatusLine("sending 👍…")
         }
         h.send(.keyPressed(.char("-")))  // one reaction at a time
-        h.send(.reactionSent(postID: "p1", sessionID: "s1", emoji: "👍", removed: false), reloads) { $0.post.mode = self.detail(view); $0.status = StatusLine("reacted 👍", .success) }
+        h.send(.post(.reactionSent(postID: "p1", sessionID: "s1", emoji: "👍", removed: false)), reloads) { $0.post.mode = self.detail(view); $0.status = StatusLine("reacted 👍", .success) }
         h.send(.keyPressed(.char("*")), [.react(postID: "p1", emoji: "👀")]) {
             $0.post.mode = self.detail(view, busy: true); $0.status = StatusLine("sending 👀…")
         }
@@ -261,7 +261,7 @@ final class PostReducerTests: XCTestCase {
         h.send(.keyPressed(.enter), [.react(postID: "p1", emoji: "🔥")]) {
             $0.post.mode = self.detail(view, busy: true); $0.status = StatusLine("sending 🔥…")
         }
-        h.send(.reactionSent(postID: "p1", sessionID: "s1", emoji: "🔥", removed: true), reloads) { $0.post.mode = self.detail(view); $0.status = StatusLine("removed 🔥", .success) }
+        h.send(.post(.reactionSent(postID: "p1", sessionID: "s1", emoji: "🔥", removed: true)), reloads) { $0.post.mode = self.detail(view); $0.status = StatusLine("removed 🔥", .success) }
         h.send(.keyPressed(.char("e"))) { $0.overlay = .emojiPicker(postID: "p1", selection: 0) }
         h.send(.keyPressed(.right)) { $0.overlay = .emojiPicker(postID: "p1", selection: 1) }
         h.send(.keyPressed(.down)) { $0.overlay = .emojiPicker(postID: "p1", selection: 9) }
@@ -270,7 +270,7 @@ final class PostReducerTests: XCTestCase {
             $0.post.mode = self.detail(view, busy: true)
             $0.status = StatusLine("sending \(AppReducer.emojiChoices[9])…")
         }
-        h.send(.reactionSent(postID: "p1", sessionID: "s1", emoji: AppReducer.emojiChoices[9], removed: false), reloads) {
+        h.send(.post(.reactionSent(postID: "p1", sessionID: "s1", emoji: AppReducer.emojiChoices[9], removed: false)), reloads) {
             $0.post.mode = self.detail(view); $0.status = StatusLine("reacted \(AppReducer.emojiChoices[9])", .success)
         }
         h.send(.keyPressed(.char("o")), [.openURL("https://example.com/v")])
@@ -295,21 +295,21 @@ final class PostReducerTests: XCTestCase {
             $0.status = StatusLine("deleting…")
         }
         // The result closes the detail and says what the relays did; the feed and the list reload.
-        h.send(.postDeleted(postID: "p2", sessionID: "s1", warnings: ["ws://r kept a copy of its sealed envelope (it refused the deletion request: no)"]),
+        h.send(.post(.postDeleted(postID: "p2", sessionID: "s1", warnings: ["ws://r kept a copy of its sealed envelope (it refused the deletion request: no)"])),
                [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)]) {
             $0.post.mode = .empty
             $0.pane = .sessions
             $0.status = StatusLine("post deleted for everyone; ws://r kept a copy of its sealed envelope (it refused the deletion request: no)", .warning)
         }
         // A reload that was already on its way (a sync batch) finds no detail left to close: the result stays.
-        h.send(.postLoaded(postID: "p2", view: nil, sessionName: ""))
+        h.send(.post(.postLoaded(postID: "p2", view: nil, sessionName: "")))
     }
 
     func testAPostDeletedElsewhereWhileOpenClosesWithANote() {
         let view = F.post("p1", in: "s1")
         var h = ReducerHarness(F.feed(films, posts: [view]))
         h.send(.keyPressed(.enter), [.loadPost("p1"), .markPostRead("p1")]) { $0.post.mode = self.detail(view); $0.pane = .post }
-        h.send(.postLoaded(postID: "p1", view: nil, sessionName: "")) {
+        h.send(.post(.postLoaded(postID: "p1", view: nil, sessionName: ""))) {
             $0.post.mode = .empty
             $0.pane = .sessions
             $0.status = StatusLine("that post is no longer available.", .error)
@@ -321,7 +321,7 @@ final class PostReducerTests: XCTestCase {
         var h = ReducerHarness(F.feed(films, posts: [view]))
         h.send(.keyPressed(.enter), [.loadPost("p1"), .markPostRead("p1")]) { $0.post.mode = self.detail(view); $0.pane = .post }
         let updated = F.post("p1", in: "s1", reactions: [ReactionSummary(emoji: "👍", count: 1, mine: false, by: [F.bob])])
-        h.send(.messagesArrived(touchedSessions: ["s1"], notifications: []), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50), .loadPost("p1")])
-        h.send(.postLoaded(postID: "p1", view: updated, sessionName: "Films")) { $0.post.mode = self.detail(updated) }
+        h.send(.sessions(.messagesArrived(touchedSessions: ["s1"], notifications: [])), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50), .loadPost("p1")])
+        h.send(.post(.postLoaded(postID: "p1", view: updated, sessionName: "Films"))) { $0.post.mode = self.detail(updated) }
     }
 }

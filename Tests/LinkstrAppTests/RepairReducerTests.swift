@@ -10,10 +10,10 @@ final class RepairReducerTests: XCTestCase {
     func testDamageIsSaidOnceAndRepairAsksFirst() {
         var h = ReducerHarness(F.main(sessions: [F.session("s1", "Films")]))
         let said = StatusLine("2 damaged stored records could not be read and were left out · :repair drops them so relays can bring them back", .error)
-        h.send(.damagedRecordsLeftOut(2)) { $0.damagedRecordsSaid = 2; $0.status = said; $0.status?.since = $0.now }
+        h.send(.settings(.damagedRecordsLeftOut(2))) { $0.damagedRecordsSaid = 2; $0.status = said; $0.status?.since = $0.now }
         h.send(.keyPressed(.escape)) { $0.status = nil }
-        h.send(.damagedRecordsLeftOut(2))  // the same count again: nothing more is said
-        h.send(.damagedRecordsLeftOut(1))
+        h.send(.settings(.damagedRecordsLeftOut(2)))  // the same count again: nothing more is said
+        h.send(.settings(.damagedRecordsLeftOut(1)))
 
         h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
         h.send(.textPasted("repair")) { $0.overlay = .commandLine(TextField("repair")) }
@@ -22,12 +22,12 @@ final class RepairReducerTests: XCTestCase {
                                                "drop the stored records that no longer open? relays bring back what they still hold at the next start. (y/n)"))
         }
         h.send(.keyPressed(.char("y")), [.repairDamagedRecords]) { $0.overlay = nil; $0.status = StatusLine("repairing…"); $0.status?.since = $0.now }
-        h.send(.damagedRecordsRepaired(dropped: 2, historyReread: false), [AppEffect.loadSessions(h.state.sessions.list)]) {
+        h.send(.settings(.damagedRecordsRepaired(dropped: 2, historyReread: false)), [AppEffect.loadSessions(h.state.sessions.list)]) {
             $0.damagedRecordsSaid = 0
             $0.status = StatusLine("dropped 2 damaged records; the next start fetches them again from relays.", .success)
             $0.status?.since = $0.now
         }
-        h.send(.damagedRecordsLeftOut(1)) {
+        h.send(.settings(.damagedRecordsLeftOut(1))) {
             $0.damagedRecordsSaid = 1
             $0.status = StatusLine("1 damaged stored record could not be read and was left out · :repair drops them so relays can bring them back", .error)
             $0.status?.since = $0.now

@@ -24,7 +24,7 @@ final class SearchReducerTests: XCTestCase {
         }
         // The newest hit is shown; one deeper than the loaded page loads the feed far enough.
         let hits = [hit("p1", "s1", rank: 1), hit("p2", "s1", rank: 2), hit("old", "s1", rank: 120)]
-        h.send(.postSearchFinished(PostSearchAnswer(query: "Note", sessionID: "s1", hits: hits, truncated: false, previews: [], indexedPosts: 500))) {
+        h.send(.search(.postSearchFinished(PostSearchAnswer(query: "Note", sessionID: "s1", hits: hits, truncated: false, previews: [], indexedPosts: 500)))) {
             $0.postSearch?.searching = false
             $0.postSearch?.hits = hits
             $0.postSearch?.current = 0
@@ -39,7 +39,7 @@ final class SearchReducerTests: XCTestCase {
         }
         var deeper = posts + (3..<130).map { F.post("q\($0)", in: "s1", at: 2_000 - Int64($0)) }
         deeper.insert(F.post("old", in: "s1", at: 1_000), at: 121)
-        h.send(.feedLoaded(sessionID: "s1", summary: films, posts: deeper, changes: [], hasMore: true)) {
+        h.send(.sessions(.feedLoaded(sessionID: "s1", summary: films, posts: deeper, changes: [], hasMore: true))) {
             $0.sessions.open?.posts = deeper
             $0.sessions.open?.hasMore = true
             $0.sessions.open?.selection = 121
@@ -72,9 +72,9 @@ final class SearchReducerTests: XCTestCase {
         let hits = [hit("m1", "s2", rank: 0, at: 9), hit("p2", "s1", rank: 2, at: 8)]
         let previews = [F.post("m1", in: "s2", note: "Altman"), F.post("p2", in: "s1", url: "https://altman.example")]
         // A late answer to an older query changes nothing.
-        h.send(.postSearchFinished(PostSearchAnswer(query: "alt", sessionID: nil, hits: hits, truncated: false, previews: [], indexedPosts: 9)))
-        h.send(.postSearchFinished(PostSearchAnswer(query: "altman", sessionID: nil, hits: hits, truncated: true, previews: previews,
-                                                    sessionNames: ["s1": "Films", "s2": "Music"], indexedPosts: 9))) {
+        h.send(.search(.postSearchFinished(PostSearchAnswer(query: "alt", sessionID: nil, hits: hits, truncated: false, previews: [], indexedPosts: 9))))
+        h.send(.search(.postSearchFinished(PostSearchAnswer(query: "altman", sessionID: nil, hits: hits, truncated: true, previews: previews,
+                                                    sessionNames: ["s1": "Films", "s2": "Music"], indexedPosts: 9)))) {
             $0.postSearch?.searching = false
             $0.postSearch?.hits = hits
             $0.postSearch?.previews = previews
@@ -112,7 +112,7 @@ final class SearchReducerTests: XCTestCase {
             $0.postSearch = PostSearchState(query: "zz top", sessionID: nil)
             $0.status = StatusLine("searching…")
         }
-        h.send(.postSearchFinished(PostSearchAnswer(query: "zz top", sessionID: nil, hits: [], truncated: false, previews: [], indexedPosts: 1))) {
+        h.send(.search(.postSearchFinished(PostSearchAnswer(query: "zz top", sessionID: nil, hits: [], truncated: false, previews: [], indexedPosts: 1)))) {
             $0.postSearch?.searching = false
             $0.status = StatusLine("no post matches \"zz top\" (1 post searched).")
         }
@@ -130,7 +130,7 @@ final class SearchReducerTests: XCTestCase {
             $0.postSearch = PostSearchState(query: "x", sessionID: nil)
             $0.status = StatusLine("searching…")
         }
-        h.send(.postSearchFailed("disk I/O error")) { $0.postSearch = nil; $0.status = StatusLine("search failed: disk I/O error", .error) }
+        h.send(.search(.postSearchFailed("disk I/O error"))) { $0.postSearch = nil; $0.status = StatusLine("search failed: disk I/O error", .error) }
     }
 }
 

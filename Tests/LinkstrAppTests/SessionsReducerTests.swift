@@ -42,7 +42,7 @@ final class SessionsReducerTests: XCTestCase {
         // Read everywhere: says so.
         var listing = SessionListing(list: .active, rows: list, hasArchived: true, requestCount: 0)
         listing.archivedUnread = 2
-        h.send(.sessionsLoaded(listing)) { $0.sessions.unreadActive = []; $0.sessions.archivedUnread = 2; $0.sessions.hasArchived = true }
+        h.send(.sessions(.sessionsLoaded(listing))) { $0.sessions.unreadActive = []; $0.sessions.archivedUnread = 2; $0.sessions.hasArchived = true }
         h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
         h.send(.textPasted("unread")) { $0.overlay = .commandLine(TextField("unread")) }
         h.enterCommand { $0.overlay = nil; $0.status = StatusLine("nothing unread.") }
@@ -56,14 +56,14 @@ final class SessionsReducerTests: XCTestCase {
         var h = ReducerHarness(F.feed(films, posts: old))
         h.send(.keyPressed(.down)) { $0.sessions.open?.selection = 1 }
         let fresh = [F.post("p4", in: "s1", at: 9_200), F.post("p3", in: "s1", by: F.me, at: 9_100)] + old
-        h.send(.feedLoaded(sessionID: "s1", summary: films, posts: fresh, changes: [], hasMore: false)) {
+        h.send(.sessions(.feedLoaded(sessionID: "s1", summary: films, posts: fresh, changes: [], hasMore: false))) {
             $0.sessions.open?.posts = fresh
             $0.sessions.open?.selection = 3  // still on p1
             $0.sessions.open?.newAbove = 1  // p4; p3 is ours
         }
         h.send(.keyPressed(.char("g"))) { $0.sessions.open?.selection = 0; $0.sessions.open?.newAbove = 0 }
         let more = [F.post("p5", in: "s1", at: 9_300)] + fresh
-        h.send(.feedLoaded(sessionID: "s1", summary: films, posts: more, changes: [], hasMore: false)) {
+        h.send(.sessions(.feedLoaded(sessionID: "s1", summary: films, posts: more, changes: [], hasMore: false))) {
             $0.sessions.open?.posts = more  // at the top: in view, not counted
         }
     }
@@ -108,13 +108,13 @@ final class SessionsReducerTests: XCTestCase {
         h.send(.keyPressed(.down)) { $0.sessions.selection = 1 }
         // Music gets new activity and moves to the top: the selection follows it.
         let reordered = [F.session("s2", "Music", at: 4_000), rows[0], rows[2]]
-        h.send(.sessionsLoaded(listing(.active, reordered, hasArchived: true, requestCount: 0))) {
+        h.send(.sessions(.sessionsLoaded(listing(.active, reordered, hasArchived: true, requestCount: 0)))) {
             $0.sessions.rows = reordered
             $0.sessions.hasArchived = true
             $0.sessions.selection = 0
         }
         // A list for the other mode (a late answer) is ignored.
-        h.send(.sessionsLoaded(listing(.archived, [], hasArchived: true, requestCount: 0)))
+        h.send(.sessions(.sessionsLoaded(listing(.archived, [], hasArchived: true, requestCount: 0))))
     }
 
     func testInlineSearchFiltersAndOpensTheMatch() {
@@ -145,7 +145,7 @@ final class SessionsReducerTests: XCTestCase {
         h.send(.keyPressed(.char("a")), [.setArchived(sessionID: "s1", archived: true), .loadSessions(.active)]) {
             $0.status = StatusLine("archived Films.")
         }
-        h.send(.sessionsLoaded(listing(.active, Array(rows.dropFirst()), hasArchived: true, requestCount: 0))) {
+        h.send(.sessions(.sessionsLoaded(listing(.active, Array(rows.dropFirst()), hasArchived: true, requestCount: 0)))) {
             $0.sessions.rows = Array(self.rows.dropFirst())
             $0.sessions.hasArchived = true
         }
@@ -155,7 +155,7 @@ final class SessionsReducerTests: XCTestCase {
             $0.sessions.loading = true
         }
         let archived = [F.session("s1", "Films", archived: true, at: 3_000)]
-        h.send(.sessionsLoaded(listing(.archived, archived, hasArchived: true, requestCount: 0))) {
+        h.send(.sessions(.sessionsLoaded(listing(.archived, archived, hasArchived: true, requestCount: 0)))) {
             $0.sessions.rows = archived
             $0.sessions.loading = false
         }
@@ -169,7 +169,7 @@ final class SessionsReducerTests: XCTestCase {
 
     func testRequestsListAcceptDeclineAndNoComposingIntoARequest() {
         var h = ReducerHarness(F.main(sessions: rows))
-        h.send(.sessionsLoaded(listing(.active, rows, hasArchived: false, requestCount: 2))) { $0.sessions.requestCount = 2 }
+        h.send(.sessions(.sessionsLoaded(listing(.active, rows, hasArchived: false, requestCount: 2)))) { $0.sessions.requestCount = 2 }
         h.send(.keyPressed(.char("R")), [.loadSessions(.requests)]) {
             $0.sessions.list = .requests
             $0.sessions.rows = []
@@ -178,8 +178,8 @@ final class SessionsReducerTests: XCTestCase {
         let requests = [F.session("r1", "Free coins", creator: F.carol, members: [F.carol, F.me], unread: true, at: 5_000, standing: .request),
                         F.session("r2", "Old spam", creator: F.carol, members: [F.carol, F.me], at: 4_000, standing: .declined)]
         // An answer for another list only updates the header's counts.
-        h.send(.sessionsLoaded(listing(.active, rows, hasArchived: true, requestCount: 2))) { $0.sessions.hasArchived = true }
-        h.send(.sessionsLoaded(listing(.requests, requests, hasArchived: true, requestCount: 1))) {
+        h.send(.sessions(.sessionsLoaded(listing(.active, rows, hasArchived: true, requestCount: 2)))) { $0.sessions.hasArchived = true }
+        h.send(.sessions(.sessionsLoaded(listing(.requests, requests, hasArchived: true, requestCount: 1)))) {
             $0.sessions.rows = requests
             $0.sessions.requestCount = 1
             $0.sessions.loading = false
@@ -245,7 +245,7 @@ final class SessionsReducerTests: XCTestCase {
             $0.overlay = nil
             $0.status = StatusLine("renaming…")
         }
-        h.send(.sessionRenamed(sessionID: "s1", name: "weekend  links"), [.loadSessions(.active)]) {
+        h.send(.sessions(.sessionRenamed(sessionID: "s1", name: "weekend  links")), [.loadSessions(.active)]) {
             $0.status = StatusLine("renamed to weekend links.", .success)
         }
         h.state.overlay = .commandLine(TextField("/rename"))
@@ -272,7 +272,7 @@ final class SessionsReducerTests: XCTestCase {
             $0.overlay = nil
             $0.status = StatusLine("deleting the session…")
         }
-        h.send(.sessionDeleted(sessionID: "s1", warnings: ["relays may keep older copies of its posts' sealed envelopes."]),
+        h.send(.sessions(.sessionDeleted(sessionID: "s1", warnings: ["relays may keep older copies of its posts' sealed envelopes."])),
                [.loadSessions(.active)]) {
             $0.status = StatusLine("session deleted for everyone; relays may keep older copies of its posts' sealed envelopes.", .warning)
         }
@@ -287,7 +287,7 @@ final class SessionsReducerTests: XCTestCase {
             $0.sessions.open = feed
             $0.status = nil
         }
-        h.send(.feedLoaded(sessionID: "s9", summary: nil, posts: [], changes: [], hasMore: false), [.loadSessions(.active)]) {
+        h.send(.sessions(.feedLoaded(sessionID: "s9", summary: nil, posts: [], changes: [], hasMore: false)), [.loadSessions(.active)]) {
             $0.sessions.open = nil
             $0.status = StatusLine("that session was deleted by its creator.", .error)
         }
@@ -300,12 +300,12 @@ final class SessionsReducerTests: XCTestCase {
             $0.sessions.open = feed
         }
         let posts = (0..<3).map { F.post("p\($0)", in: "s1", at: 3_000 - Int64($0)) }
-        h.send(.feedLoaded(sessionID: "s1", summary: rows[0], posts: posts, changes: [], hasMore: false)) {
+        h.send(.sessions(.feedLoaded(sessionID: "s1", summary: rows[0], posts: posts, changes: [], hasMore: false))) {
             $0.sessions.open?.posts = posts
             $0.sessions.open?.loading = false
         }
         // A feed answer for another session is ignored.
-        h.send(.feedLoaded(sessionID: "s9", summary: nil, posts: [], changes: [], hasMore: false))
+        h.send(.sessions(.feedLoaded(sessionID: "s9", summary: nil, posts: [], changes: [], hasMore: false)))
         h.send(.keyPressed(.down)) { $0.sessions.open?.selection = 1 }
         h.send(.keyPressed(.char("G"))) { $0.sessions.open?.selection = 2 }
         h.send(.keyPressed(.char("o")), [.openURL("https://example.com/a")])
@@ -325,20 +325,20 @@ final class SessionsReducerTests: XCTestCase {
     /// has focus, never for a muted session.
     func testArrivingMessagesReloadTheListTheOpenFeedAndNotify() {
         var h = ReducerHarness(F.feed(rows[0], posts: [], contacts: [Contact(pubkey: F.bob, alias: "Bob")]))
-        h.send(.messagesArrived(touchedSessions: ["s2"], notifications: []), [.loadSessions(.active)])
+        h.send(.sessions(.messagesArrived(touchedSessions: ["s2"], notifications: [])), [.loadSessions(.active)])
         let news: [InboundNotification] = [.post(postID: "p", sessionID: "s1", author: F.bob),
                                            .reaction(reactionID: "r", postID: "p", sessionID: "s1", author: F.carol, emoji: "🔥")]
         // s1 is on screen and the terminal has focus: the feed reloads, nothing rings.
-        h.send(.messagesArrived(touchedSessions: ["s1"], notifications: news), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)])
+        h.send(.sessions(.messagesArrived(touchedSessions: ["s1"], notifications: news)), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)])
         h.send(.focusChanged(false)) { $0.terminalFocused = false }
-        h.send(.messagesArrived(touchedSessions: ["s1"], notifications: news),
+        h.send(.sessions(.messagesArrived(touchedSessions: ["s1"], notifications: news)),
                [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50),
                 .notify(title: "Bob shared a post", body: "", via: .both), .notify(title: "\(AccountState.shortNpub(F.carol)) reacted 🔥", body: "", via: .both)])
         h.send(.focusChanged(true)) { $0.terminalFocused = true }
         // Another session rings even while one is open; the bell only when `notify = "bell"`.
         h.state.notifyMode = .bell
         let elsewhere: [InboundNotification] = [.post(postID: "q", sessionID: "s2", author: F.bob)]
-        h.send(.messagesArrived(touchedSessions: ["s2"], notifications: elsewhere),
+        h.send(.sessions(.messagesArrived(touchedSessions: ["s2"], notifications: elsewhere)),
                [.loadSessions(.active), .notify(title: "Bob shared a post", body: "", via: .bell)])
         // Muted (M in the feed): silent, also out of focus. Off: silent.
         h.send(.keyPressed(.char("M")), [.saveMuted(["s1"])]) {
@@ -346,10 +346,10 @@ final class SessionsReducerTests: XCTestCase {
             $0.status = StatusLine("muted Films: no notifications from it (M again to unmute).")
         }
         h.send(.focusChanged(false)) { $0.terminalFocused = false }
-        h.send(.messagesArrived(touchedSessions: ["s1"], notifications: news), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)])
+        h.send(.sessions(.messagesArrived(touchedSessions: ["s1"], notifications: news)), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)])
         h.send(.keyPressed(.char("M")), [.saveMuted([])]) { $0.muted = []; $0.status = StatusLine("unmuted Films.") }
         h.state.notifyMode = .off
-        h.send(.messagesArrived(touchedSessions: ["s1"], notifications: news), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)])
+        h.send(.sessions(.messagesArrived(touchedSessions: ["s1"], notifications: news)), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)])
     }
 
     func testComposeFromAReadOnlySessionIsRefused() {
@@ -379,7 +379,7 @@ final class SessionsReducerTests: XCTestCase {
             $0.overlay = .newSession(f)
         }
         h.send(.keyPressed(.escape))  // busy: the form waits for the relays
-        h.send(.sessionCreateFailed("no relay accepted the session.")) {
+        h.send(.sessions(.sessionCreateFailed("no relay accepted the session."))) {
             var f = NewSessionForm(); f.name = TextField("Trip"); f.focus = 1; f.cursor = 1; f.selected = [F.carol]
             f.error = "no relay accepted the session."
             $0.overlay = .newSession(f)
@@ -388,7 +388,7 @@ final class SessionsReducerTests: XCTestCase {
             var f = NewSessionForm(); f.name = TextField("Trip"); f.focus = 1; f.cursor = 1; f.selected = [F.carol]; f.busy = true
             $0.overlay = .newSession(f)
         }
-        h.send(.sessionCreated(sessionID: "new"), [.loadSessions(.active), .loadFeed(sessionID: "new", limit: 50)]) {
+        h.send(.sessions(.sessionCreated(sessionID: "new")), [.loadSessions(.active), .loadFeed(sessionID: "new", limit: 50)]) {
             $0.overlay = nil
             $0.sessions.open = SessionFeed(sessionID: "new")
             $0.status = StatusLine("session created.", .success)
@@ -421,7 +421,7 @@ final class SessionsReducerTests: XCTestCase {
         h.send(.keyPressed(.enter), [.saveMembers(sessionID: "s1", members: [F.carol])]) {
             var f = MembersForm(sessionID: "s1", selected: [F.me, F.carol], editable: true); f.cursor = 2; f.busy = true; $0.overlay = .members(f)
         }
-        h.send(.membersSaved(sessionID: "s1"), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)]) {
+        h.send(.sessions(.membersSaved(sessionID: "s1")), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)]) {
             $0.overlay = nil
             $0.status = StatusLine("members updated.", .success)
         }

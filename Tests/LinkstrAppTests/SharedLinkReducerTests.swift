@@ -80,7 +80,7 @@ final class SharedLinkReducerTests: XCTestCase {
         h.send(.keyPressed(.enter)) { $0.overlay = .newSession(form) }
         form.busy = true
         h.send(.keyPressed(.enter), [.createSession(name: "Cats", members: [])]) { $0.overlay = .newSession(form) }
-        h.send(.sessionCreated(sessionID: "s9"), [.loadSessions(.active), .loadFeed(sessionID: "s9", limit: AppReducer.feedPage)]) {
+        h.send(.sessions(.sessionCreated(sessionID: "s9")), [.loadSessions(.active), .loadFeed(sessionID: "s9", limit: AppReducer.feedPage)]) {
             $0.overlay = nil
             $0.sessions.open = SessionFeed(sessionID: "s9")
             $0.post.mode = .composer(self.composer("s9", "Cats"))

@@ -15,7 +15,7 @@ final class YouSettingsReducerTests: XCTestCase {
         // While editing, digits are text, not pane switches.
         h.send(.keyPressed(.char("2"))) { $0.you.editingName = TextField("Me2") }
         h.send(.keyPressed(.enter), [.setProfileName("Me2")])
-        h.send(.profileNameSaved("Me2")) {
+        h.send(.you(.profileNameSaved("Me2"))) {
             $0.identity?.profileName = "Me2"
             $0.you.editingName = nil
             $0.status = StatusLine("profile name saved.", .success)
@@ -29,8 +29,8 @@ final class YouSettingsReducerTests: XCTestCase {
     /// contacts, and Enter on one opens the add-contact form with their key filled in.
     func testAPartialAnswerSaysSoAndLiveChangesWaitUntilAsked() {
         var h = ReducerHarness(F.main())
-        h.send(.addedYouChanged([F.bob]))  // not asked yet: nothing to update
-        h.send(.addedYouLoaded([F.bob], complete: false), [.watchAddedYou(true)]) {
+        h.send(.you(.addedYouChanged([F.bob])))  // not asked yet: nothing to update
+        h.send(.you(.addedYouLoaded([F.bob], complete: false)), [.watchAddedYou(true)]) {
             $0.you.addedYou = [F.bob]
             $0.status = StatusLine("1 added you. " + AddedYouRule.partialNote, .warning)
         }
@@ -45,17 +45,17 @@ final class YouSettingsReducerTests: XCTestCase {
             $0.status = StatusLine("asking your relays who added you…")
         }
         h.send(.keyPressed(.char("f")))  // one question at a time
-        h.send(.addedYouLoaded([F.bob, F.carol], complete: true), [.watchAddedYou(true)]) {
+        h.send(.you(.addedYouLoaded([F.bob, F.carol], complete: true)), [.watchAddedYou(true)]) {
             $0.you.addedYou = [F.bob, F.carol]
             $0.you.askingAddedYou = false
             $0.status = StatusLine("2 added you, 1 not in your contacts.", .success)
         }
         XCTAssertEqual(h.state.you.entries(contacts: h.state.contacts), [.contact(F.bob), .follower(F.carol)])
         // Live: someone follows, someone unfollows; the selection stays on a row.
-        h.send(.addedYouChanged([F.bob, F.carol, F.me])) { $0.you.addedYou = [F.bob, F.carol, F.me] }
+        h.send(.you(.addedYouChanged([F.bob, F.carol, F.me]))) { $0.you.addedYou = [F.bob, F.carol, F.me] }
         h.send(.keyPressed(.down)) { $0.you.selection = 1 }
         h.send(.keyPressed(.down)) { $0.you.selection = 2 }
-        h.send(.addedYouChanged([F.bob, F.carol])) { $0.you.addedYou = [F.bob, F.carol]; $0.you.selection = 1 }
+        h.send(.you(.addedYouChanged([F.bob, F.carol]))) { $0.you.addedYou = [F.bob, F.carol]; $0.you.selection = 1 }
         h.send(.keyPressed(.up)) { $0.you.selection = 0 }
         h.send(.keyPressed(.down)) { $0.you.selection = 1 }
         h.send(.keyPressed(.enter)) {
@@ -69,7 +69,7 @@ final class YouSettingsReducerTests: XCTestCase {
             $0.you.askingAddedYou = true
             $0.status = StatusLine("asking your relays who added you…")
         }
-        h.send(.addedYouFailed("no relay answered, so who added you is unknown right now. try again.")) {
+        h.send(.you(.addedYouFailed("no relay answered, so who added you is unknown right now. try again."))) {
             $0.you.askingAddedYou = false
             $0.status = StatusLine("no relay answered, so who added you is unknown right now. try again.", .error)
         }
@@ -103,8 +103,8 @@ final class YouSettingsReducerTests: XCTestCase {
             var f = ContactForm(); f.key = TextField("nostr:\(npub)"); f.focus = 1; f.alias = TextField("Bob"); f.busy = true
             $0.overlay = .contact(f)
         }
-        h.send(.contactSaved(F.bob), [.loadContacts]) { $0.overlay = nil; $0.status = StatusLine("contact added.", .success) }
-        h.send(.contactsLoaded([Contact(pubkey: F.carol), Contact(pubkey: F.bob, alias: "Bob")])) {
+        h.send(.you(.contactSaved(F.bob)), [.loadContacts]) { $0.overlay = nil; $0.status = StatusLine("contact added.", .success) }
+        h.send(.you(.contactsLoaded([Contact(pubkey: F.carol), Contact(pubkey: F.bob, alias: "Bob")]))) {
             // Named contacts first, sorted by name.
             $0.contacts = [Contact(pubkey: F.bob, alias: "Bob"), Contact(pubkey: F.carol)]
         }
@@ -123,7 +123,7 @@ final class YouSettingsReducerTests: XCTestCase {
         h.send(.keyPressed(.enter), [.setAlias(F.bob, alias: "Bobby")]) {
             var f = ContactForm(editing: F.bob, alias: "Bobby"); f.busy = true; $0.overlay = .contact(f)
         }
-        h.send(.contactSaveFailed("disk full")) { var f = ContactForm(editing: F.bob, alias: "Bobby"); f.error = "disk full"; $0.overlay = .contact(f) }
+        h.send(.you(.contactSaveFailed("disk full"))) { var f = ContactForm(editing: F.bob, alias: "Bobby"); f.error = "disk full"; $0.overlay = .contact(f) }
         h.send(.keyPressed(.escape)) { $0.overlay = nil }
         h.send(.keyPressed(.char("x"))) {
             $0.overlay = .confirm(Confirmation(.removeContact(F.bob),
@@ -136,11 +136,11 @@ final class YouSettingsReducerTests: XCTestCase {
         var h = ReducerHarness(F.main())
         h.send(.keyPressed(.char("3")), [.loadIdentities]) { $0.pane = .you }
         let ids = [IdentityEntry(pubkey: F.me, npub: "npub1me", active: true), IdentityEntry(pubkey: F.carol, npub: "npub1carol", active: false)]
-        h.send(.identitiesLoaded(ids)) { $0.you.identities = ids }
+        h.send(.you(.identitiesLoaded(ids))) { $0.you.identities = ids }
         h.send(.keyPressed(.enter))  // the active one: nothing to do
         h.send(.keyPressed(.down)) { $0.you.selection = 1 }
         h.send(.keyPressed(.enter), [.switchIdentity(F.carol)])
-        h.send(.passphraseNeeded(pubkey: F.carol, npub: "npub1carol")) { $0.phase = .unlock(UnlockState(pubkey: F.carol, npub: "npub1carol")) }
+        h.send(.onboarding(.passphraseNeeded(pubkey: F.carol, npub: "npub1carol"))) { $0.phase = .unlock(UnlockState(pubkey: F.carol, npub: "npub1carol")) }
     }
 
     func settings() -> ReducerHarness {
@@ -153,7 +153,7 @@ final class YouSettingsReducerTests: XCTestCase {
         var h = settings()
         let rows = [RelayRow(url: "wss://b.example", health: .failed, error: "connection refused"), RelayRow(url: "wss://a.example", health: .connected),
                     RelayRow(url: "wss://c.example", health: .readOnly)]
-        h.send(.relaysChanged(rows)) { $0.settings.relays = [rows[1], rows[0], rows[2]] }
+        h.send(.settings(.relaysChanged(rows))) { $0.settings.relays = [rows[1], rows[0], rows[2]] }
         XCTAssertEqual(h.state.settings.header, "2 / 3")
         h.send(.keyPressed(.down)) { $0.settings.selection = 1 }
         h.send(.keyPressed(.char(" ")), [.setRelayEnabled("wss://b.example", false)])
@@ -170,13 +170,13 @@ final class YouSettingsReducerTests: XCTestCase {
         h.send(.keyPressed(.char("y")), [.resetRelays]) { $0.overlay = nil }
         h.send(.keyPressed(.char("s"))) { $0.settings.showStats = true }
         h.send(.keyPressed(.char("t")), [.testRelay("wss://b.example")]) { $0.status = StatusLine("testing wss://b.example…") }
-        h.send(.relayTested(url: "wss://b.example", summary: "connected in 3 ms, answered in 1 ms", ok: true)) {
+        h.send(.settings(.relayTested(url: "wss://b.example", summary: "connected in 3 ms, answered in 1 ms", ok: true))) {
             $0.status = StatusLine("wss://b.example: connected in 3 ms, answered in 1 ms", .success)
         }
-        h.send(.relayTested(url: "wss://b.example", summary: "connection refused", ok: false)) {
+        h.send(.settings(.relayTested(url: "wss://b.example", summary: "connection refused", ok: false))) {
             $0.status = StatusLine("wss://b.example: connection refused", .error)
         }
-        h.send(.linkTitlesLoaded(["https://example.com/a": "A page"])) {
+        h.send(.post(.linkTitlesLoaded(["https://example.com/a": "A page"]))) {
             $0.linkTitles = ["https://example.com/a": "A page"]
             $0.linkTitlesVersion = 1
         }
@@ -187,7 +187,7 @@ final class YouSettingsReducerTests: XCTestCase {
             $0.linkTitlesVersion = 2
         }
         // A disabled relay switches back on.
-        h.send(.relaysChanged([RelayRow(url: "wss://a.example", health: .disabled)])) {
+        h.send(.settings(.relaysChanged([RelayRow(url: "wss://a.example", health: .disabled)]))) {
             $0.settings.relays = [RelayRow(url: "wss://a.example", health: .disabled)]
             $0.settings.selection = 0
         }
@@ -206,15 +206,15 @@ final class YouSettingsReducerTests: XCTestCase {
         }
         h.send(.keyPressed(.char("y")), [.revealSecret]) { $0.overlay = nil }
         let secret = RevealedSecret(SecretBytes(copying: Array("nsec1abc".utf8)))
-        h.send(.secretRevealed(secret)) { $0.settings.revealedSecret = secret; $0.settings.revealedUntil = 10_060 }
+        h.send(.settings(.secretRevealed(secret))) { $0.settings.revealedSecret = secret; $0.settings.revealedUntil = 10_060 }
         h.send(.keyPressed(.char("y")), [.copySecret(secret)])
         h.send(.clockTicked(10_059)) { $0.now = 10_059 }
         h.send(.clockTicked(10_060)) { $0.now = 10_060; $0.settings.revealedSecret = nil; $0.settings.revealedUntil = nil }
         // Revealed again, then leaving the pane hides it.
-        h.send(.secretRevealed(secret)) { $0.settings.revealedSecret = secret; $0.settings.revealedUntil = 10_120 }
+        h.send(.settings(.secretRevealed(secret))) { $0.settings.revealedSecret = secret; $0.settings.revealedUntil = 10_120 }
         h.send(.keyPressed(.char("1"))) { $0.pane = .sessions; $0.settings.revealedSecret = nil; $0.settings.revealedUntil = nil }
         // An answer arriving after we left is not shown.
-        h.send(.secretRevealed(secret))
+        h.send(.settings(.secretRevealed(secret)))
     }
 
     func testLogoutAndTwoStepAccountDeletion() {

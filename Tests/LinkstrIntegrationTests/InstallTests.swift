@@ -34,7 +34,7 @@ final class InstallTests: XCTestCase {
             return out
         }
 
-        try script("install")
+        _ = try script("install")
         let installed = files(work)
         let version = try ProcessRunner.run(prefix.appendingPathComponent("bin/linkstr"), ["--version"])
         XCTAssertTrue(version.stdoutText.range(of: #"^\d+\.\d+\.\d+ \(commit [0-9a-f]{12}\)\n$"#, options: .regularExpression) != nil, version.stdoutText)
@@ -75,10 +75,10 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(handler.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), "linkstr.desktop")
 
         // Installing twice changes nothing; uninstalling leaves no file behind.
-        try script("install")
+        _ = try script("install")
         XCTAssertEqual(files(work), installed)
-        try script("uninstall")
+        _ = try script("uninstall")
         XCTAssertEqual(files(work).keys.sorted(), [])
-        try script("uninstall")
+        _ = try script("uninstall")
     }
 }

@@ -17,11 +17,11 @@ final class AccountSwitchTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: file) }
         let harness = try EffectHarness(passphraseFile: file.path)
         defer { harness.close() }
-        try harness.send(.boot) { $0.contains(.identityMissing) }
+        try harness.send(.boot) { $0.contains(.onboarding(.identityMissing)) }
         let ann = try harness.created(.createIdentity(name: "Ann", passphrase: passphrase))
         let bob = try harness.created(.createIdentity(name: "Bob", passphrase: passphrase))
         XCTAssertNotEqual(ann.pubkey, bob.pubkey)
-        weak var first = await harness.runner.account
+        weak let first = await harness.runner.account
         let firstSession = try XCTUnwrap(first)
         XCTAssertEqual(firstSession.me, bob.pubkey)
         // Bob's relay is one that never answers: his sends wait at the gate.
@@ -38,7 +38,7 @@ final class AccountSwitchTests: XCTestCase {
         let switched = try harness.send(.switchIdentity(ann.pubkey)) { got in got.contains { if case .identityReady = $0 { true } else { false } } }
         guard case .identityReady(let info, _)? = switched.last else { return XCTFail("\(switched)") }
         XCTAssertEqual(info.pubkey, ann.pubkey)
-        XCTAssertFalse(switched.contains { if case .sessionCreateFailed = $0 { true } else { false } }, "Bob's send never answers Ann's screen: \(switched)")
+        XCTAssertFalse(switched.contains { if case .sessions(.sessionCreateFailed) = $0 { true } else { false } }, "Bob's send never answers Ann's screen: \(switched)")
         XCTAssertTrue(firstSession.isClosed)
         XCTAssertFalse(firstSession.search.holdsIndex, "Bob's search index left memory")
         XCTAssertEqual(firstSession.tasks.running, 0, "Bob's tasks were cancelled")

@@ -19,24 +19,24 @@ final class AccountTasksTests: XCTestCase {
         let (gate, open) = AsyncStream<Void>.makeStream()
         let (cancelled, sawCancel) = AsyncStream<Bool>.makeStream()
         // One task answers at once; one waits (like a publish waiting for relays) and answers late.
-        tasks.start(received.add) { answer in answer(.cacheCleared) }
+        tasks.start(received.add) { answer in answer(.settings(.cacheCleared)) }
         tasks.start(received.add) { answer in
             for await _ in gate { break }
             sawCancel.yield(Task.isCancelled)
-            answer(.contactRemoved("late"))
+            answer(.you(.contactRemoved("late")))
         }
         while received.all.isEmpty { await Task.yield() }
-        XCTAssertEqual(received.all, [.cacheCleared])
+        XCTAssertEqual(received.all, [.settings(.cacheCleared)])
         tasks.cancelAll()
         XCTAssertEqual(tasks.running, 0)
         open.yield()
         var iterator = cancelled.makeAsyncIterator()
         let wasCancelled = await iterator.next()
         XCTAssertEqual(wasCancelled, true, "the waiting task was cancelled")
-        XCTAssertEqual(received.all, [.cacheCleared], "its late answer was dropped")
+        XCTAssertEqual(received.all, [.settings(.cacheCleared)], "its late answer was dropped")
         // The next account's work answers as usual.
-        tasks.start(received.add) { answer in answer(.linkOpened(how: "opened")) }
+        tasks.start(received.add) { answer in answer(.post(.linkOpened(how: "opened"))) }
         while received.all.count < 2 { await Task.yield() }
-        XCTAssertEqual(received.all, [.cacheCleared, .linkOpened(how: "opened")])
+        XCTAssertEqual(received.all, [.settings(.cacheCleared), .post(.linkOpened(how: "opened"))])
     }
 }

@@ -61,13 +61,13 @@ final class RenderTests: XCTestCase {
         settings.pane = .settings
         XCTAssertEqual(render(settings)[tabDot, 0].text, "●")
         var read = state
-        _ = AppReducer.reduce(&read, .sessionsLoaded(SessionListing(list: .active, rows: [F.session("s2", "Reading list", at: 5_000)],
-                                                                    hasArchived: true, requestCount: 0)))
+        _ = AppReducer.reduce(&read, .sessions(.sessionsLoaded(SessionListing(list: .active, rows: [F.session("s2", "Reading list", at: 5_000)],
+                                                                    hasArchived: true, requestCount: 0))))
         XCTAssertNotEqual(render(read)[tabDot, 0].text, "●", "nothing unread: no dot")
         XCTAssertTrue(render(read).row(1).contains("(A: archived)"))
         var archivedNews = SessionListing(list: .active, rows: [F.session("s2", "Reading list", at: 5_000)], hasArchived: true, requestCount: 0)
         archivedNews.archivedUnread = 2
-        _ = AppReducer.reduce(&read, .sessionsLoaded(archivedNews))
+        _ = AppReducer.reduce(&read, .sessions(.sessionsLoaded(archivedNews)))
         XCTAssertTrue(render(read).row(1).contains("(A: archived, 2 with new posts)"), render(read).row(1))
         // The selected row is highlighted.
         XCTAssertTrue(c[10, films].style.reverse)
@@ -136,8 +136,8 @@ final class RenderTests: XCTestCase {
         assertNoControlCharacters(c)
         XCTAssertNotNil(row(c, containing: "pwn]52;c;ZXZpbA==ed[2J"))
         _ = AppReducer.reduce(&state, .keyPressed(.enter))
-        _ = AppReducer.reduce(&state, .feedLoaded(sessionID: "s1", summary: state.sessions.rows.first, posts: [F.post("p1", in: "s1", url: "https://e.example/\u{1B}]52;c;x\u{07}")],
-                                                  changes: [MembershipChange(at: 8_000, joined: [F.bob], left: [])], hasMore: false))
+        _ = AppReducer.reduce(&state, .sessions(.feedLoaded(sessionID: "s1", summary: state.sessions.rows.first, posts: [F.post("p1", in: "s1", url: "https://e.example/\u{1B}]52;c;x\u{07}")],
+                                                  changes: [MembershipChange(at: 8_000, joined: [F.bob], left: [])], hasMore: false)))
         _ = AppReducer.reduce(&state, .keyPressed(.enter))
         assertNoControlCharacters(render(state))
         _ = AppReducer.reduce(&state, .keyPressed(.escape))
@@ -212,7 +212,7 @@ final class RenderTests: XCTestCase {
                           reactions: [ReactionSummary(emoji: "👍", count: 1, mine: false, by: [F.carol])])
         var state = F.feed(F.session("s1", "Films", members: [F.me, F.bob, F.carol]), posts: [post], contacts: [Contact(pubkey: F.carol)])
         XCTAssertNotNil(row(render(state), containing: AccountState.shortNpub(F.bob)))
-        XCTAssertEqual(AppReducer.reduce(&state, .profileNamesLoaded([F.bob: "Bob\u{1B}[2J Builder", F.carol: "Carol"])), [])
+        XCTAssertEqual(AppReducer.reduce(&state, .you(.profileNamesLoaded([F.bob: "Bob\u{1B}[2J Builder", F.carol: "Carol"]))), [])
         var c = render(state)
         XCTAssertNotNil(row(c, containing: "Bob[2J Builder  "))
         assertNoControlCharacters(c)
@@ -249,9 +249,9 @@ final class RenderTests: XCTestCase {
         let url = "https://example.com/a"
         var state = F.feed(F.session("s1", "Films", members: [F.me, F.bob]), posts: [F.post("p1", in: "s1", by: F.bob, at: 9_900, url: url, note: "see")])
         let before = render(state)
-        XCTAssertEqual(AppReducer.reduce(&state, .linkTitlesLoaded([url: "A Film \u{1B}[2JReview"])), [])
+        XCTAssertEqual(AppReducer.reduce(&state, .post(.linkTitlesLoaded([url: "A Film \u{1B}[2JReview"]))), [])
         XCTAssertEqual(state.linkTitlesVersion, 1)
-        _ = AppReducer.reduce(&state, .linkTitlesLoaded([url: "A Film \u{1B}[2JReview"]))
+        _ = AppReducer.reduce(&state, .post(.linkTitlesLoaded([url: "A Film \u{1B}[2JReview"])))
         XCTAssertEqual(state.linkTitlesVersion, 1, "the same titles again change nothing")
         let c = render(state)
         let link = try XCTUnwrap(row(c, containing: url))
@@ -296,7 +296,7 @@ final class RenderTests: XCTestCase {
         _ = AppReducer.reduce(&state, .keyPressed(.enter))
         c = render(state)
         XCTAssertNotNil(row(c, containing: "sending… waiting for relays to accept it"))
-        _ = AppReducer.reduce(&state, .postSendFailed("no relay accepted the post."))
+        _ = AppReducer.reduce(&state, .post(.postSendFailed("no relay accepted the post.")))
         c = render(state)
         XCTAssertEqual(c.styles(ofText: "no relay accepted the post.", onRow: try XCTUnwrap(row(c, containing: "no relay accepted"))).first?.role, .error)
     }
@@ -357,8 +357,8 @@ final class RenderTests: XCTestCase {
 
     func testSettingsShowsRelayHealthErrorSlotAndHidesTheSecretUntilRevealed() throws {
         var state = F.main()
-        _ = AppReducer.reduce(&state, .relaysChanged([RelayRow(url: "ws://127.0.0.1:7000", health: .failed, error: "connection refused"),
-                                                      RelayRow(url: "wss://relay.example", health: .connected)]))
+        _ = AppReducer.reduce(&state, .settings(.relaysChanged([RelayRow(url: "ws://127.0.0.1:7000", health: .failed, error: "connection refused"),
+                                                      RelayRow(url: "wss://relay.example", health: .connected)])))
         _ = AppReducer.reduce(&state, .keyPressed(.char("4")))
         var c = render(state)
         XCTAssertNotNil(row(c, containing: "Relays  1 / 2 connected"))
@@ -372,7 +372,7 @@ final class RenderTests: XCTestCase {
         XCTAssertEqual(c.styles(ofText: "●", onRow: ok).first?.role, .dotConnected)
         XCTAssertFalse(c.lines.joined().contains("nsec1"))
         let key = SecretKey.generate(), nsec = key.revealNsec()
-        _ = AppReducer.reduce(&state, .secretRevealed(RevealedSecret(key.revealNsecBytes())))
+        _ = AppReducer.reduce(&state, .settings(.secretRevealed(RevealedSecret(key.revealNsecBytes()))))
         c = render(state)
         XCTAssertNotNil(row(c, containing: nsec))
         XCTAssertNotNil(row(c, containing: "hidden in 60 s"))
@@ -386,7 +386,7 @@ final class RenderTests: XCTestCase {
             var state = F.main()
             state.screen = ScreenSize(columns: 80, rows: rows)
             _ = AppReducer.reduce(&state, .keyPressed(.char("4")))
-            _ = AppReducer.reduce(&state, .relaysChanged((0..<12).map { RelayRow(url: String(format: "wss://relay%02d.example", $0), health: .connected) }))
+            _ = AppReducer.reduce(&state, .settings(.relaysChanged((0..<12).map { RelayRow(url: String(format: "wss://relay%02d.example", $0), health: .connected) })))
             // Scroll down so that the first relays are off screen at 80×24.
             for _ in 0..<9 { _ = AppReducer.reduce(&state, .keyPressed(.down)) }
             let c = render(state, rows: rows)

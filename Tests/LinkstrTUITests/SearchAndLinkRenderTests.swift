@@ -42,9 +42,9 @@ extension RenderTests {
         var c = render(state)
         XCTAssertTrue(c.row(1).contains(" / quo"), c.row(1))
         _ = AppReducer.reduce(&state, .keyPressed(.enter))
-        _ = AppReducer.reduce(&state, .postSearchFinished(PostSearchAnswer(
+        _ = AppReducer.reduce(&state, .search(.postSearchFinished(PostSearchAnswer(
             query: "quo", sessionID: "s1", hits: [SearchHit(postID: "p0", sessionID: "s1", createdAt: 1_000, rankInSession: 0)],
-            truncated: false, previews: [], indexedPosts: 1)))
+            truncated: false, previews: [], indexedPosts: 1))))
         c = render(state)
         XCTAssertTrue(c.row(1).contains("/quo  1/1  n·N"), c.row(1))
         for size in [(80, 24), (200, 60), (40, 12)] { XCTAssertFalse(render(state, columns: size.0, rows: size.1).lines.isEmpty) }
@@ -57,9 +57,9 @@ extension RenderTests {
         _ = AppReducer.reduce(&state, .keyPressed(.char(":")))
         _ = AppReducer.reduce(&state, .textPasted("search quokkas"))
         _ = AppReducer.reduce(&state, .keyPressed(.enter))
-        _ = AppReducer.reduce(&state, .postSearchFinished(PostSearchAnswer(query: "quokkas", sessionID: nil, hits: hits, truncated: false,
+        _ = AppReducer.reduce(&state, .search(.postSearchFinished(PostSearchAnswer(query: "quokkas", sessionID: nil, hits: hits, truncated: false,
                                                                            previews: previews, sessionNames: ["s1": "Films", "s2": "Music"],
-                                                                           indexedPosts: 40)))
+                                                                           indexedPosts: 40))))
         let c = render(state)
         XCTAssertTrue(c.lines.contains { $0.contains("Search · quokkas · 12") }, c.lines.joined(separator: "\n"))
         XCTAssertTrue(c.lines.contains { $0.contains("Films · Bob") || $0.contains("Films · ") })

@@ -27,7 +27,7 @@ final class SecretMemoryTests: XCTestCase {
         // Settings: shown (as the runner answers S y), drawn, then hidden with S.
         var state = AppFixture.main()
         _ = AppReducer.reduce(&state, .keyPressed(.char("4")))
-        _ = AppReducer.reduce(&state, .secretRevealed(RevealedSecret(key.revealNsecBytes())))
+        _ = AppReducer.reduce(&state, .settings(.secretRevealed(RevealedSecret(key.revealNsecBytes()))))
         var canvas = AppView.render(state)
         XCTAssertTrue(shows(canvas, masked), "the key is on screen while shown")
         _ = AppReducer.reduce(&state, .keyPressed(.char("S")))

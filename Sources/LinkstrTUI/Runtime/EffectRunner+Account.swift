@@ -16,13 +16,13 @@ extension EffectRunner {
         case .boot: await boot(inMemory: false)
         case .continueInMemory: await boot(inMemory: true)
         case .unlock(let passphrase):
-            guard let pk = pendingUnlock ?? vault.activePubkey() else { dispatch(.identityMissing); return }
+            guard let pk = pendingUnlock ?? vault.activePubkey() else { dispatch(.onboarding(.identityMissing)); return }
             do {
                 let key = try vault.unlock(pk, passphrase: passphrase)
                 try vault.setActive(pk)
                 try await openAccount(key)
             } catch let e as VaultError {
-                dispatch(.unlockFailed(e.description))
+                dispatch(.onboarding(.unlockFailed(e.description)))
             }
         case .createIdentity(let name, let given):
             do {
@@ -30,9 +30,9 @@ extension EffectRunner {
                 let passphrase = try given ?? environmentPassphrase() ?? { throw VaultError.noPassphrase }()
                 let (key, _) = try IdentityActions(vault: vault, local: local).create(name: name, passphrase: passphrase, now: now)
                 try await prepareAccount(key)
-                dispatch(.identityCreated(info(key, profileName: name, backedUp: false), nsec: RevealedSecret(key.revealNsecBytes())))
+                dispatch(.onboarding(.identityCreated(info(key, profileName: name, backedUp: false), nsec: RevealedSecret(key.revealNsecBytes()))))
             } catch {
-                dispatch(.onboardingFailed(String(describing: error)))
+                dispatch(.onboarding(.onboardingFailed(String(describing: error))))
             }
         case .importIdentity(let text, let given):
             do {
@@ -41,19 +41,19 @@ extension EffectRunner {
                 let key = try IdentityActions(vault: vault, local: local).importKey(text, passphrase: passphrase)
                 try await openAccount(key)
             } catch {
-                dispatch(.onboardingFailed(String(describing: error)))
+                dispatch(.onboarding(.onboardingFailed(String(describing: error))))
             }
         case .checkBackup(let path, let backupPassphrase):
             do {
                 let file = Self.expandingTilde(path)
                 if backupPassphrase == nil, try BackupActions.needsPassphrase(file) {
-                    dispatch(.backupNeedsPassphrase(path: path))
+                    dispatch(.onboarding(.backupNeedsPassphrase(path: path)))
                 } else {
                     let backup = try BackupActions.load(file, passphrase: backupPassphrase)
-                    dispatch(.backupChecked(path: path, backupPassphrase: backupPassphrase, npub: backup.secretKey.publicKey.npub))
+                    dispatch(.onboarding(.backupChecked(path: path, backupPassphrase: backupPassphrase, npub: backup.secretKey.publicKey.npub)))
                 }
             } catch {
-                dispatch(.onboardingFailed(String(describing: error)))
+                dispatch(.onboarding(.onboardingFailed(String(describing: error))))
             }
         case .restoreBackup(let path, let backupPassphrase, let given):
             do {
@@ -62,9 +62,9 @@ extension EffectRunner {
                 let passphrase = try given ?? environmentPassphrase() ?? { throw VaultError.noPassphrase }()
                 let (key, _, outcome) = try BackupActions(vault: vault, local: local).restore(backup, passphrase: passphrase, now: now)
                 try await openAccount(key)
-                dispatch(.backupRestored(sessionsAdded: outcome.sessionsAdded, postsAdded: outcome.postsAdded))
+                dispatch(.onboarding(.backupRestored(sessionsAdded: outcome.sessionsAdded, postsAdded: outcome.postsAdded)))
             } catch {
-                dispatch(.onboardingFailed(String(describing: error)))
+                dispatch(.onboarding(.onboardingFailed(String(describing: error))))
             }
         case .exportBackup(let path, let passphrase):
             guard let store, let identity, let local else { return }
@@ -74,14 +74,14 @@ extension EffectRunner {
                     .export(store, key: identity, format: passphrase == nil ? .ios : .sealed, passphrase: passphrase, now: now)
                 try BackupActions.write(data, to: Self.expandingTilde(path))
                 try vault.setBackedUp(identity.publicKey.hex, true)
-            }, { [.backupExported(path: path)] }, failed: { .backupExportFailed($0) })
+            }, { [.settings(.backupExported(path: path))] }, failed: { .settings(.backupExportFailed($0)) })
         case .loadIdentities:
             let active = vault.activePubkey()
-            dispatch(.identitiesLoaded(try vault.list().map { IdentityEntry(pubkey: $0.pubkey, npub: $0.npub, active: $0.pubkey == active) }))
+            dispatch(.you(.identitiesLoaded(try vault.list().map { IdentityEntry(pubkey: $0.pubkey, npub: $0.npub, active: $0.pubkey == active) })))
         case .markKeyBackedUp:
             if let identity { try vault.setBackedUp(identity.publicKey.hex, true) }
         case .revealSecret:
-            if let identity { dispatch(.secretRevealed(RevealedSecret(identity.revealNsecBytes()))) }
+            if let identity { dispatch(.settings(.secretRevealed(RevealedSecret(identity.revealNsecBytes())))) }
         case .wipe:
             await closeAccount()
             local = nil
@@ -100,8 +100,8 @@ extension EffectRunner {
                 try vault.setActive(pk)
                 try await openAccount(key)
             } else {
-                dispatch(.passphraseNeeded(pubkey: pk, npub: (try? PublicKey(hex: pk))?.npub ?? pk))
-                if passphrase != nil { dispatch(.unlockFailed(Self.environmentPassphraseRefused)) }
+                dispatch(.onboarding(.passphraseNeeded(pubkey: pk, npub: (try? PublicKey(hex: pk))?.npub ?? pk)))
+                if passphrase != nil { dispatch(.onboarding(.unlockFailed(Self.environmentPassphraseRefused))) }
             }
         case .logout(let clear):
             let leaving = account
@@ -151,18 +151,18 @@ extension EffectRunner {
         }
         dispatch(.bootStepReached(.preparingLocalData))
         let passphrase = try? environmentPassphrase()
-        if passphrase != nil { dispatch(.passphraseInEnvironment) }
+        if passphrase != nil { dispatch(.onboarding(.passphraseInEnvironment)) }
         guard let active = vault.activePubkey() else {
-            dispatch(.identityMissing)
+            dispatch(.onboarding(.identityMissing))
             return
         }
         pendingUnlock = active
         if let passphrase, let key = try? vault.unlock(active, passphrase: passphrase) {
             do { try await openAccount(key) } catch { dispatch(.storeOpenFailed(String(describing: error))) }
         } else {
-            dispatch(.passphraseNeeded(pubkey: active, npub: (try? PublicKey(hex: active))?.npub ?? active))
+            dispatch(.onboarding(.passphraseNeeded(pubkey: active, npub: (try? PublicKey(hex: active))?.npub ?? active)))
             // Say why the prompt is there: the environment's passphrase was tried and did not unlock.
-            if passphrase != nil { dispatch(.unlockFailed(Self.environmentPassphraseRefused)) }
+            if passphrase != nil { dispatch(.onboarding(.unlockFailed(Self.environmentPassphraseRefused))) }
         }
     }
 
@@ -178,7 +178,7 @@ extension EffectRunner {
     func prepareAccount(_ key: SecretKey) async throws {
         try await openSession(key)
         dispatch(.bootStepReached(.connectingRelays))
-        dispatch(.relaysChanged(relayRows()))
+        dispatch(.settings(.relaysChanged(relayRows())))
     }
 
     /// "~/backups/x.linkstrbackup", as a shell would read it.

@@ -14,33 +14,33 @@ extension EffectRunner {
         switch effect {
         case .loadSessions(let list):
             guard let actions else { return [] }
-            return [.sessionsLoaded(try actions.sessionListing(list))]
+            return [.sessions(.sessionsLoaded(try actions.sessionListing(list)))]
         case .loadFeed(let sid, let limit):
             guard let store, let actions else { return [] }
             let page = try store.postPage(in: sid, limit: limit + 1)
             let summary = try actions.summary(of: sid)
-            return [.feedLoaded(sessionID: sid, summary: summary, posts: Array(page.prefix(limit)),
-                                changes: try store.membershipChanges(in: sid), hasMore: page.count > limit)]
+            return [.sessions(.feedLoaded(sessionID: sid, summary: summary, posts: Array(page.prefix(limit)),
+                                changes: try store.membershipChanges(in: sid), hasMore: page.count > limit))]
                 + loadLinkTitles(page.map(\.post.url), fetching: summary?.standing == .listed, session: sid)
         case .loadPost(let id):
             guard let store, let actions else { return [] }
             let view = try store.postView(id)
             let summary = try view.flatMap { try actions.summary(of: $0.post.sessionID) }
-            return [.postLoaded(postID: id, view: view, sessionName: summary?.name ?? "")]
+            return [.post(.postLoaded(postID: id, view: view, sessionName: summary?.name ?? ""))]
                 + (view.map { loadLinkTitles([$0.post.url], fetching: summary?.standing == .listed, session: $0.post.sessionID) } ?? [])
         case .loadContacts:
             guard let store else { return [] }
-            return [.contactsLoaded(try store.contacts()), .profileNamesLoaded(try store.profileNames())]
+            return [.you(.contactsLoaded(try store.contacts())), .you(.profileNamesLoaded(try store.profileNames()))]
         case .loadDrafts:
             guard let store else { return [] }
-            return [.draftsLoaded(try store.drafts().mapValues { Draft(link: $0.link, note: $0.note) })]
+            return [.sessions(.draftsLoaded(try store.drafts().mapValues { Draft(link: $0.link, note: $0.note) }))]
         case .loadLocalPreferences:
             guard let store else { return [] }
             // Unreadable JSON (written by a future build) counts as none: these are conveniences.
             let history = try store.setting(.commandHistory).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
             let muted = try store.setting(.mutedSessions).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
             let position = options.reopen ? try store.setting(.uiPosition).flatMap { try? JSONDecoder().decode(UIPosition.self, from: Data($0.utf8)) } : nil
-            return [.commandHistoryLoaded(history), .mutedLoaded(Set(muted))] + (position.map { [.positionLoaded($0)] } ?? [])
+            return [.commandHistoryLoaded(history), .sessions(.mutedLoaded(Set(muted)))] + (position.map { [.positionLoaded($0)] } ?? [])
         case .savePosition(let position):
             try store?.setSetting(.uiPosition, String(decoding: try JSONEncoder().encode(position), as: UTF8.self))
             return []
@@ -55,12 +55,12 @@ extension EffectRunner {
             return []
         case .markSessionRead(let sid):
             try store?.markSessionRead(sid, now: now)
-            return [.readStateChanged(sessionID: sid)]
+            return [.sessions(.readStateChanged(sessionID: sid))]
         case .buildSearchIndex:
             guard let search else { return [] }
             let dispatch = self.dispatch
             searchQueue.async {
-                do { try search.build() } catch { dispatch(.postSearchFailed("the search index could not be read: \(error)")) }
+                do { try search.build() } catch { dispatch(.search(.postSearchFailed("the search index could not be read: \(error)"))) }
             }
             return []
         case .searchPosts(let query, let sid):
@@ -74,18 +74,18 @@ extension EffectRunner {
                     let views = try store.postViews(shown.map(\.postID))
                     var names = [String: String]()
                     for sid in Set(shown.map(\.sessionID)) { names[sid] = try store.sessionSummary(sid)?.name }
-                    dispatch(.postSearchFinished(PostSearchAnswer(query: query, sessionID: sid, hits: answer.result.hits,
+                    dispatch(.search(.postSearchFinished(PostSearchAnswer(query: query, sessionID: sid, hits: answer.result.hits,
                                                                   truncated: answer.result.truncated,
                                                                   previews: shown.compactMap { views[$0.postID] }, sessionNames: names,
-                                                                  indexedPosts: answer.indexedPosts)))
+                                                                  indexedPosts: answer.indexedPosts))))
                 } catch {
-                    dispatch(.postSearchFailed(String(describing: error)))
+                    dispatch(.search(.postSearchFailed(String(describing: error))))
                 }
             }
             return []
         case .markPostRead(let id):
             try store?.markRead(postID: id, now: now)
-            return try store?.postView(id).map { [.readStateChanged(sessionID: $0.post.sessionID)] } ?? []
+            return try store?.postView(id).map { [.sessions(.readStateChanged(sessionID: $0.post.sessionID))] } ?? []
         default:
             assertionFailure("\(effect) is not a reading effect")  // `run` routes by area
             return []
@@ -101,7 +101,7 @@ extension EffectRunner {
         let cached = (try? store.linkTitles(for: urls)) ?? [:]
         // Fetched titles merge into what is shown, so they may land before or after this answer.
         fetchLinkTitles(urls, fetching: fetching, session: session, previews: previews)
-        return cached.isEmpty ? [] : [.linkTitlesLoaded(cached)]
+        return cached.isEmpty ? [] : [.post(.linkTitlesLoaded(cached))]
     }
 
     private func fetchLinkTitles(_ urls: [String], fetching: Bool, session: String, previews: LinkPreviewCache) {
@@ -111,7 +111,7 @@ extension EffectRunner {
             let fetched = await previews.refresh(urls)
             if !fetched.isEmpty {
                 search?.invalidate([session])
-                answer(.linkTitlesLoaded(fetched))
+                answer(.post(.linkTitlesLoaded(fetched)))
             }
         }
     }

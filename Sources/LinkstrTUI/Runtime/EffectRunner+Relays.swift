@@ -35,13 +35,13 @@ extension EffectRunner {
             // The pool answers from its own actor; the rows are built back here, from the runner's state.
             startAccountTask { [weak self] answer in
                 let snapshots = await account.pool.snapshots()
-                if let rows = await self?.relayRows(updating: snapshots, of: account) { answer(.relaysChanged(rows)) }
+                if let rows = await self?.relayRows(updating: snapshots, of: account) { answer(.settings(.relaysChanged(rows))) }
             }
             return []
         case .testRelay(let url):
             startAccountTask { answer in
                 let probe = await RelayList.probe(url)
-                answer(.relayTested(url: url, summary: probe.summary, ok: probe.ok))
+                answer(.settings(.relayTested(url: url, summary: probe.summary, ok: probe.ok)))
             }
             return []
         default:
@@ -78,16 +78,16 @@ extension EffectRunner {
                     search.invalidate(touched)
                     // Requests and declined sessions never notify; when the check cannot be made, nothing rings.
                     let shown = (try? actions.notifiable(notifications)) ?? []
-                    dispatch(.messagesArrived(touchedSessions: touched, notifications: shown))
+                    dispatch(.sessions(.messagesArrived(touchedSessions: touched, notifications: shown)))
                 case .contactsChanged:
-                    if let contacts = try? store.contacts() { dispatch(.contactsLoaded(contacts)) }
+                    if let contacts = try? store.contacts() { dispatch(.you(.contactsLoaded(contacts))) }
                 case .addedYouChanged(let followers):
-                    dispatch(.addedYouChanged(followers))
+                    dispatch(.you(.addedYouChanged(followers)))
                 case .profilesChanged:
-                    if let names = try? store.profileNames() { dispatch(.profileNamesLoaded(names)) }
+                    if let names = try? store.profileNames() { dispatch(.you(.profileNamesLoaded(names))) }
                     // Our own name may have come from another device or client.
                     do {
-                        if try store.setting(.profileNamePending) == nil { dispatch(.ownProfileNameLoaded(try store.setting(.profileName))) }
+                        if try store.setting(.profileNamePending) == nil { dispatch(.you(.ownProfileNameLoaded(try store.setting(.profileName)))) }
                     } catch {
                         dispatch(.failed(.profileName, "could not read your profile name: \(error)"))
                     }
@@ -112,19 +112,19 @@ extension EffectRunner {
         guard account === session else { return }  // an account already closed
         accountView.historyNotes[relay] = note
         guard relays.entries.contains(where: { $0.url == relay }) else { return }
-        dispatch(.relaysChanged(relayRows()))
+        dispatch(.settings(.relaysChanged(relayRows())))
     }
 
     func relayChanged(_ snapshot: RelaySnapshot, of session: AccountSession) {
         guard account === session, relays.entries.contains(where: { $0.url == snapshot.url }) else { return }
         accountView.relaySnapshots[snapshot.url] = snapshot
-        dispatch(.relaysChanged(relayRows()))
+        dispatch(.settings(.relaysChanged(relayRows())))
     }
 
     /// The pool takes the edited list (on its own actor), then the rows on screen follow.
     func applyRelays() async -> [AppAction] {
         await account?.applyRelays()
-        return [.relaysChanged(relayRows())]
+        return [.settings(.relaysChanged(relayRows()))]
     }
 
     /// Edits the open account's relay list (none open: nothing to edit).

@@ -7,13 +7,13 @@ extension EffectRunner {
     func sayDamagedRecords() {
         guard let seen = store?.damagedRowsSeen, seen > accountView.damagedRecordsReported else { return }
         accountView.damagedRecordsReported = seen
-        dispatch(.damagedRecordsLeftOut(seen))
+        dispatch(.settings(.damagedRecordsLeftOut(seen)))
     }
 
     func runRepair() throws -> [AppAction] {
         guard let store else { return [] }
         let report = try store.repairDamagedRows()
         accountView.damagedRecordsReported = store.damagedRowsSeen
-        return [.damagedRecordsRepaired(dropped: report.total, historyReread: report.historyReread)]
+        return [.settings(.damagedRecordsRepaired(dropped: report.total, historyReread: report.historyReread))]
     }
 }

@@ -13,7 +13,7 @@ extension EffectRunner {
         switch effect {
         case .loadAddedYou:
             guard let actions else { return }
-            run({ try await actions.addedYou() }, { [.addedYouLoaded($0.followers.map(\.pubkey), complete: $0.complete)] }, failed: { .addedYouFailed($0) })
+            run({ try await actions.addedYou() }, { [.you(.addedYouLoaded($0.followers.map(\.pubkey), complete: $0.complete))] }, failed: { .you(.addedYouFailed($0)) })
         case .watchAddedYou(let on):
             guard let engine else { return }
             run({ await engine.watchAddedYou(on) }, { _ in [] }, failed: { .failed(.watchAddedYou, $0) })
@@ -21,35 +21,35 @@ extension EffectRunner {
             guard let actions else { return }
             let search = self.search
             run({ [now] in try await actions.sendPost(session: sid, url: url, note: note, now: now) },
-                { search?.invalidate([$0.sessionID]); return [.postSent(postID: $0.postID, sessionID: $0.sessionID)] }, failed: { .postSendFailed($0) })
+                { search?.invalidate([$0.sessionID]); return [.post(.postSent(postID: $0.postID, sessionID: $0.sessionID))] }, failed: { .post(.postSendFailed($0)) })
         case .react(let postID, let emoji):
             guard let actions else { return }
             run({ [now] in try await actions.react(post: postID, emoji: emoji, now: now) }, { result in
-                [.reactionSent(postID: postID, sessionID: result.sessionID, emoji: emoji, removed: result.change == .removed)]
+                [.post(.reactionSent(postID: postID, sessionID: result.sessionID, emoji: emoji, removed: result.change == .removed))]
             }, failed: { .failed(.react(postID: postID), $0) })
         case .deletePost(let id):
             guard let actions, let store else { return }
             let sid = try store.postView(id)?.post.sessionID ?? ""
             let search = self.search
             run({ [now] in try await actions.deletePost(id, now: now) },
-                { search?.invalidate([sid]); return [.postDeleted(postID: id, sessionID: sid, warnings: $0.warnings)] }, failed: { .failed(.deletePost(id), $0) })
+                { search?.invalidate([sid]); return [.post(.postDeleted(postID: id, sessionID: sid, warnings: $0.warnings))] }, failed: { .failed(.deletePost(id), $0) })
         case .createSession(let name, let members):
             guard let actions else { return }
             run({ [now] in try await actions.createSession(name: name, members: members, now: now, random: SystemRandom()) },
-                { [.sessionCreated(sessionID: $0)] }, failed: { .sessionCreateFailed($0) })
+                { [.sessions(.sessionCreated(sessionID: $0))] }, failed: { .sessions(.sessionCreateFailed($0)) })
         case .saveMembers(let sid, let members):
             guard let actions else { return }
             run({ [now] in try await actions.setMembers(session: sid, members: members, now: now, random: SystemRandom()) },
-                { [.membersSaved(sessionID: sid)] }, failed: { .membersSaveFailed($0) })
+                { [.sessions(.membersSaved(sessionID: sid))] }, failed: { .sessions(.membersSaveFailed($0)) })
         case .renameSession(let sid, let name):
             guard let actions else { return }
             run({ [now] in try await actions.renameSession(sid, to: name, now: now, random: SystemRandom()) },
-                { [.sessionRenamed(sessionID: sid, name: name)] }, failed: { .failed(.renameSession(sid), $0) })
+                { [.sessions(.sessionRenamed(sessionID: sid, name: name))] }, failed: { .failed(.renameSession(sid), $0) })
         case .deleteSession(let sid):
             guard let actions else { return }
             let search = self.search
             run({ [now] in try await actions.deleteSession(sid, now: now, random: SystemRandom()) },
-                { search?.invalidate([sid]); return [.sessionDeleted(sessionID: sid, warnings: $0)] }, failed: { .failed(.deleteSession(sid), $0) })
+                { search?.invalidate([sid]); return [.sessions(.sessionDeleted(sessionID: sid, warnings: $0))] }, failed: { .failed(.deleteSession(sid), $0) })
         case .setArchived(let sid, let archived):
             guard let actions else { return }
             run({ try await actions.setArchived(sid, archived) }, { [] }, failed: { .failed(.archive(sid), $0) })
@@ -57,17 +57,17 @@ extension EffectRunner {
             do { try actions?.decideRequest(sid, decision) } catch let e as AccountActions.RequestError { dispatch(.failed(.sessionRequest(sid), e.description)) }
         case .addContact(let pk, let alias):
             guard let actions else { return }
-            run({ try await actions.addContact(pk, alias: alias) }, { [.contactSaved(pk)] }, failed: { .contactSaveFailed($0) })
+            run({ try await actions.addContact(pk, alias: alias) }, { [.you(.contactSaved(pk))] }, failed: { .you(.contactSaveFailed($0)) })
         case .setAlias(let pk, let alias):
             guard let actions else { return }
-            run({ _ = try await actions.setAlias(pk, alias) }, { [.contactSaved(pk)] }, failed: { .contactSaveFailed($0) })
+            run({ _ = try await actions.setAlias(pk, alias) }, { [.you(.contactSaved(pk))] }, failed: { .you(.contactSaveFailed($0)) })
         case .removeContact(let pk):
             guard let actions, let store else { return }
             run({ try await actions.removeContact(pk); return try store.contacts() },
-                { [.contactsLoaded($0), .contactRemoved(pk)] }, failed: { .failed(.removeContact(pk), $0) })
+                { [.you(.contactsLoaded($0)), .you(.contactRemoved(pk))] }, failed: { .failed(.removeContact(pk), $0) })
         case .setProfileName(let name):
             guard let engine else { return }
-            run({ try await engine.publishProfileName(name) }, { _ in [.profileNameSaved(name)] }, failed: { .failed(.profileName, $0) })
+            run({ try await engine.publishProfileName(name) }, { _ in [.you(.profileNameSaved(name))] }, failed: { .failed(.profileName, $0) })
         default:
             assertionFailure("\(effect) is not a sending effect")  // `run` routes by area
         }

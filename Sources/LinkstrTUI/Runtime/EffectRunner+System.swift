@@ -18,10 +18,10 @@ extension EffectRunner {
             let text = secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
             return [.copyFinished(label: "secret key", services.clipboard.copy(text))]
         case .readClipboard:
-            return [.clipboardRead(services.clipboard.read())]
+            return [.post(.clipboardRead(services.clipboard.read()))]
         case .openURL(let url):
             switch services.browser.open(url) {
-            case .success(let m): return [.linkOpened(how: m)]
+            case .success(let m): return [.post(.linkOpened(how: m))]
             case .failure(let e): return [.failed(.openLink, e.description)]
             }
         case .clearCache:
@@ -33,7 +33,7 @@ extension EffectRunner {
                     return [.failed(.clearCache, "page titles cleared, but the cache folder could not be removed: \(error)")]
                 }
             }
-            return [.cacheCleared]
+            return [.settings(.cacheCleared)]
         case .notify(let title, let body, let via):
             services.notifier.notify(title, body, via != .desktop, via != .bell)
             return []

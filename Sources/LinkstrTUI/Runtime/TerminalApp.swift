@@ -153,9 +153,9 @@ public final class TerminalApp {
     private func applyTheme(_ name: String) {
         do {
             terminal.use(try Theme.load(name, configDirectory: DataPaths.resolve(home: options.home).config))
-            apply(.themeApplied(name))
+            apply(.settings(.themeApplied(name)))
         } catch {
-            apply(.themeFailed("\(error)"))
+            apply(.settings(.themeFailed("\(error)")))
         }
     }
 
@@ -205,8 +205,8 @@ public final class TerminalApp {
         terminal.resume()
         apply(.resized(terminal.size))
         switch result {
-        case .success(let edited): apply(.editorFinished(text: edited.text, error: edited.warning))
-        case .failure(let why): apply(.editorFinished(text: nil, error: why.description))
+        case .success(let edited): apply(.post(.editorFinished(text: edited.text, error: edited.warning)))
+        case .failure(let why): apply(.post(.editorFinished(text: nil, error: why.description)))
         }
     }
 
@@ -297,8 +297,8 @@ final class FrameStats {
     var batchesArrived = 0, listsLoaded = 0
     func recordAction(_ action: AppAction) {
         switch action {
-        case .messagesArrived: batchesArrived += 1
-        case .sessionsLoaded: listsLoaded += 1
+        case .sessions(.messagesArrived): batchesArrived += 1
+        case .sessions(.sessionsLoaded): listsLoaded += 1
         default: break
         }
     }

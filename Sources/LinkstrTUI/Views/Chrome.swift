@@ -14,7 +14,7 @@ public enum AppView {
         case .onboarding(let o): BootViews.onboarding(&c, o, state)
         case .main:
             tabBar(&c, state)
-            let area = Rect(x: 0, y: Layout.paneTop, width: c.width, height: max(0, c.height - 3))
+            let area = Rect(x: 0, y: Layout.paneTop, width: c.width, height: Layout.paneHeight(screenRows: c.height))
             switch state.pane {
             case .sessions: SessionsView.render(&c, state, area)
             case .post: PostViews.render(&c, state, area)
@@ -30,14 +30,14 @@ public enum AppView {
 
     static func tabBar(_ c: inout Canvas, _ state: AppState) {
         c.fill(y: 0, Style(.statusBar))
-        var x = 1
-        for pane in AppState.Pane.allCases {
-            let label = "\(pane.rawValue) \(pane.title)"
-            let active = pane == state.pane
-            x = c.put(" \(label) ", x: x, y: 0, active ? Style(.tabActive, bold: true, reverse: true) : Style(.tabInactive))
+        for tab in Layout.tabs {
+            let active = tab.pane == state.pane
+            c.put(tab.label, x: tab.x, y: 0, active ? Style(.tabActive, bold: true, reverse: true) : Style(.tabInactive))
         }
         // Unread somewhere in the active list: a dot on the tab from every pane (`u` goes there).
-        if !state.sessions.unreadActive.isEmpty { c.put("●", x: 2 + "1 Sessions".count, y: 0, Style(.unread, bold: true)) }
+        // On the Sessions tab's trailing space.
+        let sessionsTab = Layout.tabs[0], x = Layout.tabs.last.map { $0.x + $0.width } ?? 1
+        if !state.sessions.unreadActive.isEmpty { c.put("●", x: sessionsTab.x + sessionsTab.width - 1, y: 0, Style(.unread, bold: true)) }
         // Relay health at a glance: a dot per relay, then connected_or_readonly / total.
         let relays = state.settings.relays
         let summary = " \(state.settings.header) "

@@ -125,4 +125,18 @@ extension AppReducer {
         state.overlay = .searchResults(selection: selection)
         return []
     }
+
+    // MARK: results
+
+    /// What the search feature's effects answered.
+    static func apply(_ state: inout AppState, _ action: SearchAction) -> [AppEffect] {
+        switch action {
+        case .postSearchFinished(let answer):
+            return searchFinished(&state, answer)
+        case .postSearchFailed(let why):
+            if state.postSearch?.searching == true { state.postSearch = nil }
+            state.status = StatusLine("search failed: \(why)", .error)
+            return []
+        }
+    }
 }

@@ -180,4 +180,70 @@ extension AppReducer {
         }
         return []
     }
+
+    // MARK: results
+
+    /// What the onboarding feature's effects answered.
+    static func apply(_ state: inout AppState, _ action: OnboardingAction) -> [AppEffect] {
+        switch action {
+        case .identityMissing:
+            state.phase = .onboarding(OnboardingState())
+            return []
+        case .passphraseInEnvironment:
+            state.passphraseInEnvironment = true
+            return []
+        case .passphraseNeeded(let pubkey, let npub):
+            state.phase = .unlock(UnlockState(pubkey: pubkey, npub: npub))
+            return []
+        case .unlockFailed(let error):
+            if case .unlock(var u) = state.phase {
+                u.error = error
+                u.busy = false
+                u.passphrase.clear()
+                state.phase = .unlock(u)
+            }
+            return []
+        case .onboardingFailed(let error):
+            if case .onboarding(var o) = state.phase {
+                o.error = error
+                o.busy = false
+                state.phase = .onboarding(o)
+            }
+            return []
+        case .backupNeedsPassphrase(let path):
+            guard case .onboarding(var o) = state.phase, case .restoreFile = o.step else { return [] }
+            o.busy = false
+            o.error = nil
+            o.step = .restoreSecret(path: path, TextField())
+            state.phase = .onboarding(o)
+            return []
+        case .backupChecked(let path, let backupPassphrase, let npub):
+            guard case .onboarding(var o) = state.phase else { return [] }
+            switch o.step { case .restoreFile, .restoreSecret: break; default: return [] }
+            o.busy = false
+            o.error = nil
+            o.pendingRestore = PendingRestore(path: path, backupPassphrase: backupPassphrase, npub: npub)
+            o.pendingImport = nil
+            o.pendingName = nil
+            if state.passphraseInEnvironment {
+                o.busy = true
+                state.phase = .onboarding(o)
+                return [.restoreBackup(path: path, backupPassphrase: backupPassphrase, passphrase: nil)]
+            }
+            o.step = .passphrase(TextField(), confirm: TextField(), focusConfirm: false)
+            state.phase = .onboarding(o)
+            return []
+        case .backupRestored(let sessions, let posts):
+            state.status = StatusLine("backup restored: \(sessions) new session\(sessions == 1 ? "" : "s"), \(posts) new post\(posts == 1 ? "" : "s").", .success)
+            return []
+        case .identityCreated(let info, let nsec):
+            state.identity = info
+            var o = OnboardingState()
+            o.step = .backup(revealed: nil)
+            o.secretToBackUp = nsec
+            state.phase = .onboarding(o)
+            return []
+
+        }
+    }
 }

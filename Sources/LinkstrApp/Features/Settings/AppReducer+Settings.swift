@@ -1,96 +1,8 @@
 import LinkstrDomain
 import NostrProtocol
 
-/// The You pane (profile, npub, QR, identities) and the Settings pane (relays, storage, identity).
+/// The Settings pane: relays, storage, the secret key, backups, theme — its keys and its results.
 extension AppReducer {
-    static func youKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
-        if var field = state.you.editingName {
-            switch key {
-            case .escape: state.you.editingName = nil
-            case .enter:
-                let name = field.text.trimmingWhitespace()
-                return [.setProfileName(name.isEmpty ? nil : name)]
-            default:
-                editField(&field, key)
-                state.you.editingName = field
-            }
-            return []
-        }
-        let entries = state.you.entries(contacts: state.contacts)
-        let selected = entries[safe: state.you.selection]
-        switch key {
-        case .char("e"): state.you.editingName = TextField(state.identity?.profileName ?? "")
-        case .char("y"):
-            guard let npub = state.identity?.npub else { return [] }
-            return [.copy(npub, label: "npub")]
-        case .down, .char("j"): state.you.selection = min(state.you.selection + 1, max(0, entries.count - 1))
-        case .up, .char("k"): state.you.selection = max(0, state.you.selection - 1)
-        case .char("f"):
-            guard !state.you.askingAddedYou else { return [] }
-            state.you.askingAddedYou = true
-            state.status = StatusLine("asking your relays who added you…")
-            return [.loadAddedYou]
-        case .char("a"), .char("+"): state.overlay = .contact(addContactForm(selected))
-        case .char("r"), .enter:
-            switch selected {
-            case .follower:
-                state.overlay = .contact(addContactForm(selected))
-            case .contact(let pk):
-                state.overlay = .contact(ContactForm(editing: pk, alias: state.contacts.first { $0.pubkey == pk }?.alias))
-            case .identity(let entry) where key == .enter && !entry.active:
-                return [.switchIdentity(entry.pubkey)]
-            default: break
-            }
-        case .char("x"), .delete:
-            guard case .contact(let pk)? = selected else { return [] }
-            state.overlay = .confirm(Confirmation(.removeContact(pk),
-                "remove \(AccountState.shortNpub(pk)) from your contacts? this publishes your follow list. (y/n)"))
-        default: break
-        }
-        return []
-    }
-
-    /// The add-contact form; on someone who added you, their key filled in and the alias next.
-    static func addContactForm(_ selected: YouState.Entry?) -> ContactForm {
-        var form = ContactForm()
-        if case .follower(let pk)? = selected {
-            form.key = TextField((try? PublicKey(hex: pk))?.npub ?? pk)
-            form.focus = 1
-        }
-        return form
-    }
-
-    static func contactFormKey(_ state: inout AppState, _ f: inout ContactForm, _ key: Key) -> [AppEffect] {
-        if f.busy { return [] }
-        switch key {
-        case .escape: state.overlay = nil; return []
-        case .tab, .backTab: if f.editing == nil { f.focus = 1 - f.focus }
-        case .enter where f.focus == 0:
-            // Return advances from the key into the alias once the key is valid (readme v2).
-            switch f.checkedKey { case .success: f.focus = 1; f.error = nil
-            case .failure(let why): f.error = why.description }
-        case .enter, .ctrl("s"):
-            let pk: Pubkey
-            switch f.checkedKey {
-            case .success(let key): pk = key
-            case .failure(let why): f.error = why.description; f.focus = 0; return []
-            }
-            guard pk != state.identity?.pubkey else { f.error = "that is you."; break }
-            let alias = f.alias.text.trimmingWhitespace()
-            f.busy = true
-            f.error = nil
-            state.overlay = .contact(f)
-            let known = state.contacts.contains { $0.pubkey == pk }
-            // Re-adding a contact only updates the alias; it does not republish the follow list.
-            return [known ? .setAlias(pk, alias: alias.isEmpty ? nil : alias) : .addContact(pk, alias: alias.isEmpty ? nil : alias)]
-        default:
-            if f.focus == 0 { editField(&f.key, key) } else { editField(&f.alias, key) }
-            f.error = nil
-        }
-        state.overlay = .contact(f)
-        return []
-    }
-
     static func settingsKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
         if var field = state.settings.adding {
             switch key {
@@ -160,5 +72,58 @@ extension AppReducer {
     static func unsavedKey(_ action: Confirmation.Action, _ what: String) -> Confirmation {
         Confirmation(action, "your secret key was never backed up: this device holds its only copy, and if you \(what) now the account is lost for good. "
                      + "Esc, then S shows the key so you can save it. To \(what) anyway, type forget and press Enter.", word: "forget")
+    }
+
+    // MARK: results
+
+    /// What the settings feature's effects answered.
+    static func apply(_ state: inout AppState, _ action: SettingsAction) -> [AppEffect] {
+        switch action {
+        case .relaysChanged(let rows):
+            state.settings.relays = rows.sorted { $0.url < $1.url }
+            state.settings.selection = min(state.settings.selection, max(0, rows.count - 1))
+            if let url = state.settings.pendingAdd, let i = state.settings.relays.firstIndex(where: { $0.url == url }) {
+                state.settings.pendingAdd = nil
+                state.settings.selection = i
+                state.status = StatusLine("added \(url).", .success)
+            }
+            return []
+        case .cacheCleared:
+            state.status = StatusLine("cached media and previews cleared.", .success)
+            return []
+        case .backupExported(let path):
+            if case .exportBackup = state.overlay { state.overlay = nil }
+            state.identity?.backedUp = true
+            state.status = StatusLine("backup written to \(DisplayText.singleLine(path)).", .success)
+            return []
+        case .backupExportFailed(let why):
+            if case .exportBackup(var f) = state.overlay {
+                f.busy = false
+                f.error = why
+                state.overlay = .exportBackup(f)
+            } else {
+                state.status = StatusLine(why, .error)
+            }
+            return []
+        case .secretRevealed(let nsec):
+            guard state.pane == .settings else { return [] }
+            state.settings.revealedSecret = nsec
+            state.settings.revealedUntil = state.now + revealSeconds
+            guard state.identity?.backedUp == false else { return [] }
+            state.identity?.backedUp = true
+            return [.markKeyBackedUp]
+        case .relayTested(let url, let summary, let ok):
+            state.status = StatusLine("\(url): \(summary)", ok ? .success : .error)
+            return []
+        case .themeApplied(let name):
+            state.themeName = name
+            state.status = StatusLine("theme \(name) for this run (theme = \"\(name)\" in config.toml keeps it).", .success)
+            return []
+        case .themeFailed(let why):
+            state.status = StatusLine(why, .error)
+            return []
+        case .damagedRecordsLeftOut, .damagedRecordsRepaired:
+            return applyRepair(&state, action)
+        }
     }
 }

@@ -2,7 +2,7 @@ import LinkstrDomain
 
 /// Damaged stored records (issue 32, item 9): said once per new count, dropped by `:repair`.
 extension AppReducer {
-    static func applyRepair(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
+    static func applyRepair(_ state: inout AppState, _ action: SettingsAction) -> [AppEffect] {
         switch action {
         case .damagedRecordsLeftOut(let count):
             guard count > state.damagedRecordsSaid else { return [] }

@@ -157,4 +157,112 @@ extension AppReducer {
         state.status = StatusLine("sending \(emoji)…")
         return [.react(postID: d.postID, emoji: emoji)]
     }
+
+    // MARK: results
+
+    /// What the post feature's effects answered.
+    static func apply(_ state: inout AppState, _ action: PostAction) -> [AppEffect] {
+        switch action {
+        case .postLoaded(let id, let view, let sessionName):
+            if case .detail(var d) = state.post.mode, d.postID == id {
+                guard let view else {
+                    // Deleted meanwhile (by its author, or the session went away).
+                    state.post.mode = .empty
+                    if state.pane == .post { state.pane = .sessions }
+                    state.status = StatusLine("that post is no longer available.", .error)
+                    return []
+                }
+                d.view = view
+                d.sessionName = sessionName
+                d.busy = false
+                state.post.mode = .detail(d)
+            }
+            return []
+        case .linkTitlesLoaded(let titles):
+            let merged = state.linkTitles.merging(titles) { $1 }
+            if merged != state.linkTitles {
+                state.linkTitles = merged
+                state.linkTitlesVersion += 1
+            }
+            return []
+        case .postSent(let postID, let sessionID):
+            if let sent = state.sendingInBackground.removeValue(forKey: sessionID), !isSending(state, sessionID) {
+                // The user stopped waiting: say so where they are, and drop the draft only if it is still that text.
+                var effects: [AppEffect] = [.loadSessions(state.sessions.list)]
+                if state.sessions.open?.sessionID == sessionID { effects.append(.loadFeed(sessionID: sessionID, limit: feedPage)) }
+                if state.drafts[sessionID] == sent {
+                    state.drafts[sessionID] = nil
+                    effects.append(.saveDraft(sessionID: sessionID, nil))
+                }
+                state.status = StatusLine("your post was sent.", .success)
+                return effects
+            }
+            state.post.mode = .empty
+            let hadDraft = state.drafts.removeValue(forKey: sessionID) != nil
+            state.status = StatusLine("sent.", .success)
+            state.pane = .sessions
+            if state.sessions.open?.sessionID != sessionID { state.sessions.open = SessionFeed(sessionID: sessionID) }
+            state.sessions.open?.selectWhenLoaded = postID
+            return [.loadFeed(sessionID: sessionID, limit: feedPage), .loadSessions(state.sessions.list)]
+                + (hadDraft ? [.saveDraft(sessionID: sessionID, nil)] : [])
+        case .postSendFailed(let error):
+            if case .composer(var c) = state.post.mode, c.sending {
+                c.sending = false
+                c.error = error
+                state.post.mode = .composer(c)
+            } else {
+                // A send the user stopped waiting for: its text is the session's draft still.
+                state.sendingInBackground = [:]
+                state.status = StatusLine(error + " your text is kept as the draft.", .error)
+            }
+            return []
+        case .postDeleted(let postID, let sid, let warnings):
+            // The detail closes here, so a reload racing this result cannot say "no longer available".
+            if case .detail(let d) = state.post.mode, d.postID == postID {
+                state.post.mode = .empty
+                if state.pane == .post { state.pane = .sessions }
+            }
+            let summary = PostDeletionWording.summary(warnings)
+            state.status = StatusLine(summary, warnings.isEmpty ? .success : .warning)
+            var effects: [AppEffect] = [.loadSessions(state.sessions.list)]
+            if let open = state.sessions.open, open.sessionID == sid {
+                effects.append(.loadFeed(sessionID: sid, limit: max(feedPage, open.posts.count)))
+            }
+            return effects
+        case .reactionSent(let postID, let sid, let emoji, let removed):
+            if case .detail(var d) = state.post.mode, d.postID == postID { d.busy = false; state.post.mode = .detail(d) }
+            state.status = StatusLine("\(removed ? "removed" : "reacted") \(DisplayText.singleLine(emoji))", .success)
+            return reloads(state, [sid])
+        case .linkOpened(let how):
+            state.status = StatusLine(how, .success)
+            return []
+        case .editorFinished(let text, let error):
+            guard case .composer(var c) = state.post.mode else { return [] }
+            if let text {
+                // Editors end files with a newline; the note does not.
+                var note = text
+                while note.hasSuffix("\n") || note.hasSuffix("\r") { note.removeLast() }
+                c.note = TextField(note)
+                c.focus = .note
+                c.error = error  // nil, or a warning about the editor's temporary copy
+            } else {
+                c.error = error ?? "the editor did not finish: the note is as it was."
+            }
+            state.post.mode = .composer(c)
+            return []
+        case .clipboardRead(let text):
+            guard let text, !text.isEmpty else {
+                state.status = StatusLine("the clipboard is empty or cannot be read here (paste with your terminal instead).", .error)
+                return []
+            }
+            // The Paste helper replaces the whole link field (readme v2).
+            if case .composer(var c) = state.post.mode {
+                c.link = TextField(DisplayText.singleLine(text))
+                c.focus = .link
+                c.error = nil
+                state.post.mode = .composer(c)
+            }
+            return []
+        }
+    }
 }

@@ -1,0 +1,20 @@
+import LinkstrDomain
+
+/// What happened to a post: shown, sent from the composer, reacted to, deleted, opened.
+public enum PostAction: Equatable, Sendable {
+    case postLoaded(postID: String, view: PostView?, sessionName: String)
+    /// Titles of shared pages, from the cache or just fetched.
+    case linkTitlesLoaded([String: String])
+    case postSent(postID: String, sessionID: String)
+    case postSendFailed(String)
+    /// We deleted one of our posts for everyone; `warnings`: what the best-effort kind 5 could not do.
+    case postDeleted(postID: String, sessionID: String, warnings: [String])
+    /// A reaction went out (`removed`: it was taken back); the one answer to `react`.
+    case reactionSent(postID: String, sessionID: String, emoji: String, removed: Bool)
+    /// A link went to the player or the browser (`how`, in words: "playing with mpv…").
+    case linkOpened(how: String)
+    /// The editor (`$VISUAL`/`$EDITOR`) was left; nil text: it could not run or failed (`error` says why);
+    /// with text, `error` is a warning (its temporary copy could not be removed).
+    case editorFinished(text: String?, error: String?)
+    case clipboardRead(String?)
+}

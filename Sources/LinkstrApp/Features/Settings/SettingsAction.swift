@@ -1,0 +1,20 @@
+import LinkstrDomain
+
+/// What happened in Settings: relay rows and tests, the secret shown, backups, cache, theme, repair.
+public enum SettingsAction: Equatable, Sendable {
+    case relaysChanged([RelayRow])
+    /// Cached media and previews were cleared.
+    case cacheCleared
+    /// A backup file was written at `path`.
+    case backupExported(path: String)
+    case backupExportFailed(String)
+    case secretRevealed(RevealedSecret)
+    case relayTested(url: String, summary: String, ok: Bool)
+    /// `:theme NAME` took effect (the colours are redrawn), or could not.
+    case themeApplied(String)
+    case themeFailed(String)
+    /// Stored records whose sealed values no longer open were left out of what was read (so far, in all).
+    case damagedRecordsLeftOut(Int)
+    /// `:repair` dropped them; `historyReread`: the next start reads the whole history again.
+    case damagedRecordsRepaired(dropped: Int, historyReread: Bool)
+}

@@ -1,0 +1,47 @@
+import LinkstrDomain
+
+public struct SettingsState: Equatable, Sendable {
+    public enum Section: Int, Equatable, Sendable { case relays, storage, identity }
+    public var relays: [RelayRow] = []
+    public var selection = 0
+    public var section: Section = .relays
+    public var adding: TextField?
+    /// A relay asked to be added, until the list shows it (then "added" replaces "adding…").
+    public var pendingAdd: String?
+    public var showStats = false
+    /// The nsec, only between an explicit confirmation and leaving the pane (or 60 s).
+    public var revealedSecret: RevealedSecret?
+    public var revealedUntil: Int64?
+    public var identityActionSelection = 0
+    public init() {}
+
+    /// The header figure: relays connected or read-only, of all.
+    public var header: String {
+        "\(relays.filter { $0.health == .connected || $0.health == .readOnly }.count) / \(relays.count)"
+    }
+}
+
+public struct RelayRow: Equatable, Sendable {
+    public enum Health: String, Equatable, Sendable { case connecting, connected, readOnly = "read-only", failed, disabled }
+    public var url: String
+    public var health: Health
+    public var error: String?
+    public var sent = 0
+    public var received = 0
+    public var latencyMilliseconds: Double?
+    public var lastConnectedAt: Int64?
+    /// Why the relay's history is not read to its end (a refused page being asked again, …); nil when it is.
+    public var history: String?
+    public init(url: String, health: Health, error: String? = nil) { self.url = url; self.health = health; self.error = error }
+}
+
+/// The sealed export's passphrase, typed twice (wire 2026 §8; linkstr's own form).
+public struct ExportBackupForm: Equatable, Sendable {
+    public var path: String
+    public var passphrase = TextField()
+    public var confirm = TextField()
+    public var focusConfirm = false
+    public var busy = false
+    public var error: String?
+    public init(path: String) { self.path = path }
+}

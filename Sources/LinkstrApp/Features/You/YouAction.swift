@@ -1,0 +1,20 @@
+import LinkstrDomain
+
+/// What happened in the You pane: contacts, identities, "added you", our profile name.
+public enum YouAction: Equatable, Sendable {
+    case contactsLoaded([Contact])
+    case profileNamesLoaded([Pubkey: String])
+    /// Our own name as the relays have it (set on another device or client).
+    case ownProfileNameLoaded(String?)
+    case identitiesLoaded([IdentityEntry])
+    /// "Added you" (wire 2026 §7.2): who follows us, as the relays answered.
+    /// `complete`: every relay sent its whole answer (else the list may be short).
+    case addedYouLoaded([Pubkey], complete: Bool)
+    case addedYouFailed(String)
+    /// A follow list arrived live while "added you" is shown.
+    case addedYouChanged([Pubkey])
+    case contactSaved(Pubkey)
+    case contactSaveFailed(String)
+    case contactRemoved(Pubkey)
+    case profileNameSaved(String?)
+}
