@@ -5,7 +5,7 @@ public enum AppAction: Equatable, Sendable {
     // Lifecycle.
     case started(now: Int64, size: ScreenSize)
     case bootStepReached(AppState.BootStep)
-    case storeOpenFailed(String)
+    case storeOpenFailed(ClientError)
     /// A link was handed to the app (already validated: an http(s) URL).
     case linkReceived(DeepLink.Link)
     case identityReady(IdentityInfo, inMemory: Bool)
@@ -32,7 +32,7 @@ public enum AppAction: Equatable, Sendable {
 
     // Results of effects that belong to no one feature.
     /// Work that did not happen, named, with why in words for the status line.
-    case failed(FailedWork, String)
+    case failed(FailedWork, ClientError)
     /// A copy was tried (`label`: "link", "npub"…); what is known of where it went.
     case copyFinished(label: String, CopyOutcome)
     case loggedOut
@@ -56,7 +56,11 @@ public enum FailedWork: Equatable, Sendable {
     case openLink
     case wipe
     case deleteAccount
+    /// The relays forgot the account, but its data here could not be wiped.
+    case forgetDeletedAccount
     case profileName
+    /// Our profile name as it arrived could not be read from the store.
+    case readProfileName
     case watchAddedYou
     case clearCache
     case repairDamagedRecords

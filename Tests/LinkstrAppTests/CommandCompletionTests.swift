@@ -59,6 +59,6 @@ final class CommandCompletionTests: XCTestCase {
             $0.themeName = "storm"
             $0.status = StatusLine("theme storm for this run (theme = \"storm\" in config.toml keeps it).", .success)
         }
-        h.send(.settings(.themeFailed("no theme named storm (choose one of night)"))) { $0.status = StatusLine("no theme named storm (choose one of night)", .error) }
+        h.send(.settings(.themeFailed(ClientError(.invalid, "no theme named storm (choose one of night)")))) { $0.status = StatusLine("no theme named storm (choose one of night)", .error) }
     }
 }

@@ -25,10 +25,10 @@ final class LifecycleReducerTests: XCTestCase {
     func testRecoveryScreenRetriesOrContinuesInMemory() {
         var h = ReducerHarness()
         h.send(.started(now: 1, size: size), [.boot]) { $0.now = 1; $0.screen = self.size }
-        h.send(.storeOpenFailed("database disk image is malformed")) { $0.phase = .recovery(error: "database disk image is malformed") }
+        h.send(.storeOpenFailed(ClientError(.storage, "database disk image is malformed"))) { $0.phase = .recovery(error: "database disk image is malformed") }
         h.send(.keyPressed(.char("x")))
         h.send(.keyPressed(.char("r")), [.boot]) { $0.phase = .booting(.loadingAccount) }
-        h.send(.storeOpenFailed("locked")) { $0.phase = .recovery(error: "locked") }
+        h.send(.storeOpenFailed(ClientError(.storage, "locked"))) { $0.phase = .recovery(error: "locked") }
         h.send(.keyPressed(.char("m")), [.continueInMemory]) { $0.phase = .booting(.preparingLocalData) }
         h.send(.identityReady(Fixture.meInfo, inMemory: true), [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync]) {
             $0.identity = Fixture.meInfo
@@ -59,7 +59,7 @@ final class LifecycleReducerTests: XCTestCase {
         }
         // While busy, keys do nothing.
         h.send(.keyPressed(.char("z")))
-        h.send(.onboarding(.unlockFailed("wrong passphrase."))) {
+        h.send(.onboarding(.unlockFailed(ClientError(.invalid, "wrong passphrase.")))) {
             var u = UnlockState(pubkey: Fixture.me, npub: "npub1me")
             u.error = "wrong passphrase."
             $0.phase = .unlock(u)
@@ -213,7 +213,7 @@ final class LifecycleReducerTests: XCTestCase {
             x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true)
             $0.phase = .onboarding(x)
         }
-        h.send(.onboarding(.onboardingFailed("wrong passphrase."))) {
+        h.send(.onboarding(.onboardingFailed(ClientError(.invalid, "wrong passphrase.")))) {
             var x = OnboardingState(); x.pendingImport = nsec; x.error = "wrong passphrase."
             x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true)
             $0.phase = .onboarding(x)
@@ -243,7 +243,7 @@ final class LifecycleReducerTests: XCTestCase {
             var x = OnboardingState(); x.step = .restoreSecret(path: path, TextField("s")); x.busy = true; $0.phase = .onboarding(x)
         }
         // A wrong passphrase is said here, before a new one is chosen.
-        h.send(.onboarding(.onboardingFailed("wrong passphrase, or the backup is damaged."))) {
+        h.send(.onboarding(.onboardingFailed(ClientError(.invalid, "wrong passphrase, or the backup is damaged.")))) {
             var x = OnboardingState(); x.step = .restoreSecret(path: path, TextField("s")); x.error = "wrong passphrase, or the backup is damaged."
             $0.phase = .onboarding(x)
         }
@@ -272,7 +272,7 @@ final class LifecycleReducerTests: XCTestCase {
             x.busy = true
             $0.phase = .onboarding(x)
         }
-        h.send(.onboarding(.onboardingFailed("backup conflicts with this device's data: … nothing was restored."))) {
+        h.send(.onboarding(.onboardingFailed(ClientError(.invalid, "backup conflicts with this device's data: … nothing was restored.")))) {
             var x = OnboardingState(); x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true); x.pendingRestore = pending
             x.error = "backup conflicts with this device's data: … nothing was restored."
             $0.phase = .onboarding(x)
@@ -354,7 +354,7 @@ final class LifecycleReducerTests: XCTestCase {
         h.send(.settings(.cacheCleared)) { $0.status = StatusLine("cached media and previews cleared.", .success) }
         h.send(.clockTicked(t + StatusLine.lifetime - 1)) { $0.now = t + StatusLine.lifetime - 1 }
         h.send(.clockTicked(t + StatusLine.lifetime)) { $0.now = t + StatusLine.lifetime; $0.status = nil }
-        h.send(.failed(.relayList, "enter a valid relay url.")) { $0.status = StatusLine("enter a valid relay url.", .error) }
+        h.send(.failed(.relayList, ClientError(.invalid, "enter a valid relay url."))) { $0.status = StatusLine("enter a valid relay url.", .error) }
         h.send(.clockTicked(t + 100)) { $0.now = t + 100 }
         h.send(.keyPressed(.char("j")))
         XCTAssertEqual(h.state.status, StatusLine("enter a valid relay url.", .error), "an error outlasts unrelated keys")

@@ -75,7 +75,7 @@ final class OverlayMouseReducerTests: XCTestCase {
             form.busy = true; $0.overlay = .exportBackup(form)
         }
         h.send(.keyPressed(.escape)) { $0.status = nil }  // busy: the form stays (Esc only acknowledges the earlier error)
-        h.send(.settings(.backupExportFailed("~/my backup.linkstrbackup exists already: choose another name."))) {
+        h.send(.settings(.backupExportFailed(ClientError(.invalid, "~/my backup.linkstrbackup exists already: choose another name.")))) {
             form.busy = false; form.error = "~/my backup.linkstrbackup exists already: choose another name."; $0.overlay = .exportBackup(form)
         }
         h.send(.keyPressed(.escape)) { $0.overlay = nil }

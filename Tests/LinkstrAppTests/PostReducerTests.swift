@@ -144,7 +144,7 @@ final class PostReducerTests: XCTestCase {
             $0.post.mode = .empty; $0.pane = .sessions; $0.drafts = ["s1": x]; $0.sendingInBackground = ["s1": x]
             $0.status = StatusLine("still sending to Films in the background; you will be told when relays answer.")
         }
-        g.send(.post(.postSendFailed("no relay accepted the post."))) {
+        g.send(.post(.postSendFailed(ClientError(.rejectedByRelays, "no relay accepted the post.")))) {
             $0.sendingInBackground = [:]
             $0.status = StatusLine("no relay accepted the post. your text is kept as the draft.", .error)
         }
@@ -157,7 +157,7 @@ final class PostReducerTests: XCTestCase {
             $0.post.mode = self.composer("https://example.com/x", sending: true)
         }
         let message = "no relay accepted the post: connection refused"
-        h.send(.post(.postSendFailed(message))) { $0.post.mode = self.composer("https://example.com/x", error: message) }
+        h.send(.post(.postSendFailed(ClientError(.offline, message)))) { $0.post.mode = self.composer("https://example.com/x", error: message) }
         // Editing clears the error; sending again is possible.
         h.send(.keyPressed(.end)) { $0.post.mode = self.composer("https://example.com/x") }
     }
@@ -253,8 +253,8 @@ final class PostReducerTests: XCTestCase {
             $0.post.mode = self.detail(view, busy: true); $0.status = StatusLine("sending 👀…")
         }
         // A failure of other work leaves the waiting detail alone; this reaction's frees it.
-        h.send(.failed(.react(postID: "other"), "x")) { $0.status = StatusLine("x", .error) }
-        h.send(.failed(.react(postID: "p1"), "you're no longer a member of this session.")) {
+        h.send(.failed(.react(postID: "other"), ClientError(.timeout, "x"))) { $0.status = StatusLine("x", .error) }
+        h.send(.failed(.react(postID: "p1"), ClientError(.invalid, "you're no longer a member of this session."))) {
             $0.post.mode = self.detail(view); $0.status = StatusLine("you're no longer a member of this session.", .error)
         }
         // Enter toggles the selected existing reaction.

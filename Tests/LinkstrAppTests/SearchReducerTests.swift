@@ -130,7 +130,7 @@ final class SearchReducerTests: XCTestCase {
             $0.postSearch = PostSearchState(query: "x", sessionID: nil)
             $0.status = StatusLine("searching…")
         }
-        h.send(.search(.postSearchFailed("disk I/O error"))) { $0.postSearch = nil; $0.status = StatusLine("search failed: disk I/O error", .error) }
+        h.send(.search(.postSearchFailed(ClientError(.storage, "disk I/O error")))) { $0.postSearch = nil; $0.status = StatusLine("search failed: disk I/O error", .error) }
     }
 }
 

@@ -379,7 +379,7 @@ final class SessionsReducerTests: XCTestCase {
             $0.overlay = .newSession(f)
         }
         h.send(.keyPressed(.escape))  // busy: the form waits for the relays
-        h.send(.sessions(.sessionCreateFailed("no relay accepted the session."))) {
+        h.send(.sessions(.sessionCreateFailed(ClientError(.rejectedByRelays, "no relay accepted the session.")))) {
             var f = NewSessionForm(); f.name = TextField("Trip"); f.focus = 1; f.cursor = 1; f.selected = [F.carol]
             f.error = "no relay accepted the session."
             $0.overlay = .newSession(f)

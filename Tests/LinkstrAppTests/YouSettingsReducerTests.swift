@@ -69,7 +69,7 @@ final class YouSettingsReducerTests: XCTestCase {
             $0.you.askingAddedYou = true
             $0.status = StatusLine("asking your relays who added you…")
         }
-        h.send(.you(.addedYouFailed("no relay answered, so who added you is unknown right now. try again."))) {
+        h.send(.you(.addedYouFailed(ClientError(.timeout, "no relay answered, so who added you is unknown right now. try again.")))) {
             $0.you.askingAddedYou = false
             $0.status = StatusLine("no relay answered, so who added you is unknown right now. try again.", .error)
         }
@@ -123,7 +123,7 @@ final class YouSettingsReducerTests: XCTestCase {
         h.send(.keyPressed(.enter), [.setAlias(F.bob, alias: "Bobby")]) {
             var f = ContactForm(editing: F.bob, alias: "Bobby"); f.busy = true; $0.overlay = .contact(f)
         }
-        h.send(.you(.contactSaveFailed("disk full"))) { var f = ContactForm(editing: F.bob, alias: "Bobby"); f.error = "disk full"; $0.overlay = .contact(f) }
+        h.send(.you(.contactSaveFailed(ClientError(.storage, "disk full")))) { var f = ContactForm(editing: F.bob, alias: "Bobby"); f.error = "disk full"; $0.overlay = .contact(f) }
         h.send(.keyPressed(.escape)) { $0.overlay = nil }
         h.send(.keyPressed(.char("x"))) {
             $0.overlay = .confirm(Confirmation(.removeContact(F.bob),
@@ -237,7 +237,7 @@ final class YouSettingsReducerTests: XCTestCase {
             $0.overlay = .confirm(Confirmation(.deleteAccount(step: 2), "really delete? this cannot be undone. type y again to delete. (y/n)"))
         }
         h.send(.keyPressed(.char("y")), [.deleteAccount]) { $0.overlay = nil; $0.status = StatusLine("deleting account…") }
-        h.send(.failed(.deleteAccount, "account not deleted: no relay accepted the request.")) {
+        h.send(.failed(.deleteAccount, ClientError(.rejectedByRelays, "no relay accepted the request."))) {
             $0.status = StatusLine("account not deleted: no relay accepted the request.", .error)
         }
     }

@@ -142,7 +142,7 @@ final class EffectHarnessTests: XCTestCase {
         try harness.expect(.openURL("https://example.com/a"), [.post(.linkOpened(how: "opened in the test browser"))])
         XCTAssertEqual(harness.clients.opened.withLock { $0 }, ["https://example.com/a"])
         harness.clients.browserRefuses.withLock { $0 = true }
-        try harness.expect(.openURL("https://example.com/c"), [.failed(.openLink, "no browser here")])
+        try harness.expect(.openURL("https://example.com/c"), [.failed(.openLink, ClientError(.invalid, "no browser here"))])
         try harness.expect(.notify(title: "Films", body: "a link", via: .bell), [])
         XCTAssertEqual(harness.clients.rung.withLock { $0 }, ["Films bell:true desktop:false"])
     }
@@ -153,7 +153,8 @@ final class EffectHarnessTests: XCTestCase {
         try harness.expect(.addRelay("wss://127.0.0.1:10"), [.settings(.relaysChanged([first, RelayRow(url: "wss://127.0.0.1:10", health: .connecting)]))])
         let refused = try harness.send(.addRelay("not a relay")) { !$0.isEmpty }
         guard case .failed(.relayList, let why) = refused.first, refused.count == 1 else { return XCTFail("\(refused)") }
-        XCTAssertFalse(why.isEmpty)
+        XCTAssertEqual(why.kind, .invalid)
+        XCTAssertFalse(why.detail.isEmpty)
         try harness.expectNothingMore()
         try harness.expect(.setRelayEnabled("wss://127.0.0.1:10", false),
                            [.settings(.relaysChanged([first, RelayRow(url: "wss://127.0.0.1:10", health: .disabled)]))])

@@ -296,7 +296,7 @@ final class RenderTests: XCTestCase {
         _ = AppReducer.reduce(&state, .keyPressed(.enter))
         c = render(state)
         XCTAssertNotNil(row(c, containing: "sending… waiting for relays to accept it"))
-        _ = AppReducer.reduce(&state, .post(.postSendFailed("no relay accepted the post.")))
+        _ = AppReducer.reduce(&state, .post(.postSendFailed(ClientError(.rejectedByRelays, "no relay accepted the post."))))
         c = render(state)
         XCTAssertEqual(c.styles(ofText: "no relay accepted the post.", onRow: try XCTUnwrap(row(c, containing: "no relay accepted"))).first?.role, .error)
     }

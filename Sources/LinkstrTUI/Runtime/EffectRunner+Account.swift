@@ -22,7 +22,7 @@ extension EffectRunner {
                 try vault.setActive(pk)
                 try await openAccount(key)
             } catch let e as VaultError {
-                dispatch(.onboarding(.unlockFailed(e.description)))
+                dispatch(.onboarding(.unlockFailed(ClientError(e))))
             }
         case .createIdentity(let name, let given):
             do {
@@ -32,7 +32,7 @@ extension EffectRunner {
                 try await prepareAccount(key)
                 dispatch(.onboarding(.identityCreated(info(key, profileName: name, backedUp: false), nsec: RevealedSecret(key.revealNsecBytes()))))
             } catch {
-                dispatch(.onboarding(.onboardingFailed(String(describing: error))))
+                dispatch(.onboarding(.onboardingFailed(ClientError(error))))
             }
         case .importIdentity(let text, let given):
             do {
@@ -41,7 +41,7 @@ extension EffectRunner {
                 let key = try IdentityActions(vault: vault, local: local).importKey(text, passphrase: passphrase)
                 try await openAccount(key)
             } catch {
-                dispatch(.onboarding(.onboardingFailed(String(describing: error))))
+                dispatch(.onboarding(.onboardingFailed(ClientError(error))))
             }
         case .checkBackup(let path, let backupPassphrase):
             do {
@@ -53,7 +53,7 @@ extension EffectRunner {
                     dispatch(.onboarding(.backupChecked(path: path, backupPassphrase: backupPassphrase, npub: backup.secretKey.publicKey.npub)))
                 }
             } catch {
-                dispatch(.onboarding(.onboardingFailed(String(describing: error))))
+                dispatch(.onboarding(.onboardingFailed(ClientError(error))))
             }
         case .restoreBackup(let path, let backupPassphrase, let given):
             do {
@@ -64,7 +64,7 @@ extension EffectRunner {
                 try await openAccount(key)
                 dispatch(.onboarding(.backupRestored(sessionsAdded: outcome.sessionsAdded, postsAdded: outcome.postsAdded)))
             } catch {
-                dispatch(.onboarding(.onboardingFailed(String(describing: error))))
+                dispatch(.onboarding(.onboardingFailed(ClientError(error))))
             }
         case .exportBackup(let path, let passphrase):
             guard let store, let identity, let local else { return }
@@ -89,7 +89,7 @@ extension EffectRunner {
                 _ = try Wipe.run(paths)
                 dispatch(.wiped)
             } catch {
-                dispatch(.failed(.wipe, "wipe incomplete: \(error)"))
+                dispatch(.failed(.wipe, ClientError(error)))
             }
         case .switchIdentity(let pk):
             // Nothing of the account being left stays open, running or in memory (issue 28).
@@ -101,7 +101,7 @@ extension EffectRunner {
                 try await openAccount(key)
             } else {
                 dispatch(.onboarding(.passphraseNeeded(pubkey: pk, npub: (try? PublicKey(hex: pk))?.npub ?? pk)))
-                if passphrase != nil { dispatch(.onboarding(.unlockFailed(Self.environmentPassphraseRefused))) }
+                if passphrase != nil { dispatch(.onboarding(.environmentPassphraseRefused)) }
             }
         case .logout(let clear):
             let leaving = account
@@ -116,7 +116,7 @@ extension EffectRunner {
                 do {
                     try await actions.announceDeletion(relays: relays, now: now)
                 } catch {
-                    dispatch(.failed(.deleteAccount, "account not deleted: \(error)"))
+                    dispatch(.failed(.deleteAccount, ClientError(error)))
                     return
                 }
                 await self?.accountDeleted(leaving)
@@ -130,14 +130,14 @@ extension EffectRunner {
     private func accountDeleted(_ leaving: AccountSession) async {
         guard account === leaving else { return }
         await closeAccount()
-        var failure: String?
+        var failure: ClientError?
         do {
             if let local { try IdentityActions(vault: vault, local: local).forget(leaving.me, store: leaving.store, clearData: true) }
         } catch {
-            failure = "account deleted on relays, but not wiped here: \(error)"
+            failure = ClientError(error)
         }
         dispatch(.loggedOut)
-        if let failure { dispatch(.failed(.deleteAccount, failure)) }
+        if let failure { dispatch(.failed(.forgetDeletedAccount, failure)) }
     }
 
     func boot(inMemory: Bool) async {
@@ -146,7 +146,7 @@ extension EffectRunner {
             local = inMemory ? try LocalStore() : try LocalStore(paths: paths)
             self.inMemory = inMemory
         } catch {
-            dispatch(.storeOpenFailed(String(describing: error)))
+            dispatch(.storeOpenFailed(ClientError(error)))
             return
         }
         dispatch(.bootStepReached(.preparingLocalData))
@@ -158,15 +158,14 @@ extension EffectRunner {
         }
         pendingUnlock = active
         if let passphrase, let key = try? vault.unlock(active, passphrase: passphrase) {
-            do { try await openAccount(key) } catch { dispatch(.storeOpenFailed(String(describing: error))) }
+            do { try await openAccount(key) } catch { dispatch(.storeOpenFailed(ClientError(error))) }
         } else {
             dispatch(.onboarding(.passphraseNeeded(pubkey: active, npub: (try? PublicKey(hex: active))?.npub ?? active)))
             // Say why the prompt is there: the environment's passphrase was tried and did not unlock.
-            if passphrase != nil { dispatch(.onboarding(.unlockFailed(Self.environmentPassphraseRefused))) }
+            if passphrase != nil { dispatch(.onboarding(.environmentPassphraseRefused)) }
         }
     }
 
-    static let environmentPassphraseRefused = "LINKSTR_PASSPHRASE did not unlock this key; type it here."
 
     /// `--passphrase-file`, else LINKSTR_PASSPHRASE; an empty value counts as none.
     func environmentPassphrase() throws -> String? {

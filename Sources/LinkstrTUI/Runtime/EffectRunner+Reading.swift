@@ -60,7 +60,7 @@ extension EffectRunner {
             guard let search else { return [] }
             let dispatch = self.dispatch
             searchQueue.async {
-                do { try search.build() } catch { dispatch(.search(.postSearchFailed("the search index could not be read: \(error)"))) }
+                do { try search.build() } catch { dispatch(.search(.indexReadFailed(ClientError(error)))) }
             }
             return []
         case .searchPosts(let query, let sid):
@@ -79,7 +79,7 @@ extension EffectRunner {
                                                                   previews: shown.compactMap { views[$0.postID] }, sessionNames: names,
                                                                   indexedPosts: answer.indexedPosts))))
                 } catch {
-                    dispatch(.search(.postSearchFailed(String(describing: error))))
+                    dispatch(.search(.postSearchFailed(ClientError(error))))
                 }
             }
             return []

@@ -16,14 +16,14 @@ extension EffectRunner {
             startSync()
             return []
         case .addRelay(let text):
-            do { try editRelays { try $0.add(text, now: now) } } catch let e as RelayList.Failure { return [.failed(.relayList, e.description)] }
+            do { try editRelays { try $0.add(text, now: now) } } catch let e as RelayList.Failure { return [.failed(.relayList, ClientError(e))] }
             return await applyRelays()
         case .removeRelay(let url):
-            do { try editRelays { try $0.remove(url) } } catch let e as RelayList.Failure { return [.failed(.relayList, e.description)] }
+            do { try editRelays { try $0.remove(url) } } catch let e as RelayList.Failure { return [.failed(.relayList, ClientError(e))] }
             accountView.relaySnapshots[url] = nil
             return await applyRelays()
         case .setRelayEnabled(let url, let enabled):
-            do { try editRelays { try $0.setEnabled(url, enabled) } } catch let e as RelayList.Failure { return [.failed(.relayList, e.description)] }
+            do { try editRelays { try $0.setEnabled(url, enabled) } } catch let e as RelayList.Failure { return [.failed(.relayList, ClientError(e))] }
             return await applyRelays()
         case .resetRelays:
             try editRelays { try $0.reset(now: now) }
@@ -70,7 +70,7 @@ extension EffectRunner {
             let updates = engine.updates
             // The same start as `linkstr sync` (AccountSession+Sync).
             do { try await account.startSync() } catch {
-                dispatch(.failed(.startSync, "sync could not start: \(error)"))
+                dispatch(.failed(.startSync, ClientError(error)))
             }
             for await update in updates {
                 switch update {
@@ -89,7 +89,7 @@ extension EffectRunner {
                     do {
                         if try store.setting(.profileNamePending) == nil { dispatch(.you(.ownProfileNameLoaded(try store.setting(.profileName)))) }
                     } catch {
-                        dispatch(.failed(.profileName, "could not read your profile name: \(error)"))
+                        dispatch(.failed(.readProfileName, ClientError(error)))
                     }
                 case .relay(let snapshot):
                     await self?.relayChanged(snapshot, of: account)
@@ -98,7 +98,7 @@ extension EffectRunner {
                     tasks.start(dispatch) { _ in await account.afterHistory() }
                 case .notice(let relay, let text):
                     // The engine's own (relay ""): what arrived could not be stored. Relays' notices are noise.
-                    if relay.isEmpty { dispatch(.failed(.storeIncoming, text)) }
+                    if relay.isEmpty { dispatch(.failed(.storeIncoming, ClientError(.storage, text))) }
                 case .historyChanged(let relay, let note):
                     await self?.historyChanged(relay, note, of: account)
                 case .inboxDelivery:

@@ -54,7 +54,7 @@ extension EffectRunner {
             guard let actions else { return }
             run({ try await actions.setArchived(sid, archived) }, { [] }, failed: { .failed(.archive(sid), $0) })
         case .decideRequest(let sid, let decision):
-            do { try actions?.decideRequest(sid, decision) } catch let e as AccountActions.RequestError { dispatch(.failed(.sessionRequest(sid), e.description)) }
+            do { try actions?.decideRequest(sid, decision) } catch let e as AccountActions.RequestError { dispatch(.failed(.sessionRequest(sid), ClientError(e))) }
         case .addContact(let pk, let alias):
             guard let actions else { return }
             run({ try await actions.addContact(pk, alias: alias) }, { [.you(.contactSaved(pk))] }, failed: { .you(.contactSaveFailed($0)) })
@@ -75,12 +75,12 @@ extension EffectRunner {
 
     /// Runs a use case off the effect queue and dispatches what it answered, or its error in words.
     func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T, _ succeeded: @escaping @Sendable (T) -> [AppAction],
-             failed: @escaping @Sendable (String) -> AppAction) {
+             failed: @escaping @Sendable (ClientError) -> AppAction) {
         startAccountTask { answer in
             do {
                 for action in succeeded(try await work()) { answer(action) }
             } catch {
-                answer(failed(String(describing: error)))
+                answer(failed(ClientError(error)))
             }
         }
     }

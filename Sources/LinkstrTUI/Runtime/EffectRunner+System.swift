@@ -22,7 +22,7 @@ extension EffectRunner {
         case .openURL(let url):
             switch services.browser.open(url) {
             case .success(let m): return [.post(.linkOpened(how: m))]
-            case .failure(let e): return [.failed(.openLink, e.description)]
+            case .failure(let e): return [.failed(.openLink, ClientError(.invalid, e.description))]
             }
         case .clearCache:
             guard let store else { return [] }
@@ -30,7 +30,7 @@ extension EffectRunner {
             let cache = paths.cache(for: store.owner)
             if FileManager.default.fileExists(atPath: cache.path) {
                 do { try FileManager.default.removeItem(at: cache) } catch {
-                    return [.failed(.clearCache, "page titles cleared, but the cache folder could not be removed: \(error)")]
+                    return [.failed(.clearCache, ClientError(error))]
                 }
             }
             return [.settings(.cacheCleared)]

@@ -119,7 +119,7 @@ public actor EffectRunner {
         if Self.isLoad(effect) { pendingLoads.withLock { $0.removeAll { $0 == effect } } }
         if case .loadSessions = effect { listReloads.withLock { $0.read(at: Monotonic.now) } }
         do { try await run(effect) } catch {
-            dispatch(.failed(.unexpected, String(describing: error)))
+            dispatch(.failed(.unexpected, ClientError(error)))
         }
     }
 

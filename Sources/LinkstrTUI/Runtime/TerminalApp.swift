@@ -155,7 +155,7 @@ public final class TerminalApp {
             terminal.use(try Theme.load(name, configDirectory: DataPaths.resolve(home: options.home).config))
             apply(.settings(.themeApplied(name)))
         } catch {
-            apply(.settings(.themeFailed("\(error)")))
+            apply(.settings(.themeFailed(ClientError(.invalid, String(describing: error)))))
         }
     }
 

@@ -14,7 +14,7 @@ extension AppReducer {
             if case .booting = state.phase { state.phase = .booting(step) }
             return []
         case .storeOpenFailed(let error):
-            state.phase = .recovery(error: error)
+            state.phase = .recovery(error: say(error))
             return []
         case .linkReceived(let link):
             guard state.phase == .main else { state.pendingLink = link; return [] }

@@ -6,7 +6,7 @@ extension AppReducer {
     static func applyOutcome(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         switch action {
         case .failed(let work, let why):
-            state.status = StatusLine(why, .error)
+            state.status = StatusLine(say(work, why), .error)
             // What waited for the work is free again.
             switch work {
             case .react(let id), .deletePost(let id):
@@ -28,6 +28,20 @@ extension AppReducer {
             return []
         default:
             return []
+        }
+    }
+
+    /// What failed and why, in words: the work names the step where the reason alone would not.
+    static func say(_ work: FailedWork, _ error: ClientError) -> String {
+        let why = say(error)
+        switch work {
+        case .wipe: return "wipe incomplete: " + why
+        case .deleteAccount: return "account not deleted: " + why
+        case .forgetDeletedAccount: return "account deleted on relays, but not wiped here: " + why
+        case .startSync: return "sync could not start: " + why
+        case .readProfileName: return "could not read your profile name: " + why
+        case .clearCache: return "page titles cleared, but the cache folder could not be removed: " + why
+        default: return why
         }
     }
 }

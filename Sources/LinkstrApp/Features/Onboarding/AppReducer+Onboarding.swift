@@ -195,9 +195,11 @@ extension AppReducer {
         case .passphraseNeeded(let pubkey, let npub):
             state.phase = .unlock(UnlockState(pubkey: pubkey, npub: npub))
             return []
-        case .unlockFailed(let error):
+        case .unlockFailed, .environmentPassphraseRefused:
             if case .unlock(var u) = state.phase {
-                u.error = error
+                if case .unlockFailed(let error) = action { u.error = say(error) } else {
+                    u.error = "LINKSTR_PASSPHRASE did not unlock this key; type it here."
+                }
                 u.busy = false
                 u.passphrase.clear()
                 state.phase = .unlock(u)
@@ -205,7 +207,7 @@ extension AppReducer {
             return []
         case .onboardingFailed(let error):
             if case .onboarding(var o) = state.phase {
-                o.error = error
+                o.error = say(error)
                 o.busy = false
                 state.phase = .onboarding(o)
             }

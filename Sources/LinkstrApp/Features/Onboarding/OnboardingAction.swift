@@ -6,8 +6,10 @@ public enum OnboardingAction: Equatable, Sendable {
     /// LINKSTR_PASSPHRASE (or --passphrase-file) gives the passphrase: onboarding does not ask for one.
     case passphraseInEnvironment
     case passphraseNeeded(pubkey: Pubkey, npub: String)
-    case unlockFailed(String)
-    case onboardingFailed(String)
+    case unlockFailed(ClientError)
+    /// The passphrase the environment gave does not open the key: it is asked for here.
+    case environmentPassphraseRefused
+    case onboardingFailed(ClientError)
     case identityCreated(IdentityInfo, nsec: RevealedSecret)
     /// The chosen file is a sealed backup: its passphrase is needed to check it.
     case backupNeedsPassphrase(path: String)

@@ -208,12 +208,12 @@ extension AppReducer {
         case .postSendFailed(let error):
             if case .composer(var c) = state.post.mode, c.sending {
                 c.sending = false
-                c.error = error
+                c.error = say(error)
                 state.post.mode = .composer(c)
             } else {
                 // A send the user stopped waiting for: its text is the session's draft still.
                 state.sendingInBackground = [:]
-                state.status = StatusLine(error + " your text is kept as the draft.", .error)
+                state.status = StatusLine(say(error) + " your text is kept as the draft.", .error)
             }
             return []
         case .postDeleted(let postID, let sid, let warnings):

@@ -6,7 +6,7 @@ public enum PostAction: Equatable, Sendable {
     /// Titles of shared pages, from the cache or just fetched.
     case linkTitlesLoaded([String: String])
     case postSent(postID: String, sessionID: String)
-    case postSendFailed(String)
+    case postSendFailed(ClientError)
     /// We deleted one of our posts for everyone; `warnings`: what the best-effort kind 5 could not do.
     case postDeleted(postID: String, sessionID: String, warnings: [String])
     /// A reaction went out (`removed`: it was taken back); the one answer to `react`.

@@ -135,7 +135,11 @@ extension AppReducer {
             return searchFinished(&state, answer)
         case .postSearchFailed(let why):
             if state.postSearch?.searching == true { state.postSearch = nil }
-            state.status = StatusLine("search failed: \(why)", .error)
+            state.status = StatusLine("search failed: \(say(why))", .error)
+            return []
+        case .indexReadFailed(let why):
+            if state.postSearch?.searching == true { state.postSearch = nil }
+            state.status = StatusLine("the search index could not be read: \(say(why))", .error)
             return []
         }
     }

@@ -4,5 +4,7 @@ import LinkstrDomain
 public enum SearchAction: Equatable, Sendable {
     /// A post search answered (`searchPosts`).
     case postSearchFinished(PostSearchAnswer)
-    case postSearchFailed(String)
+    case postSearchFailed(ClientError)
+    /// The posts could not be read into the search index.
+    case indexReadFailed(ClientError)
 }

@@ -88,7 +88,7 @@ extension AppReducer {
         case .sessionCreateFailed(let error):
             if case .newSession(var f) = state.overlay {
                 f.busy = false
-                f.error = error
+                f.error = say(error)
                 state.overlay = .newSession(f)
             }
             return []
@@ -109,7 +109,7 @@ extension AppReducer {
         case .membersSaveFailed(let error):
             if case .members(var f) = state.overlay {
                 f.busy = false
-                f.error = error
+                f.error = say(error)
                 state.overlay = .members(f)
             }
             return []

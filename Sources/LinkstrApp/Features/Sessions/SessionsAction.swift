@@ -11,10 +11,10 @@ public enum SessionsAction: Equatable, Sendable {
     /// A session's read state changed here (a session or post marked read): its row and feed are read again.
     case readStateChanged(sessionID: String)
     case sessionCreated(sessionID: String)
-    case sessionCreateFailed(String)
+    case sessionCreateFailed(ClientError)
     case membersSaved(sessionID: String)
     case sessionRenamed(sessionID: String, name: String)
     /// We deleted the session for everyone; `warnings`: what the best-effort relay request could not do.
     case sessionDeleted(sessionID: String, warnings: [String])
-    case membersSaveFailed(String)
+    case membersSaveFailed(ClientError)
 }

@@ -99,10 +99,10 @@ extension AppReducer {
         case .backupExportFailed(let why):
             if case .exportBackup(var f) = state.overlay {
                 f.busy = false
-                f.error = why
+                f.error = say(why)
                 state.overlay = .exportBackup(f)
             } else {
-                state.status = StatusLine(why, .error)
+                state.status = StatusLine(say(why), .error)
             }
             return []
         case .secretRevealed(let nsec):
@@ -120,7 +120,7 @@ extension AppReducer {
             state.status = StatusLine("theme \(name) for this run (theme = \"\(name)\" in config.toml keeps it).", .success)
             return []
         case .themeFailed(let why):
-            state.status = StatusLine(why, .error)
+            state.status = StatusLine(say(why), .error)
             return []
         case .damagedRecordsLeftOut, .damagedRecordsRepaired:
             return applyRepair(&state, action)

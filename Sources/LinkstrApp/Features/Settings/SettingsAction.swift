@@ -7,12 +7,12 @@ public enum SettingsAction: Equatable, Sendable {
     case cacheCleared
     /// A backup file was written at `path`.
     case backupExported(path: String)
-    case backupExportFailed(String)
+    case backupExportFailed(ClientError)
     case secretRevealed(RevealedSecret)
     case relayTested(url: String, summary: String, ok: Bool)
     /// `:theme NAME` took effect (the colours are redrawn), or could not.
     case themeApplied(String)
-    case themeFailed(String)
+    case themeFailed(ClientError)
     /// Stored records whose sealed values no longer open were left out of what was read (so far, in all).
     case damagedRecordsLeftOut(Int)
     /// `:repair` dropped them; `historyReread`: the next start reads the whole history again.

@@ -130,7 +130,7 @@ extension AppReducer {
             return []
         case .addedYouFailed(let why):
             state.you.askingAddedYou = false
-            state.status = StatusLine(why, .error)
+            state.status = StatusLine(say(why), .error)
             return []
         case .contactSaved:
             if case .contact(let f)? = state.overlay {
@@ -141,10 +141,10 @@ extension AppReducer {
         case .contactSaveFailed(let error):
             if case .contact(var f)? = state.overlay {
                 f.busy = false
-                f.error = error
+                f.error = say(error)
                 state.overlay = .contact(f)
             } else {
-                state.status = StatusLine(error, .error)
+                state.status = StatusLine(say(error), .error)
             }
             return []
         case .contactRemoved:

@@ -10,11 +10,11 @@ public enum YouAction: Equatable, Sendable {
     /// "Added you" (wire 2026 §7.2): who follows us, as the relays answered.
     /// `complete`: every relay sent its whole answer (else the list may be short).
     case addedYouLoaded([Pubkey], complete: Bool)
-    case addedYouFailed(String)
+    case addedYouFailed(ClientError)
     /// A follow list arrived live while "added you" is shown.
     case addedYouChanged([Pubkey])
     case contactSaved(Pubkey)
-    case contactSaveFailed(String)
+    case contactSaveFailed(ClientError)
     case contactRemoved(Pubkey)
     case profileNameSaved(String?)
 }
