@@ -1,3 +1,4 @@
+import LinkstrDomain
 import LinkstrRelay
 import LinkstrSync
 import Synchronization
@@ -37,10 +38,10 @@ extension AccountSession {
     /// stops, what is buffered is stored).
     public func runSync(timeout: Duration, follow: Duration? = nil) async throws -> SyncRun {
         try await startSync()
-        let deadline = ContinuousClock.now + timeout
+        let deadline = time.monotonic() + timeout
         let backfilled = await engine.waitForBackfill(timeout: timeout)
-        if backfilled { await Self.untilDeadline(deadline) { [self] in await self.afterHistory() } }
-        if let follow { try? await Task.sleep(for: follow) }
+        if backfilled { await Self.untilDeadline(deadline, on: time) { [self] in await self.afterHistory() } }
+        if let follow { await time.sleep(follow) }
         let relays = await engine.relaySnapshots()
         let history = await engine.historyOutcomes()
         await close()
@@ -50,14 +51,14 @@ extension AccountSession {
 
     /// Runs `work` until it is done or `deadline` passes, whichever comes first (past the deadline it is
     /// left to end when the engine stops).
-    static func untilDeadline(_ deadline: ContinuousClock.Instant, _ work: @escaping @Sendable () async -> Void) async {
+    static func untilDeadline(_ deadline: Duration, on time: TimeSource, _ work: @escaping @Sendable () async -> Void) async {
         let resumed = Mutex(false)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let resumeOnce: @Sendable () -> Void = {
                 if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume() }
             }
             Task { await work(); resumeOnce() }
-            Task { try? await Task.sleep(until: deadline); resumeOnce() }
+            Task { await time.sleep(until: deadline); resumeOnce() }
         }
     }
 }

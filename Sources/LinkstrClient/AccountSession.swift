@@ -17,6 +17,8 @@ public final class AccountSession: Sendable {
     public let previews: LinkPreviewCache
     public let search: PostSearch
     public let tasks = AccountTasks()
+    /// The account's clock, shared by its pool, engine, previews and sync runs.
+    public let time: TimeSource
     private let relayList: Mutex<RelayList>
     private let closed = Mutex(false)
 
@@ -27,13 +29,14 @@ public final class AccountSession: Sendable {
     /// Opens `key`'s account in `local`: its store, its relays (`overrides`: `--relay`, for this run),
     /// a pool and engine that connect only when `sync.connect` gives them the relays.
     public init(_ key: SecretKey, in local: LocalStore, relayOverrides: [String], previewFetcher: LinkPreviewFetcher = .configured(),
-                clock: @escaping @Sendable () -> Int64) throws {
+                time: TimeSource = .live) throws {
         self.key = key
-        let now = clock()
+        self.time = time
+        let now = time.wallSeconds()
         store = try local.account(key, now: now)
         relayList = Mutex(try RelayList(store: store, overrides: relayOverrides, now: now))
-        sync = AccountSync(key, store: store, clock: clock)
-        previews = LinkPreviewCache(store: store, fetcher: previewFetcher, clock: clock)
+        sync = AccountSync(key, store: store, time: time)
+        previews = LinkPreviewCache(store: store, fetcher: previewFetcher, clock: time.wallSeconds)
         search = PostSearch(store: store)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LinkstrDomain
 import LinkstrRelay
 import LinkstrStorage
 import LinkstrSync
@@ -11,9 +12,11 @@ public struct AccountSync: Sendable {
     public let pool: RelayPool
     public let engine: SyncEngine
 
-    public init(_ key: SecretKey, store: AccountStore, clock: @escaping @Sendable () -> Int64 = SyncEngine.wallClock) {
-        pool = RelayPool(authSigner: SyncEngine.authSigner(for: key))
-        engine = SyncEngine(identity: key, store: store, pool: pool, clock: clock)
+    public init(_ key: SecretKey, store: AccountStore, time: TimeSource = .live) {
+        var configuration = RelayPool.Configuration()
+        configuration.time = time
+        pool = RelayPool(configuration: configuration, authSigner: SyncEngine.authSigner(for: key, time: time))
+        engine = SyncEngine(identity: key, store: store, pool: pool, time: time)
     }
 
     /// Connects to the enabled relays of `relays` (and leaves the others).

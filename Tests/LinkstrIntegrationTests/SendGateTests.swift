@@ -1,4 +1,5 @@
 import Foundation
+import LinkstrDomain
 import LinkstrRelay
 import LinkstrTestSupport
 import XCTest
@@ -51,9 +52,9 @@ final class SendGateTests: XCTestCase {
         let url = closed.url
         closed.stop()
         var configuration = RelayPool.Configuration()
-        configuration.sleep = { duration in
+        configuration.time.sleep = { duration in
             if duration == .seconds(600) { return }  // the gate's deadline passes at once
-            try? await Task.sleep(for: duration)
+            await TimeSource.live.sleep(duration)
         }
         let pool = RelayPool(configuration: configuration)
         await pool.setRelays([(url, true)])

@@ -1,4 +1,5 @@
 import Foundation
+import LinkstrDomain
 import LinkstrRelay
 import LinkstrStorage
 import LinkstrSync
@@ -25,13 +26,15 @@ final class EngineClockTests: XCTestCase {
         let store = try LocalStore().account(key, now: 1)
         let pool = RelayPool(authSigner: nil)
         let deadlines = Count()
-        let engine = SyncEngine(identity: key, store: store, pool: pool, sleep: { duration in
+        var time = TimeSource.live
+        time.sleep = { duration in
             if duration == SyncEngine.pageDeadline {
                 deadlines.add()  // the page deadline passes at once
                 return
             }
-            try? await Task.sleep(for: duration)
-        })
+            await TimeSource.live.sleep(duration)
+        }
+        let engine = SyncEngine(identity: key, store: store, pool: pool, time: time)
         let updates = engine.updates
         await pool.setRelays([(proxy.url, true)])
         try await engine.start()

@@ -17,7 +17,11 @@ final class ManualClock: Sendable {
 
     init(start: Int64 = 1_800_000_000) { self.start = start }
 
-    var sleep: SyncEngine.Sleep { { [self] duration in await self.sleep(for: duration) } }
+    var sleep: @Sendable (Duration) async -> Void { { [self] duration in await self.sleep(for: duration) } }
+    /// This clock as the engine takes it.
+    var time: TimeSource {
+        TimeSource(wallSeconds: wall, monotonic: { [self] in state.withLock { $0.elapsed } }, sleep: sleep)
+    }
     var wall: @Sendable () -> Int64 { { [self] in start + Int64(state.withLock { $0.elapsed }.components.seconds) } }
 
     func sleep(for duration: Duration) async {
@@ -152,7 +156,7 @@ struct EngineUnderTest {
         self.key = key
         local = try LocalStore()
         store = try local.account(key, now: clock.start)
-        engine = SyncEngine(identity: key, store: store, pool: pool.client, clock: clock.wall, sleep: clock.sleep, delivery: delivery)
+        engine = SyncEngine(identity: key, store: store, pool: pool.client, time: clock.time, delivery: delivery)
     }
 
     var me: Pubkey { key.publicKey.hex }

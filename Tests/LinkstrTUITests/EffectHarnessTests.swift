@@ -28,7 +28,7 @@ final class TestClients: Sendable {
                 return .success("opened in the test browser")
             }),
             notifier: Notifier(notify: { title, _, bell, desktop in self.rung.withLock { $0.append("\(title) bell:\(bell) desktop:\(desktop)") } }),
-            clock: { 1_700_000_000 })
+            time: TimeSource(wallSeconds: { 1_700_000_000 }, monotonic: TimeSource.live.monotonic, sleep: TimeSource.live.sleep))
     }
 }
 

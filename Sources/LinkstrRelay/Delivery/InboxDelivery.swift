@@ -26,11 +26,15 @@ public struct InboxDelivery: Sendable {
     public var timeout: TimeAmount
     /// The system resolver, or a test's (one that never answers, to show the deadline holds).
     public var resolve: Resolve
+    /// How the deadlines wait: real time, or a test's clock.
+    public var time: TimeSource
 
-    public init(allowPrivateAddresses: Bool = false, timeout: TimeAmount = .seconds(5), resolve: @escaping Resolve = InboxDelivery.systemResolve) {
+    public init(allowPrivateAddresses: Bool = false, timeout: TimeAmount = .seconds(5), resolve: @escaping Resolve = InboxDelivery.systemResolve,
+                time: TimeSource = .live) {
         self.allowPrivateAddresses = allowPrivateAddresses
         self.timeout = timeout
         self.resolve = resolve
+        self.time = time
     }
 
     public static let systemResolve: Resolve = { host, port, allowPrivate in
@@ -58,7 +62,7 @@ public struct InboxDelivery: Sendable {
         let name = DisplayText.singleLine(host), port = url.port ?? (scheme == "wss" ? 443 : 80)
         // A lookup can hang (a resolver that never answers): it has the same deadline as every other step.
         let resolve = self.resolve, allowPrivate = allowPrivateAddresses
-        switch try? await withTimeout(timeout, { await resolve(host, port, allowPrivate) }) {
+        switch try? await withTimeout(timeout, sleep: time.sleep, { await resolve(host, port, allowPrivate) }) {
         case nil: return Report(relay: relay, accepted: 0, error: "\(name) did not resolve in \(Self.words(timeout))")
         case .unresolvable?: return Report(relay: relay, accepted: 0, error: "cannot resolve \(name)")
         case .privateAddress?: return Report(relay: relay, accepted: 0, error: "\(name) is a local or private address")
@@ -73,7 +77,7 @@ public struct InboxDelivery: Sendable {
         for event in events { connection.send(ClientMessage.event(event).encoded()) }
         let wanted = Set(events.map(\.id))
         do {
-            let accepted = try await withTimeout(timeout) {
+            let accepted = try await withTimeout(timeout, sleep: time.sleep) {
                 var pending = wanted, accepted = 0
                 for await message in connection.events {
                     guard case .text(let text) = message else {

@@ -70,7 +70,7 @@ extension RelayPool {
             }
             if m.prefix == .rateLimited, let s = subscriptions[sub] {
                 // Ask again later, once.
-                Task { [weak self, sleep = configuration.sleep] in
+                Task { [weak self, sleep = configuration.time.sleep] in
                     await sleep(.seconds(10))
                     await self?.resubscribe(sub, s.filters, url)
                 }

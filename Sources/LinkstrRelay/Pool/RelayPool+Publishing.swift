@@ -19,7 +19,7 @@ extension RelayPool {
         }
         if stopped { return .offline }
         let id = UUID()
-        let timer = Task { [weak self, sleep = configuration.sleep] in
+        let timer = Task { [weak self, sleep = configuration.time.sleep] in
             await sleep(timeout)
             if Task.isCancelled { return }
             await self?.settleGateWaiter(id, .reconnectTimeout)
@@ -64,7 +64,7 @@ extension RelayPool {
             for text in texts { links[relay.url]?.connection?.send(text) }
             machines[relay.url]?.stats.eventsSent += texts.count
         }
-        let timer = Task { [weak self, sleep = configuration.sleep] in
+        let timer = Task { [weak self, sleep = configuration.time.sleep] in
             await sleep(timeout)
             if Task.isCancelled { return }
             await self?.expire(key)

@@ -31,14 +31,12 @@ public actor RelayPool {
         public var informationTimeout: TimeAmount = .seconds(5)
         public var backoff = Backoff()
         public var pingInterval: Duration = .seconds(30)
-        /// Monotonic seconds (NIP-42 bounds and AUTH-loop backoff).
-        public var clock: @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
         /// A number in 0..<1 for the backoff's jitter.
         public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
-        /// How every timer of the pool waits (reconnects, AUTH, pings, the send gate's and a publish's
-        /// deadlines, a rate-limited REQ's retry): real time, or a test's own. Returns early when the
-        /// waiting task is cancelled.
-        public var sleep: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+        /// The pool's clock: monotonic time for NIP-42 bounds and the AUTH-loop backoff, wall time for
+        /// "last connected", and how every timer waits (reconnects, AUTH, pings, the send gate's and a
+        /// publish's deadlines, a rate-limited REQ's retry): real time, or a test's own.
+        public var time: TimeSource = .live
         public init() {}
     }
 
@@ -159,7 +157,7 @@ public actor RelayPool {
             case .startReconnectTimer(let generation, let seconds):
                 guard !stopped else { break }
                 links[url]?.reconnect?.cancel()
-                let sleep = configuration.sleep
+                let sleep = configuration.time.sleep
                 links[url]?.reconnect = Task { [weak self] in
                     await sleep(.milliseconds(Int(seconds * 1000)))
                     if Task.isCancelled { return }
@@ -170,7 +168,7 @@ public actor RelayPool {
             case .send(let text): links[url]?.connection?.send(text)
             case .authenticate(let challenge): authenticate(url, challenge)
             case .startAuthTimer(let generation, let id, let seconds):
-                let sleep = configuration.sleep
+                let sleep = configuration.time.sleep
                 Task { [weak self] in
                     await sleep(.milliseconds(Int(seconds * 1000)))
                     await self?.step(url) { $0.authTimerFired(generation: generation, eventID: id) }
@@ -189,7 +187,7 @@ public actor RelayPool {
         }
     }
 
-    var now: Double { configuration.clock() }
+    var now: Double { configuration.time.monotonicSeconds() }
     var unit: Double { configuration.random() }
 
     // MARK: connecting
@@ -227,7 +225,7 @@ public actor RelayPool {
         let reader = Task { [weak self] in
             for await event in connection.events { await self?.handle(url, generation, event) }
         }
-        let pinger = Task { [interval = configuration.pingInterval, sleep = configuration.sleep] in
+        let pinger = Task { [interval = configuration.pingInterval, sleep = configuration.time.sleep] in
             while !Task.isCancelled {
                 await sleep(interval)
                 if Task.isCancelled { break }
@@ -236,7 +234,7 @@ public actor RelayPool {
         }
         links[url]?.connection = connection
         links[url]?.tasks = [reader, pinger]
-        machines[url]?.stats.lastConnectedAt = Date()
+        machines[url]?.stats.lastConnectedAt = Date(timeIntervalSince1970: TimeInterval(configuration.time.wallSeconds()))
         dropped.withLock { _ = $0.remove(url) }
         step(url) { $0.opened(generation: generation, information: information, now: now) }
         log.info("connected", metadata: ["relay": "\(url)", "connects": "\(machines[url]?.stats.connects ?? 0)"])

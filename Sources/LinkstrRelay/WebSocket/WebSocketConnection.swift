@@ -1,4 +1,5 @@
 import Foundation
+import LinkstrDomain
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -285,7 +286,9 @@ struct TimeoutError: Error {}
 /// deadline even when `body` cannot be cancelled (an `EventLoopFuture.get()` never answered): a task
 /// group would wait for it, and `relays test` against a relay that accepts TCP and never answers hung
 /// for good (issue 33 item 7). The body is cancelled and left to end on its own.
-func withTimeout<T: Sendable>(_ timeout: TimeAmount, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+/// `sleep`: the caller's clock (the live one for sockets, which run in real time).
+func withTimeout<T: Sendable>(_ timeout: TimeAmount, sleep: @escaping @Sendable (Duration) async -> Void = TimeSource.live.sleep,
+                             _ body: @escaping @Sendable () async throws -> T) async throws -> T {
     let race = TimeoutRace<T>()
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
@@ -294,7 +297,7 @@ func withTimeout<T: Sendable>(_ timeout: TimeAmount, _ body: @escaping @Sendable
                 do { race.finish(.success(try await body())) } catch { race.finish(.failure(error)) }
             }
             let timer = Task {
-                try? await Task.sleep(nanoseconds: UInt64(max(0, timeout.nanoseconds)))
+                await sleep(.nanoseconds(max(0, timeout.nanoseconds)))
                 race.finish(.failure(TimeoutError()))
             }
             race.hold([work, timer])

@@ -22,7 +22,8 @@ struct IngestState {
     var junkSinceTrim = 0
     /// Junk seen again (already known, not checked twice) per relay, not yet told to the pool.
     var knownJunk: [String: Int] = [:]
-    var lastTrim = ContinuousClock.now
+    /// When the allocator was last given memory back (the engine's monotonic time).
+    var lastTrim: Duration = .zero
     static let queuedBatches = 2
 }
 
@@ -96,9 +97,10 @@ extension SyncEngine {
     /// After a flood of junk the allocator keeps the freed batches: give them back (at most every 2 s),
     /// so resident memory returns to where it was.
     private func returnMemoryAfterJunk() {
-        guard ingestion.junkSinceTrim >= 2_000, ContinuousClock.now - ingestion.lastTrim > .seconds(2) else { return }
+        let now = time.monotonic()
+        guard ingestion.junkSinceTrim >= 2_000, now - ingestion.lastTrim > .seconds(2) else { return }
         ingestion.junkSinceTrim = 0
-        ingestion.lastTrim = ContinuousClock.now
+        ingestion.lastTrim = now
         MemoryTrim.now()
     }
 

@@ -32,7 +32,8 @@ public actor SyncEngine {
     let pool: PoolClient
     let clock: @Sendable () -> Int64
     let random: any RandomSource
-    let sleep: Sleep
+    let time: TimeSource
+    let sleep: @Sendable (Duration) async -> Void
     let keyCache: ConversationKeyCache
     let delivery: InboxDelivery
     var me: Pubkey { identity.publicKey.hex }
@@ -57,35 +58,33 @@ public actor SyncEngine {
     var started = false
     private var consumer: Task<Void, Never>?
 
-    /// How the engine waits, for every timer it has (a batch's flush, page deadlines, query and backfill
-    /// timeouts, the profile debounces): real time, or a test's own, so a 15 s deadline can pass at once.
-    public typealias Sleep = @Sendable (Duration) async -> Void
-    public static let realSleep: Sleep = { try? await Task.sleep(for: $0) }
-    public static let wallClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
-
-    public init(identity: SecretKey, store: AccountStore, pool: PoolClient, clock: @escaping @Sendable () -> Int64 = SyncEngine.wallClock,
-                sleep: @escaping Sleep = SyncEngine.realSleep, random: any RandomSource = SystemRandom(), delivery: InboxDelivery = .configured()) {
-        self.sleep = sleep
+    /// `time`: the engine's clock, for what it stamps and for every timer it has (a batch's flush, page
+    /// deadlines, query and backfill timeouts, the profile debounces): real time, or a test's own, so a
+    /// 15 s deadline can pass at once.
+    public init(identity: SecretKey, store: AccountStore, pool: PoolClient, time: TimeSource = .live,
+                random: any RandomSource = SystemRandom(), delivery: InboxDelivery = .configured()) {
+        self.time = time
+        self.sleep = time.sleep
         self.delivery = delivery
         self.identity = identity
         self.store = store
         self.pool = pool
-        self.clock = clock
+        self.clock = time.wallSeconds
         self.random = random
         keyCache = ConversationKeyCache(secretKey: identity)
         (updates, updateSink) = AsyncStream<SyncUpdate>.makeStream(bufferingPolicy: .unbounded)
     }
 
     /// An engine over a live `RelayPool`.
-    public init(identity: SecretKey, store: AccountStore, pool: RelayPool, clock: @escaping @Sendable () -> Int64 = SyncEngine.wallClock,
-                sleep: @escaping Sleep = SyncEngine.realSleep, random: any RandomSource = SystemRandom(), delivery: InboxDelivery = .configured()) {
-        self.init(identity: identity, store: store, pool: .live(pool), clock: clock, sleep: sleep, random: random, delivery: delivery)
+    public init(identity: SecretKey, store: AccountStore, pool: RelayPool, time: TimeSource = .live,
+                random: any RandomSource = SystemRandom(), delivery: InboxDelivery = .configured()) {
+        self.init(identity: identity, store: store, pool: .live(pool), time: time, random: random, delivery: delivery)
     }
 
     /// The NIP-42 signer the pool should use for this identity.
-    public static func authSigner(for identity: SecretKey) -> AuthSigner {
+    public static func authSigner(for identity: SecretKey, time: TimeSource = .live) -> AuthSigner {
         { relay, challenge in
-            UnsignedEvent(pubkey: identity.publicKey, createdAt: wallClock(), kind: 22242,
+            UnsignedEvent(pubkey: identity.publicKey, createdAt: time.wallSeconds(), kind: 22242,
                           tags: [["relay", relay], ["challenge", challenge]], content: "").signed(with: identity)
         }
     }

@@ -34,7 +34,7 @@ extension EffectRunner {
     func openSession(_ key: SecretKey) async throws {
         guard let local else { throw StorageError.closed }
         await closeAccount()
-        account = try AccountSession(key, in: local, relayOverrides: options.relays, clock: services.clock)
+        account = try AccountSession(key, in: local, relayOverrides: options.relays, time: services.time)
         accountView = AccountView()
     }
 

@@ -102,11 +102,12 @@ public actor EffectRunner {
             pendingLoads.withLock { $0.removeAll() }
         }
         if case .loadSessions = effect {
-            let wait = listReloads.withLock { $0.delay(now: Monotonic.now) }
+            let time = services.time
+            let wait = listReloads.withLock { $0.delay(now: time.monotonicSeconds()) }
             if wait > 0 {
                 let effects = self.effects
                 Task {
-                    try? await Task.sleep(for: .seconds(wait))  // cancelled only with the process
+                    await time.sleep(.seconds(wait))  // cancelled only with the process
                     effects.yield(effect)
                 }
                 return
@@ -117,7 +118,7 @@ public actor EffectRunner {
 
     private func handle(_ effect: AppEffect) async {
         if Self.isLoad(effect) { pendingLoads.withLock { $0.removeAll { $0 == effect } } }
-        if case .loadSessions = effect { listReloads.withLock { $0.read(at: Monotonic.now) } }
+        if case .loadSessions = effect { listReloads.withLock { $0.read(at: services.time.monotonicSeconds()) } }
         do { try await run(effect) } catch {
             dispatch(.failed(.unexpected, ClientError(error)))
         }
@@ -147,7 +148,7 @@ public actor EffectRunner {
         await closeAccount()
     }
 
-    var now: Int64 { services.clock() }
+    var now: Int64 { services.time.wallSeconds() }
 
     private static func isLoad(_ effect: AppEffect) -> Bool {
         switch effect {

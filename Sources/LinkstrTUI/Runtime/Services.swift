@@ -30,7 +30,8 @@ public struct Services: Sendable {
     public var clipboard: Clipboard
     public var browser: Browser
     public var notifier: Notifier
-    public var clock: @Sendable () -> Int64
+    /// The app's clock (the open account's pool and engine run on it too).
+    public var time: TimeSource
 
     public static func live(outbox: TerminalOutbox) -> Services {
         Services(
@@ -73,7 +74,7 @@ public struct Services: Sendable {
                 outbox.post("\u{1B}]9;\(clean)\u{07}")
                 if let tool = Tools.find("notify-send") { Tools.spawn(tool, ["linkstr", clean + (body.isEmpty ? "" : ": " + DisplayText.singleLine(body))]) }
             }),
-            clock: { Int64(Date().timeIntervalSince1970) })
+            time: .live)
     }
 }
 

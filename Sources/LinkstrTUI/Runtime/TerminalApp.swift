@@ -63,7 +63,7 @@ public final class TerminalApp {
         state.notifyMode = options.notify
         state.keymap = options.keymap
         state.themeName = options.theme
-        apply(.started(now: services.clock(), size: terminal.size))
+        apply(.started(now: services.time.wallSeconds(), size: terminal.size))
         if let link = options.openLink { apply(.linkReceived(link)) }
         render()
         var flushDeadline: Double?
@@ -112,7 +112,7 @@ public final class TerminalApp {
 
             let answers = inbox.drain()
             for action in answers { apply(action) }
-            let now = services.clock()
+            let now = services.time.wallSeconds()
             if now != state.now { apply(.clockTicked(now)) }
             guard running else { break }
             let answersDone = Monotonic.now

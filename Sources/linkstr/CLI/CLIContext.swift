@@ -83,7 +83,7 @@ final class CLIContext: Sendable {
 
     /// The active identity's account, opened as the app opens it (`--relay` for this run).
     func session() throws -> AccountSession {
-        try AccountSession(try identity(), in: try store(), relayOverrides: options.relays, clock: SyncEngine.wallClock)
+        try AccountSession(try identity(), in: try store(), relayOverrides: options.relays)
     }
 
     /// A sync engine connected to the relays (subscriptions are installed by `start()` only).
