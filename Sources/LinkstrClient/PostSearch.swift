@@ -9,7 +9,7 @@ import Synchronization
 /// the store's encryption at rest keeps its meaning. It is built once (at unlock, off the UI), and a
 /// session whose posts changed is marked stale and read again before the next query that needs it.
 public final class PostSearch: Sendable {
-    private let store: AccountStore
+    let store: AccountStore
     /// The index; held while it is built or refreshed, so a query waits for a build instead of doing
     /// it twice.
     private let index = Mutex<PostSearchIndex?>(nil)

@@ -64,20 +64,16 @@ extension EffectRunner {
             }
             return []
         case .searchPosts(let query, let sid):
-            guard let search, let store else { return [] }
+            guard let search else { return [] }
             let dispatch = self.dispatch
             // On the search queue: a first query that finds the index still being built waits there, not here.
             searchQueue.async {
                 do {
-                    let answer = try search.search(query, in: sid)
-                    let shown = answer.result.hits.prefix(PostSearchAnswer.previewCount)
-                    let views = try store.postViews(shown.map(\.postID))
-                    var names = [String: String]()
-                    for sid in Set(shown.map(\.sessionID)) { names[sid] = try store.sessionSummary(sid)?.name }
-                    dispatch(.search(.postSearchFinished(PostSearchAnswer(query: query, sessionID: sid, hits: answer.result.hits,
-                                                                  truncated: answer.result.truncated,
-                                                                  previews: shown.compactMap { views[$0.postID] }, sessionNames: names,
-                                                                  indexedPosts: answer.indexedPosts))))
+                    let found = try search.find(query, in: sid, limit: PostSearchAnswer.previewCount)
+                    dispatch(.search(.postSearchFinished(PostSearchAnswer(query: query, sessionID: sid, hits: found.answer.result.hits,
+                                                                          truncated: found.answer.result.truncated, previews: found.posts,
+                                                                          sessionNames: found.sessionNames,
+                                                                          indexedPosts: found.answer.indexedPosts))))
                 } catch {
                     dispatch(.search(.postSearchFailed(ClientError(error))))
                 }

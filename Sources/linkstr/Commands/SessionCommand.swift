@@ -179,7 +179,7 @@ struct PostsCommand: LinkstrCommand {
         // Titles already fetched (by the app or `linkstr preview`); nothing is fetched here.
         let titles = try store.linkTitles(for: posts.map(\.post.url))
         if json { printLine(Output.json(.array(posts.map { Output.post($0, title: titles[$0.post.url]) }))); return }
-        let naming = PersonNaming(me: nil, contacts: try store.contacts().map { ($0.pubkey, $0.alias) }, profileNames: try store.profileNames())
+        let naming = try PersonNaming(store)
         posts.forEach { printLine(Output.postLines($0) { naming.name($0) }) }
     }
 }
@@ -246,13 +246,14 @@ struct PreviewCommand: LinkstrCommand {
         let url = post?.post.url ?? WebURL.normalized(target)
         guard let url else { throw CLIError("that is not a web address or a post id.", .invalidInput) }
         if let post {
-            // A stranger's request does not get our address through its links until it is accepted.
-            let standing = try await ctx.withActions(me, store) { try $0.standing(of: post.post.sessionID) }
-            if let standing, standing != .listed {
+            // The app's preview rule: a stranger's request does not get our address through its links
+            // until it is accepted.
+            let allowed = try await ctx.withActions(me, store) { try $0.allowsPreviews(inSession: post.post.sessionID) }
+            if !allowed {
                 throw CLIError("that post is in a session request: accept the session first (`linkstr session accept \(post.post.sessionID)`).")
             }
         }
-        let cache = LinkPreviewCache(store: store, fetcher: .configured(), clock: { Int64(Date().timeIntervalSince1970) })
+        let cache = LinkPreviewCache(store: store, fetcher: .configured(), clock: TimeSource.live.wallSeconds)
         let preview: LinkPreview
         do { preview = try await cache.preview(url) } catch { throw CLIError("no preview: \(error)") }
         if global.json {
@@ -310,10 +311,8 @@ struct SearchCommand: LinkstrCommand {
         if let session, try store.sessionSummary(session) == nil { throw SendRuleError.unknownSession }
         let query = words.joined(separator: " ")
         guard !query.trimmingWhitespace().isEmpty else { throw CLIError("give the words to look for.", .usage) }
-        let answer = try PostSearch(store: store).search(query, in: session)
-        let hits = answer.result.hits.prefix(max(0, limit))
-        let views = try store.postViews(hits.map(\.postID))
-        let posts = hits.compactMap { views[$0.postID] }
+        let found = try PostSearch(store: store).find(query, in: session, limit: limit)
+        let (answer, posts) = (found.answer, found.posts)
         try PostsCommand.print(posts, store, json: global.json)
         if answer.result.hits.count > posts.count || answer.result.truncated {
             printError("\(answer.result.hits.count)\(answer.result.truncated ? "+" : "") posts match; showing \(posts.count) (--limit).")

@@ -18,6 +18,7 @@ struct SyncCommand: LinkstrCommand {
         let ctx = try CLIContext(global)
         let session = try ctx.session()
         let updates = session.engine.updates
+        let requests = SessionRequestPolicy(holdsStrangers: ctx.config.sessionRequests)
         let printer = Task {
             for await update in updates where follow {
                 switch update {
@@ -26,11 +27,9 @@ struct SyncCommand: LinkstrCommand {
                         printLine(Output.json(.object(JSONObject([("type", .string("ingested")), ("sessions", .array(sessions.sorted().map { .string($0) })),
                                                                   ("notifications", .integer(Int64(notes.count)))]))))
                     } else {
-                        for n in notes {
-                            switch n {
-                            case .post(_, _, let author): printLine("\(AccountState.shortNpub(author)) shared a post")
-                            case .reaction(_, _, _, let author, let emoji): printLine("\(AccountState.shortNpub(author)) reacted \(DisplayText.singleLine(emoji))")
-                            }
+                        // The app's rule and words; a failed read only costs this batch's lines.
+                        do { try session.headlines(notes, requests: requests).forEach { printLine($0) } } catch {
+                            printError("could not read who that was: \(ClientError(error))")
                         }
                     }
                 case .relay(let r):

@@ -132,11 +132,6 @@ extension AppReducer {
     static func notification(_ n: InboundNotification, _ state: AppState) -> AppEffect? {
         guard state.notifyMode != .off, !state.muted.contains(n.sessionID) else { return nil }
         if state.terminalFocused, state.pane == .sessions, state.sessions.open?.sessionID == n.sessionID { return nil }
-        func name(_ pk: Pubkey) -> String { state.displayName(pk) }
-        switch n {
-        case .post(_, _, let author): return .notify(title: "\(name(author)) shared a post", body: "", via: state.notifyMode)
-        case .reaction(_, _, _, let author, let emoji):
-            return .notify(title: "\(name(author)) reacted \(DisplayText.singleLine(emoji))", body: "", via: state.notifyMode)
-        }
+        return .notify(title: n.headline(naming: state.displayName), body: "", via: state.notifyMode)
     }
 }
