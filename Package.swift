@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "NostrProtocolTests", dependencies: ["NostrProtocol", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrDomainTests", dependencies: ["LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrAppTests", dependencies: ["LinkstrApp", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
-        .testTarget(name: "LinkstrTUITests", dependencies: ["LinkstrTUI", "CQRencode", "LinkstrApp", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
+        .testTarget(name: "LinkstrTUITests", dependencies: ["LinkstrTUI", "CQRencode", "LinkstrApp", "LinkstrClient", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrClientTests", dependencies: ["LinkstrClient", "LinkstrStorage", "LinkstrSync", "LinkstrDomain", "NostrProtocol",
                                                           "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrRelayTests", dependencies: ["LinkstrRelay", "NostrProtocol"]),

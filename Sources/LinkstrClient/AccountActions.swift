@@ -27,6 +27,7 @@ public struct AccountActions: Sendable {
     public struct SentPost: Equatable, Sendable {
         public let postID: String
         public let sessionID: String
+        public init(postID: String, sessionID: String) { self.postID = postID; self.sessionID = sessionID }
     }
 
     /// Shares a link (with an optional note) to the session's active members.

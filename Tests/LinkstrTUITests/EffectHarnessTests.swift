@@ -1,5 +1,6 @@
 import Foundation
 import LinkstrApp
+import LinkstrClient
 import NostrProtocol
 import LinkstrDomain
 import LinkstrStorage
@@ -17,6 +18,8 @@ final class TestClients: Sendable {
     let copied = Mutex<[String]>([]), opened = Mutex<[String]>([]), rung = Mutex<[String]>([])
     let clipboardText = Mutex<String?>(nil)
     let browserRefuses = Mutex(false)
+    /// The account client the runner gets for an open account (nil: the live one).
+    let accountClient = Mutex<AccountClient?>(nil)
 
     var services: Services {
         Services(
@@ -28,7 +31,8 @@ final class TestClients: Sendable {
                 return .success("opened in the test browser")
             }),
             notifier: Notifier(notify: { title, _, bell, desktop in self.rung.withLock { $0.append("\(title) bell:\(bell) desktop:\(desktop)") } }),
-            time: TimeSource(wallSeconds: { 1_700_000_000 }, monotonic: TimeSource.live.monotonic, sleep: TimeSource.live.sleep))
+            time: TimeSource(wallSeconds: { 1_700_000_000 }, monotonic: TimeSource.live.monotonic, sleep: TimeSource.live.sleep),
+            accountClient: { session, policy in self.accountClient.withLock { $0 } ?? .live(session, requests: policy) })
     }
 }
 

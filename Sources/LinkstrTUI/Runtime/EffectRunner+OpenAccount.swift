@@ -28,7 +28,10 @@ extension EffectRunner {
     var relays: RelayList { account?.relays ?? .empty }
 
     /// The open account's use cases (nil before an account is open).
-    var actions: AccountActions? { account?.actions(requests: SessionRequestPolicy(holdsStrangers: options.sessionRequests)) }
+    var actions: AccountActions? { account?.actions(requests: requestPolicy) }
+    /// What goes to relays for the open account, through the services' client (nil before one is open).
+    var client: AccountClient? { account.map { services.accountClient($0, requestPolicy) } }
+    var requestPolicy: SessionRequestPolicy { SessionRequestPolicy(holdsStrangers: options.sessionRequests) }
 
     /// Opens `key`'s account; one open before is closed first.
     func openSession(_ key: SecretKey) async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import LinkstrClient
 import LinkstrDomain
 import LinkstrApp
 import Synchronization
@@ -32,6 +33,8 @@ public struct Services: Sendable {
     public var notifier: Notifier
     /// The app's clock (the open account's pool and engine run on it too).
     public var time: TimeSource
+    /// The open account's use cases that go to relays: live, or a test's (recording, failing).
+    public var accountClient: @Sendable (AccountSession, SessionRequestPolicy) -> AccountClient = AccountClient.live
 
     public static func live(outbox: TerminalOutbox) -> Services {
         Services(
