@@ -17,6 +17,8 @@ public final class AccountSession: Sendable {
     public let previews: LinkPreviewCache
     public let search: PostSearch
     public let tasks = AccountTasks()
+    /// The listed sessions in memory: news pushes the rows it touched (`SessionTable`).
+    public let sessions: SessionTable
     /// The account's clock, shared by its pool, engine, previews and sync runs.
     public let time: TimeSource
     private let relayList: Mutex<RelayList>
@@ -38,6 +40,7 @@ public final class AccountSession: Sendable {
         sync = AccountSync(key, store: store, time: time)
         previews = LinkPreviewCache(store: store, fetcher: previewFetcher, clock: time.wallSeconds)
         search = PostSearch(store: store)
+        sessions = SessionTable(store: store, me: key.publicKey.hex)
     }
 
     /// The relay list as it stands.

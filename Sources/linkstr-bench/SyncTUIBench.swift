@@ -46,7 +46,8 @@ enum SyncTUIBench {
                           String(format: "median %.1f ms, p99 %.1f ms, max %.1f ms", opens[opens.count / 2],
                                  opens[min(opens.count - 1, Int(Double(opens.count) * 0.99))], opens.last!))
         }
-        Timing.report("session list reloads", "\(object["session_lists_loaded"] as? Int ?? 0) for \(object["batches_arrived"] as? Int ?? 0) batches of news")
+        Timing.report("session lists read whole", "\(object["session_lists_loaded"] as? Int ?? 0) for \(object["batches_arrived"] as? Int ?? 0) batches of news"
+                      + " (\(object["session_lists_pushed"] as? Int ?? 0) lists came with the news, their touched rows read)")
         Timing.report("peak resident memory", String(format: "%.1f MiB", Double(object["peak_rss_kib"] as? Int ?? 0) / 1024))
     }
 }

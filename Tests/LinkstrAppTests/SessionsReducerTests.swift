@@ -352,6 +352,25 @@ final class SessionsReducerTests: XCTestCase {
         h.send(.sessions(.messagesArrived(touchedSessions: ["s1"], notifications: news)), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)])
     }
 
+    /// News that comes with its rows (pushed, not read back) shows them at once: only the open feed is
+    /// read again, and it still rings.
+    func testArrivingMessagesWithTheirRowsReadOnlyTheFeed() {
+        var h = ReducerHarness(F.feed(rows[0], posts: [], contacts: [Contact(pubkey: F.bob, alias: "Bob")]))
+        h.send(.focusChanged(false)) { $0.terminalFocused = false }
+        let moved = [F.session("s2", "Music", unread: true, at: 4_000)] + [rows[0]] + rows.dropFirst(2)
+        var listing = SessionListing(list: .active, rows: moved, hasArchived: false, requestCount: 0)
+        listing.unreadActive = moved.filter(\.showsUnread)
+        let news: [InboundNotification] = [.post(postID: "q", sessionID: "s2", author: F.bob)]
+        h.send(.sessions(.messagesArrived(touchedSessions: ["s2"], notifications: news, listing: listing)),
+               [.notify(title: "Bob shared a post", body: "", via: .both)]) {
+            $0.sessions.rows = moved
+            $0.sessions.unreadActive = listing.unreadActive
+            $0.sessions.loading = false
+            $0.sessions.selection = 1  // the selection stays on Films, now second
+        }
+        h.send(.sessions(.messagesArrived(touchedSessions: ["s1"], notifications: [], listing: listing)), [.loadFeed(sessionID: "s1", limit: 50)])
+    }
+
     func testComposeFromAReadOnlySessionIsRefused() {
         let removed = F.session("s9", "Old", creator: F.bob, members: [F.bob], isMember: false)
         var h = ReducerHarness(F.feed(removed, posts: []))

@@ -13,8 +13,9 @@ extension EffectRunner {
     func runReading(_ effect: AppEffect) throws -> [AppAction] {
         switch effect {
         case .loadSessions(let list):
-            guard let actions else { return [] }
-            return [.sessions(.sessionsLoaded(try actions.sessionListing(list)))]
+            guard let account else { return [] }
+            shownList.value = list
+            return [.sessions(.sessionsLoaded(try account.sessions.reload(list, policy: requestPolicy)))]
         case .loadFeed(let sid, let limit):
             guard let store, let actions else { return [] }
             let page = try store.postPage(in: sid, limit: limit + 1)

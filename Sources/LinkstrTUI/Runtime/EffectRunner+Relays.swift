@@ -62,6 +62,7 @@ extension EffectRunner {
         let engine = account.engine, store = account.store
         // Everything the updates answer reaches the app only while this account is open (issue 28).
         let dispatch = account.tasks.guarded(self.dispatch), search = account.search, tasks = account.tasks
+        let shownList = self.shownList, policy = requestPolicy
         accountView.updatesTask?.cancel()
         // Detached from the runner: the updates' store reads (notifications, contacts, names) run beside
         // the effects, so a feed opened during a long sync does not wait behind them. Only relay rows,
@@ -78,7 +79,11 @@ extension EffectRunner {
                     search.invalidate(touched)
                     // Requests and declined sessions never notify; when the check cannot be made, nothing rings.
                     let shown = (try? actions.notifiable(notifications)) ?? []
-                    dispatch(.sessions(.messagesArrived(touchedSessions: touched, notifications: shown)))
+                    // The touched rows merged into the list in memory and pushed; if that read fails, the
+                    // reducer reads the whole list instead.
+                    let listing: SessionListing?
+                    do { listing = try account.sessions.refresh(touched, shownList.value, policy: policy) } catch { listing = nil }
+                    dispatch(.sessions(.messagesArrived(touchedSessions: touched, notifications: shown, listing: listing)))
                 case .contactsChanged:
                     if let contacts = try? store.contacts() { dispatch(.you(.contactsLoaded(contacts))) }
                 case .addedYouChanged(let followers):

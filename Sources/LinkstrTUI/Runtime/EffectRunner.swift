@@ -69,8 +69,10 @@ public actor EffectRunner {
     var pendingUnlock: Pubkey?
     /// Loads asked for and not started yet (`perform` reads it on the UI thread).
     let pendingLoads = Mutex<[AppEffect]>([])
-    /// Session lists read at most every 200 ms: news during a sync reloads the list in batches.
+    /// Session lists read at most every 200 ms (bursts of local changes).
     let listReloads = Mutex(ReloadThrottle())
+    /// The list the screen last asked for: news pushes that one.
+    let shownList = ShownList()
 
     public init(options: AppOptions, services: Services, dispatch: @escaping @Sendable (AppAction) -> Void) {
         self.options = options

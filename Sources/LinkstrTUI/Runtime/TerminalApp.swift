@@ -292,12 +292,14 @@ final class FrameStats {
         keyAnswers.append(answers)
     }
 
-    /// Batches the sync reported, and session lists read: the list follows news in batches (a reload
-    /// asked for while one waits is the same reload), not one per batch.
-    var batchesArrived = 0, listsLoaded = 0
+    /// Batches the sync reported, session lists read from the store (every session), and lists that
+    /// came with the news (only the touched rows read): news pushes its rows, it does not read them back.
+    var batchesArrived = 0, listsLoaded = 0, listsPushed = 0
     func recordAction(_ action: AppAction) {
         switch action {
-        case .sessions(.messagesArrived): batchesArrived += 1
+        case .sessions(.messagesArrived(_, _, let listing)):
+            batchesArrived += 1
+            if listing != nil { listsPushed += 1 }
         case .sessions(.sessionsLoaded): listsLoaded += 1
         default: break
         }
@@ -333,6 +335,7 @@ final class FrameStats {
             "feed_open_ms": feedOpens.map { $0 * 1000 },
             "batches_arrived": batchesArrived,
             "session_lists_loaded": listsLoaded,
+            "session_lists_pushed": listsPushed,
             "rss_kib": kib("VmRSS"),
             "peak_rss_kib": kib("VmHWM"),
         ]

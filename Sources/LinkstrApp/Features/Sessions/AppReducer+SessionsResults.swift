@@ -67,8 +67,15 @@ extension AppReducer {
         case .draftsLoaded(let drafts):
             state.drafts = drafts.filter { !$0.value.isEmpty }
             return []
-        case .messagesArrived(let touched, let notifications):
-            var effects = reloads(state, touched)
+        case .messagesArrived(let touched, let notifications, let listing):
+            var effects: [AppEffect]
+            if let listing {
+                // The rows came with the news: only the open feed and post are read again.
+                effects = apply(&state, .sessionsLoaded(listing))
+                effects += reloads(state, touched).filter { if case .loadSessions = $0 { false } else { true } }
+            } else {
+                effects = reloads(state, touched)
+            }
             for n in notifications { if let effect = notification(n, state) { effects.append(effect) } }
             return effects
         case .readStateChanged(let sid):

@@ -7,7 +7,9 @@ public enum SessionsAction: Equatable, Sendable {
     /// The drafts kept on disk (a restart brings them back).
     case draftsLoaded([String: Draft])
     case mutedLoaded(Set<String>)
-    case messagesArrived(touchedSessions: Set<String>, notifications: [InboundNotification])
+    /// News was stored. `listing`: the session list with the touched rows merged in (pushed, not read
+    /// back); nil when it could not be made here, and the list is read again.
+    case messagesArrived(touchedSessions: Set<String>, notifications: [InboundNotification], listing: SessionListing? = nil)
     /// A session's read state changed here (a session or post marked read): its row and feed are read again.
     case readStateChanged(sessionID: String)
     case sessionCreated(sessionID: String)
