@@ -1,6 +1,6 @@
 import LinkstrDomain
-import LinkstrRelay
 import LinkstrLogging
+import LinkstrRelay
 import LinkstrStorage
 
 /// Link titles for posts: fetched (a few at a time) when missing or stale in the account's sealed cache

@@ -31,7 +31,7 @@ enum BackupBench {
         let restore = try Timing.seconds { outcome = try restored.restoreBackup(validated!, now: 4) }
         Timing.report("restore (one transaction)", String(format: "%.2f s, %d sessions and %d posts added", restore,
                                                             outcome?.sessionsAdded ?? 0, outcome?.postsAdded ?? 0))
-        XCheck(try restored.visibleState() == store.visibleState(), "the restored account shows what the source shows")
+        benchCheck(try restored.visibleState() == store.visibleState(), "the restored account shows what the source shows")
         var sealed = Data()
         let seal = try Timing.seconds { sealed = try SealedBackup.seal(file!, key: me, passphrase: BenchHome.passphrase) }
         let open = try Timing.seconds { _ = try SealedBackup.open(sealed, passphrase: BenchHome.passphrase) }

@@ -40,7 +40,7 @@ enum SyncBench {
             Timing.report("sync \(label)", String(format: "%.2f s: %d received, %d opened, %d applied, %d waiting, %d pages", seconds,
                                                   stats.wrapsReceived, stats.decryptions, stats.applied, stats.pending, stats.backfillPages))
         }
-        XCheck(try store.postCount(in: sessions[0]) == (count - senderCount) / senderCount, "every post stored")
+        benchCheck(try store.postCount(in: sessions[0]) == (count - senderCount) / senderCount, "every post stored")
 
         // Publish latency: one post to a session of 10 members (11 wraps, one batch, all acknowledged).
         let members = (0..<9).map { _ in SecretKey.generate().publicKey.hex }
@@ -103,6 +103,6 @@ enum SyncBench {
 
 struct HarnessError: Error, CustomStringConvertible { let description: String }
 
-func XCheck(_ condition: Bool, _ what: String) {
+func benchCheck(_ condition: Bool, _ what: String) {
     if !condition { print("  CHECK FAILED: \(what)") }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import LinkstrApp
 import LinkstrDomain
-import LinkstrTestSupport
 import LinkstrTUI
+import LinkstrTestSupport
 import NostrProtocol
 
 /// The view alone, without a terminal: how long `AppView.render` takes to build an 80×24 screen from

@@ -17,6 +17,6 @@ enum WipeBench {
         print("wipe: \(fill.messages) messages stored, database \(bytes / 1_048_576) MiB")
         Timing.report("wipe (crypto-erase, then remove)", String(format: "%.0f ms (%d identities, %d files and directories)", seconds * 1000,
                                                                   report?.identities ?? 0, report?.files ?? 0))
-        XCheck(!FileManager.default.fileExists(atPath: home.path), "nothing left")
+        benchCheck(!FileManager.default.fileExists(atPath: home.path), "nothing left")
     }
 }

@@ -1,6 +1,7 @@
-@testable import LinkstrApp
 import LinkstrDomain
 import XCTest
+
+@testable import LinkstrApp
 
 /// Issue 28: the `:` commands are one table, read by the parser, the completion and the help, so none
 /// can exist in one and be missing from another.

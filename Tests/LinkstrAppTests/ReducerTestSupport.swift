@@ -1,7 +1,7 @@
-import LinkstrApp
-import LinkstrTestSupport
 import Foundation
+import LinkstrApp
 import LinkstrDomain
+import LinkstrTestSupport
 import NostrProtocol
 import XCTest
 

@@ -1,7 +1,8 @@
-@testable import LinkstrDomain
 import LinkstrTestSupport
 import NostrProtocol
 import XCTest
+
+@testable import LinkstrDomain
 
 /// Who receives what (wire document §6) and the send preconditions.
 final class OutboundPlannerTests: XCTestCase {

@@ -1,3 +1,4 @@
+import Foundation
 import LinkstrDomain
 import NostrProtocol
 import XCTest
@@ -91,5 +92,3 @@ final class PayloadTests: XCTestCase {
         XCTAssertEqual(Array(id)[12], "4", "UUID v4 version nibble")
     }
 }
-
-import Foundation

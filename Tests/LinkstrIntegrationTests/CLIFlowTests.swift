@@ -1,7 +1,7 @@
 import Foundation
 import LinkstrDomain
-import NostrProtocol
 import LinkstrTestSupport
+import NostrProtocol
 import XCTest
 
 /// Two and three homes sharing sessions through a real relay, all through the CLI.

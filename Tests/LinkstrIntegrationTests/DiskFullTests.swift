@@ -1,9 +1,9 @@
 import Foundation
 import LinkstrDomain
 import LinkstrLogging
-import Logging
 import LinkstrRelay
 import LinkstrTestSupport
+import Logging
 import NostrProtocol
 import XCTest
 

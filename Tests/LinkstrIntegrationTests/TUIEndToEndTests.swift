@@ -1,6 +1,6 @@
 import Foundation
-import LinkstrTestSupport
 import LinkstrTUI
+import LinkstrTestSupport
 import XCTest
 
 /// Two real `linkstr` apps in tmux against a real relay: onboarding, contacts, a session, a post pasted

@@ -1,6 +1,6 @@
 import Foundation
-import LinkstrTestSupport
 import LinkstrTUI
+import LinkstrTestSupport
 import XCTest
 
 /// The terminal app where users meet it first: sizes other than 80×24, long pastes, wide graphemes.

@@ -1,6 +1,7 @@
 import Foundation
-@testable import LinkstrStorage
 import XCTest
+
+@testable import LinkstrStorage
 
 /// Issue 32 (13): a first `identity create` killed while the database was being made left
 /// `linkstr.sqlite3.new-<UUID>` files forever. The next creation removes those older than ten minutes

@@ -1,6 +1,7 @@
 import Foundation
-@testable import LinkstrStorage
 import XCTest
+
+@testable import LinkstrStorage
 
 /// Issue 32 (3): a backup (or key file) is never visible under its final name before it is whole, so a
 /// process killed mid-write leaves no truncated file that import would call "not a linkstr backup" and

@@ -1,9 +1,10 @@
 import LinkstrDomain
-@testable import LinkstrRelay
 import LinkstrStorage
-@testable import LinkstrSync
 import NostrProtocol
 import XCTest
+
+@testable import LinkstrRelay
+@testable import LinkstrSync
 
 /// The engine's history chains over a fake pool and a manual clock: pages with the relay's clamped
 /// limit, EOSE settling a chain, a page deadline on the injected clock, events on a stale page ignored.

@@ -1,9 +1,10 @@
 import LinkstrDomain
-@testable import LinkstrRelay
 import LinkstrStorage
-@testable import LinkstrSync
 import NostrProtocol
 import XCTest
+
+@testable import LinkstrRelay
+@testable import LinkstrSync
 
 /// The ingest pipeline over a fake pool: a wrap is opened once however often it comes, the pool's
 /// consumer is held while batches wait, junk is told to the relay's meter, and stop ends a flood.

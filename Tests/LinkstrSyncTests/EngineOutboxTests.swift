@@ -1,11 +1,12 @@
 import LinkstrDomain
-@testable import LinkstrRelay
-@testable import LinkstrStorage
-@testable import LinkstrSync
 import NIOCore
 import NostrProtocol
 import Synchronization
 import XCTest
+
+@testable import LinkstrRelay
+@testable import LinkstrStorage
+@testable import LinkstrSync
 
 /// Sending over a fake pool: the gate holds a send until a relay is writable, a refusal applies
 /// nothing, and delivery to a recipient's own inbox relays runs beside the send, never in front of it.

@@ -1,9 +1,10 @@
 import LinkstrDomain
+import NostrProtocol
+import XCTest
+
 @testable import LinkstrRelay
 @testable import LinkstrStorage
 @testable import LinkstrSync
-import NostrProtocol
-import XCTest
 
 /// Profiles and private preferences over a fake pool: a kind 0 is never published from a guess, a
 /// preference saved here goes out and a refusal keeps it pending, and a relay's kind 0 of ours is kept.

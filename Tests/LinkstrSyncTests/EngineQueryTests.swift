@@ -1,9 +1,10 @@
 import LinkstrDomain
-@testable import LinkstrRelay
 import LinkstrStorage
-@testable import LinkstrSync
 import NostrProtocol
 import XCTest
+
+@testable import LinkstrRelay
+@testable import LinkstrSync
 
 /// One-shot queries and "added you" over a fake pool: each relay's end is kept, a silent relay's part
 /// ends at the deadline on the injected clock, and "added you" follows the newest lists, live while shown.

@@ -1,11 +1,12 @@
 import Foundation
-@testable import LinkstrRelay
-@testable import LinkstrStorage
-@testable import LinkstrSync
 import LinkstrDomain
 import NostrProtocol
 import Synchronization
 import XCTest
+
+@testable import LinkstrRelay
+@testable import LinkstrStorage
+@testable import LinkstrSync
 
 /// Time for an engine under test: `sleep` parks until the test advances past its deadline, `now` is
 /// wall time in seconds. Nothing passes unless the test says so.

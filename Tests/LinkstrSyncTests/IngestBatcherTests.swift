@@ -1,6 +1,7 @@
-@testable import LinkstrSync
 import NostrProtocol
 import XCTest
+
+@testable import LinkstrSync
 
 /// The ingest pipeline's front: dedup, batches, slots and junk, without a network, a clock or a store.
 final class IngestBatcherTests: XCTestCase {

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import LinkstrDomain
 import LinkstrRelay
 import LinkstrStorage
@@ -9,6 +6,9 @@ import LinkstrSync
 import NostrProtocol
 import Synchronization
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What the preview cache remembers: a page that answered without a title is not asked again for a
 /// day; a page that could not be reached is asked again soon (a network blip must not hide a title).

@@ -1,7 +1,8 @@
-@testable import LinkstrDomain
-@testable import LinkstrSync
 import NostrProtocol
 import XCTest
+
+@testable import LinkstrDomain
+@testable import LinkstrSync
 
 /// The outbox without a network or a store: who gets a wrap of what, what our own ingest applies, and
 /// which relays beyond ours inbox delivery uses. Real keys and real NIP-59 (each wrap is opened).

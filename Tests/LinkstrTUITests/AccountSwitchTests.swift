@@ -3,8 +3,9 @@ import LinkstrApp
 import LinkstrClient
 import LinkstrDomain
 import LinkstrStorage
-@testable import LinkstrTUI
 import XCTest
+
+@testable import LinkstrTUI
 
 /// Issue 28: the open account is one `AccountSession`. Switching identity in the middle of a search and
 /// of a send leaves nothing of the first account: its session is closed and released (index, previews,

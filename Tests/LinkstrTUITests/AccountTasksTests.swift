@@ -1,8 +1,9 @@
 import LinkstrApp
-@testable import LinkstrTUI
 import LinkstrClient
 import Synchronization
 import XCTest
+
+@testable import LinkstrTUI
 
 /// The open account's background work stops with the account: tasks are cancelled, and what one
 /// answers after the account went never reaches the app.

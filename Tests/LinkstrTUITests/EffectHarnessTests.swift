@@ -1,12 +1,13 @@
 import Foundation
 import LinkstrApp
 import LinkstrClient
-import NostrProtocol
 import LinkstrDomain
 import LinkstrStorage
-@testable import LinkstrTUI
+import NostrProtocol
 import Synchronization
 import XCTest
+
+@testable import LinkstrTUI
 
 /// The effect handlers TestStore-style: each effect runs against test clients (clipboard, browser,
 /// notifier and clock as fakes; a real store in a temporary home; a relay that is not there), and the

@@ -1,7 +1,8 @@
 import Foundation
 import LinkstrApp
-@testable import LinkstrTUI
 import XCTest
+
+@testable import LinkstrTUI
 
 /// The UI loop itself, run against a headless terminal: real decoding, reducing, effects (a real store
 /// in a temporary home, a relay that is not there) and rendering, with no tmux: onboarding to the main

@@ -1,8 +1,9 @@
 import Foundation
 import LinkstrApp
-@testable import LinkstrTUI
 import LinkstrTestSupport
 import XCTest
+
+@testable import LinkstrTUI
 
 /// Terminal input decoding (bracketed paste, escape sequences), themes and colour mapping, display widths.
 final class InputDecoderTests: XCTestCase {

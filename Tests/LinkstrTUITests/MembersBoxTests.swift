@@ -1,8 +1,9 @@
 import LinkstrApp
 import LinkstrDomain
 import LinkstrTestSupport
-@testable import LinkstrTUI
 import XCTest
+
+@testable import LinkstrTUI
 
 /// Issue 32 (7): the members box (`m`) of a session someone else created listed our contacts beside its
 /// members, with nothing to tell them apart. It lists the members only; the creator still sees contacts

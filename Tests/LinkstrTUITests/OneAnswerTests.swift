@@ -2,8 +2,9 @@ import Foundation
 import LinkstrApp
 import LinkstrDomain
 import LinkstrTestSupport
-@testable import LinkstrTUI
 import XCTest
+
+@testable import LinkstrTUI
 
 /// Issue 28: one answer per user action. A send, a reaction and a delete each answer the app once (the
 /// engine no longer reports our own apply as arriving messages, and the runner no longer adds a reload

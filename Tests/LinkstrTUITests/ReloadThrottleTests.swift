@@ -1,5 +1,6 @@
-@testable import LinkstrTUI
 import XCTest
+
+@testable import LinkstrTUI
 
 /// The session list follows news in batches: a read within 200 ms of the last one waits for the rest.
 final class ReloadThrottleTests: XCTestCase {

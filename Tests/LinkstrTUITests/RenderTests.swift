@@ -2,9 +2,10 @@ import CQRencode
 import LinkstrApp
 import LinkstrDomain
 import LinkstrTestSupport
-@testable import LinkstrTUI
 import NostrProtocol
 import XCTest
+
+@testable import LinkstrTUI
 
 /// The views render into an in-memory grid; these tests read the grid like a person reads the screen.
 final class RenderTests: XCTestCase {

@@ -2,8 +2,9 @@ import Foundation
 import LinkstrApp
 import LinkstrDomain
 import LinkstrTestSupport
-@testable import LinkstrTUI
 import XCTest
+
+@testable import LinkstrTUI
 
 /// Search, link hints and hyperlinks as drawn.
 extension RenderTests {

@@ -1,9 +1,10 @@
 import Foundation
 import LinkstrApp
 import LinkstrTestSupport
-@testable import LinkstrTUI
 import NostrProtocol
 import XCTest
+
+@testable import LinkstrTUI
 
 /// Issue 32 (11): the nsec shown in Settings (or at onboarding) stayed in memory after it was hidden.
 /// It now lives only in a buffer wiped when hidden; this scans the process's own writable memory for it.

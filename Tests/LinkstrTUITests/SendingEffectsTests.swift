@@ -2,9 +2,10 @@ import LinkstrApp
 import LinkstrClient
 import LinkstrDomain
 import NostrProtocol
-@testable import LinkstrTUI
 import Synchronization
 import XCTest
+
+@testable import LinkstrTUI
 
 /// Every effect that goes to relays, run by the real runner against an account client: one shaped like
 /// the live one (it answers as the use cases do, and records what it was asked), and one that fails.

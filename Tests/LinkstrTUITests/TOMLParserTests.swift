@@ -1,6 +1,7 @@
 import Foundation
-@testable import LinkstrTUI
 import XCTest
+
+@testable import LinkstrTUI
 
 /// Issue 32 (10): `[[` (and `a = [}`, `[#`…) in config.toml, keys.toml or a theme aborted the process in
 /// toml++ (an assertion, SIGABRT). linkstr now reads TOML itself (`TOMLParser`): every bad file is an

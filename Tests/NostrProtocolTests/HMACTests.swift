@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import NostrProtocol
+import Synchronization
 import XCTest
 
 /// HMAC-SHA256 against RFC 4231, HKDF against RFC 5869, and from many threads at once (an earlier

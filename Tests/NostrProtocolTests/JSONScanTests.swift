@@ -1,5 +1,6 @@
-@testable import NostrProtocol
 import XCTest
+
+@testable import NostrProtocol
 
 /// The eight-at-a-time scan for `"`, `\` and control bytes agrees with a byte-by-byte one everywhere:
 /// every length around the word size, every position, bytes just beside each special one, and

@@ -1,5 +1,6 @@
-@testable import NostrProtocol
 import XCTest
+
+@testable import NostrProtocol
 
 final class NIP44VectorTests: XCTestCase {
     private func v2() throws -> [String: Any] {

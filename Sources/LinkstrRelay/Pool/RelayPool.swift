@@ -1,7 +1,7 @@
 import Foundation
+import LinkstrDomain
 import LinkstrLogging
 import Logging
-import LinkstrDomain
 import NIOCore
 import NIOPosix
 import NostrProtocol

@@ -1,6 +1,6 @@
 import Foundation
-import NIOCore
 import LinkstrDomain
+import NIOCore
 import NostrProtocol
 
 /// "Test relay": a fresh connection, one subscription answered (EOSE or CLOSED), and the NIP-11 document,

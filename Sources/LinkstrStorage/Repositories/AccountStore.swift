@@ -134,7 +134,6 @@ public final class AccountStore: Sendable {
 
     private static let settingSQL = "SELECT value_enc FROM settings WHERE owner = ? AND key = ?"
 
-
     public func setSetting(_ setting: Setting, _ value: String?) throws {
         try db.write { try setSetting(setting, value, $0) }
     }

@@ -1,8 +1,8 @@
 import Foundation
 import LinkstrDomain
+import LinkstrLogging
 import LinkstrRelay
 import LinkstrStorage
-import LinkstrLogging
 import Logging
 import NostrProtocol
 

@@ -1,9 +1,9 @@
 import Foundation
+import LinkstrApp
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
-import LinkstrApp
-import Synchronization
 
 /// Actions answered by effects on background threads, waiting for the UI thread. Posting also writes a
 /// byte to a pipe so the UI thread, asleep in `poll`, wakes at once instead of on its next timeout.

@@ -166,7 +166,6 @@ extension EffectRunner {
         }
     }
 
-
     /// `--passphrase-file`, else LINKSTR_PASSPHRASE; an empty value counts as none.
     func environmentPassphrase() throws -> String? {
         guard let source = PassphraseSource.resolve(file: options.passphraseFile, prompt: nil) else { return nil }

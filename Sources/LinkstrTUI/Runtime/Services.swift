@@ -1,7 +1,7 @@
 import Foundation
+import LinkstrApp
 import LinkstrClient
 import LinkstrDomain
-import LinkstrApp
 import Synchronization
 
 /// Escape sequences for the terminal, queued by any thread and written by the UI thread between frames.

@@ -1,12 +1,12 @@
 import CNcursesw
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import LinkstrApp
 import LinkstrDomain
 import LinkstrStorage
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The UI thread's loop: wait for input or an answered effect, reduce, render what changed. It never
 /// does I/O besides the terminal: effects go to the `EffectRunner`'s background queue.

@@ -1,9 +1,9 @@
 import CNcursesw
 import Foundation
+import LinkstrApp
 #if canImport(Glibc)
 import Glibc
 #endif
-import LinkstrApp
 
 /// The real terminal through ncursesw. Only the UI thread touches it.
 public final class NcursesTerminal {

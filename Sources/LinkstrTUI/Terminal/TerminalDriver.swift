@@ -1,8 +1,8 @@
+import LinkstrApp
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
-import LinkstrApp
-import Synchronization
 
 /// What the UI loop needs of a terminal: the real one (`NcursesTerminal`), or `HeadlessTerminal`, with
 /// which tests run the whole loop (decode → reduce → effects → render, ESC timing, pastes) without tmux.

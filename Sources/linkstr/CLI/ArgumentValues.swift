@@ -1,9 +1,9 @@
 import ArgumentParser
+import Foundation
 import LinkstrDomain
 import LinkstrLogging
 import LinkstrStorage
 import Logging
-import Foundation
 
 /// Argument values that need more than a type: validated once, with an error that names the value.
 enum Seconds {

@@ -1,4 +1,5 @@
 import Foundation
+import LinkstrClient
 import LinkstrDomain
 import LinkstrRelay
 import LinkstrStorage
@@ -6,7 +7,6 @@ import LinkstrSync
 import LinkstrTUI
 import NostrProtocol
 import Synchronization
-import LinkstrClient
 
 /// Everything a command needs, opened on demand: data directory, vault, store, identity, relays.
 final class CLIContext: Sendable {

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import LinkstrDomain
 import LinkstrRelay
 import LinkstrSync
 import NostrProtocol
+import Synchronization
 
 struct SyncCommand: LinkstrCommand {
     static let configuration = CommandConfiguration(commandName: "sync",
