@@ -6,9 +6,11 @@ import NostrProtocol
 /// Keys while a cold sync ingests: the release app in tmux (80×24) with an empty store, a relay holding
 /// `wraps` gift wraps for the account, and the session list scrolled (j/k) every 20 ms while the
 /// backfill runs, opening the selected session's feed and going back every fourth key. Each key counts
-/// until the frame that shows it; a feed open until the frame that shows the feed loaded.
+/// until the frame that shows it; a feed open until the frame that shows the feed loaded. With no keys
+/// (`sync-news`), the app only watches the news arrive for `idle` seconds: every session list read
+/// whole is then one the news caused.
 enum SyncTUIBench {
-    static func run(wraps: Int, keys: Int = 400) async throws {
+    static func run(wraps: Int, keys: Int = 400, idle: Double = 0) async throws {
         let binary = try BenchHome.binary()
         let relay = try TestRelay()
         defer { relay.stop() }
@@ -28,6 +30,7 @@ enum SyncTUIBench {
             try tmux.keys("s", ["j", "Enter", "h", "k"][i % 4])
             usleep(i % 4 == 1 ? 60_000 : 20_000)
         }
+        if keys == 0 { usleep(UInt32(idle * 1_000_000)) }
         let keySeconds = Date().timeIntervalSince(started)
         usleep(300_000)
         try tmux.keys("s", "q")
@@ -35,11 +38,14 @@ enum SyncTUIBench {
         while !FileManager.default.fileExists(atPath: stats.path), Date() < deadline { usleep(50_000) }
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: stats)) as? [String: Any] ?? [:]
         let latencies = (object["key_latencies_ms"] as? [Double] ?? []).suffix(keys).sorted()
+        print("sync-tui: \(binary.path), \(seeded.events.count) wraps on nostr-relay, cold store, 80×24 tmux"
+              + (keys == 0 ? ", no keys for \(Int(idle)) s" : ""))
+        if keys > 0 {
         guard !latencies.isEmpty else { throw ProcessRunner.Failure(description: "no key latencies recorded") }
         let p99 = latencies[min(latencies.count - 1, Int(Double(latencies.count) * 0.99))]
-        print("sync-tui: \(binary.path), \(seeded.events.count) wraps on nostr-relay, cold store, 80×24 tmux")
         Timing.report("keys during the cold sync (\(latencies.count) in \(String(format: "%.1f", keySeconds)) s)",
                       String(format: "median %.2f ms, p99 %.2f ms, max %.2f ms", latencies[latencies.count / 2], p99, latencies.last!))
+        }
         let opens = (object["feed_open_ms"] as? [Double] ?? []).sorted()
         if !opens.isEmpty {
             Timing.report("feed opens to the loaded feed (\(opens.count))",

@@ -1,6 +1,6 @@
 import Foundation
 
-// linkstr-bench [protocol|store|sync|tui|view|field|junk|junk-stream|sync-tui|wipe|backup|search|speed|all] [N]: release-mode benchmarks; figures go to docs/BENCHMARKS.md.
+// linkstr-bench [protocol|store|sync|tui|view|field|junk|junk-stream|sync-tui|sync-news|wipe|backup|search|speed|all] [N]: release-mode benchmarks; figures go to docs/BENCHMARKS.md.
 let args = Array(CommandLine.arguments.dropFirst())
 let mode = args.first ?? "all"
 let n = args.dropFirst().first.flatMap(Int.init)
@@ -15,6 +15,7 @@ do {
     case "junk": try JunkBench.run(count: n ?? 100_000)
     case "junk-stream": try JunkStreamBench.run(seconds: n ?? 60)
     case "sync-tui": try await SyncTUIBench.run(wraps: n ?? 10_000)
+    case "sync-news": try await SyncTUIBench.run(wraps: n ?? 20_000, keys: 0, idle: 30)
     case "wipe": try WipeBench.run(posts: n ?? 100_000)
     case "backup": try BackupBench.run(posts: n ?? 100_000)
     case "search": try SearchBench.run(posts: n ?? 100_000)
@@ -26,7 +27,7 @@ do {
         try TUIBench.run(posts: 100_000)
         try FieldBench.run(bytes: 1 << 20)
     default:
-        print("usage: linkstr-bench [protocol|store|sync|tui|view|field|junk|junk-stream|sync-tui|wipe|backup|search|speed|all] [N]")
+        print("usage: linkstr-bench [protocol|store|sync|tui|view|field|junk|junk-stream|sync-tui|sync-news|wipe|backup|search|speed|all] [N]")
         exit(2)
     }
 } catch {
