@@ -17,7 +17,7 @@ extension AppReducer {
         state.pendingPosition = nil
         guard state.pane == .sessions, state.sessions.open == nil else { return [] }
         switch position.pane {
-        case "you": state.pane = .you; return [.loadIdentities]
+        case "you": state.pane = .you; return [.you(.loadIdentities)]
         case "settings": state.pane = .settings; return []
         default: break
         }

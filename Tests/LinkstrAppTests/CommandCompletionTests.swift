@@ -29,7 +29,7 @@ final class CommandCompletionTests: XCTestCase {
         tab(&h, "post https://a.example @Ca", "post https://a.example @Carla")
         // :rename offers the open session's name to edit.
         h.state.overlay = nil
-        h.send(.keyPressed(.enter), [.loadFeed(sessionID: "s1", limit: 50)]) {
+        h.send(.keyPressed(.enter), [.sessions(.loadFeed(sessionID: "s1", limit: 50))]) {
             var feed = SessionFeed(sessionID: "s1"); feed.summary = rows[0]
             $0.sessions.open = feed
         }
@@ -46,7 +46,7 @@ final class CommandCompletionTests: XCTestCase {
         }
         command("session week", []) { $0.status = StatusLine("2 sessions match week: Tab completes.", .error) }
         command("session nothing", []) { $0.status = StatusLine("no session named nothing.", .error) }
-        command("session music", [.loadFeed(sessionID: "s3", limit: 50)]) {
+        command("session music", [.sessions(.loadFeed(sessionID: "s3", limit: 50))]) {
             $0.sessions.selection = 2
             var feed = SessionFeed(sessionID: "s3"); feed.summary = rows[2]
             $0.sessions.open = feed
@@ -54,7 +54,7 @@ final class CommandCompletionTests: XCTestCase {
         }
         command("theme", []) { $0.status = StatusLine("theme: night (:theme night|storm|moon|day).") }
         command("theme neon", []) { $0.status = StatusLine("no theme named neon: night, storm, moon, day.", .error) }
-        command("theme Storm", [.applyTheme("storm")]) { _ in }
+        command("theme Storm", [.settings(.applyTheme("storm"))]) { _ in }
         h.send(.settings(.themeApplied("storm"))) {
             $0.themeName = "storm"
             $0.status = StatusLine("theme storm for this run (theme = \"storm\" in config.toml keeps it).", .success)

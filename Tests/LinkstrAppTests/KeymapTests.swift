@@ -55,12 +55,12 @@ final class KeymapTests: XCTestCase {
         var h = ReducerHarness(F.main(sessions: [F.session("s1", "Films", at: 2_000), F.session("s2", "Music", unreadCount: 2)]))
         h.state.keymap = map
         h.send(.keyPressed(.char("u")))
-        h.send(.keyPressed(.char("U")), [.loadFeed(sessionID: "s2", limit: 50)]) {
+        h.send(.keyPressed(.char("U")), [.sessions(.loadFeed(sessionID: "s2", limit: 50))]) {
             var feed = SessionFeed(sessionID: "s2"); feed.summary = $0.sessions.rows[1]
             $0.sessions.open = feed
             $0.sessions.selection = 1
         }
-        h.send(.keyPressed(.char("s")), [.buildSearchIndex]) { $0.sessions.open?.searchField = TextField() }
+        h.send(.keyPressed(.char("s")), [.search(.buildSearchIndex)]) { $0.sessions.open?.searchField = TextField() }
 
         let help = HelpText.lines(for: .sessions, keymap: map).joined(separator: "\n")
         XCTAssertTrue(help.contains("U next unread"), help)

@@ -13,7 +13,7 @@ final class LifecycleReducerTests: XCTestCase {
         for step in AppState.BootStep.allCases {
             h.send(.bootStepReached(step)) { $0.phase = .booting(step) }
         }
-        h.send(.identityReady(Fixture.meInfo, inMemory: false), [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync]) {
+        h.send(.identityReady(Fixture.meInfo, inMemory: false), [.sessions(.loadSessions(.active)), .you(.loadContacts), .you(.loadIdentities), .sessions(.loadDrafts), .loadLocalPreferences, .startSync]) {
             $0.identity = Fixture.meInfo
             $0.phase = .main
             $0.pane = .sessions
@@ -29,8 +29,8 @@ final class LifecycleReducerTests: XCTestCase {
         h.send(.keyPressed(.char("x")))
         h.send(.keyPressed(.char("r")), [.boot]) { $0.phase = .booting(.loadingAccount) }
         h.send(.storeOpenFailed(ClientError(.storage, "locked"))) { $0.phase = .recovery(error: "locked") }
-        h.send(.keyPressed(.char("m")), [.continueInMemory]) { $0.phase = .booting(.preparingLocalData) }
-        h.send(.identityReady(Fixture.meInfo, inMemory: true), [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync]) {
+        h.send(.keyPressed(.char("m")), [.onboarding(.continueInMemory)]) { $0.phase = .booting(.preparingLocalData) }
+        h.send(.identityReady(Fixture.meInfo, inMemory: true), [.sessions(.loadSessions(.active)), .you(.loadContacts), .you(.loadIdentities), .sessions(.loadDrafts), .loadLocalPreferences, .startSync]) {
             $0.identity = Fixture.meInfo
             $0.inMemory = true
             $0.phase = .main
@@ -51,7 +51,7 @@ final class LifecycleReducerTests: XCTestCase {
             u.passphrase = TextField("hunter")
             $0.phase = .unlock(u)
         }
-        h.send(.keyPressed(.enter), [.unlock(passphrase: "hunter")]) {
+        h.send(.keyPressed(.enter), [.onboarding(.unlock(passphrase: "hunter"))]) {
             var u = UnlockState(pubkey: Fixture.me, npub: "npub1me")
             u.passphrase = TextField("hunter")
             u.busy = true
@@ -125,7 +125,7 @@ final class LifecycleReducerTests: XCTestCase {
         h.type("pw1") {
             var x = OnboardingState(); x.step = .passphrase(TextField("pw1"), confirm: TextField("pw1"), focusConfirm: true); $0.phase = .onboarding(x)
         }
-        h.send(.keyPressed(.enter), [.createIdentity(name: nil, passphrase: "pw1")]) {
+        h.send(.keyPressed(.enter), [.onboarding(.createIdentity(name: nil, passphrase: "pw1"))]) {
             var x = OnboardingState(); x.step = .passphrase(TextField("pw1"), confirm: TextField("pw1"), focusConfirm: true)
             x.busy = true
             $0.phase = .onboarding(x)
@@ -142,11 +142,11 @@ final class LifecycleReducerTests: XCTestCase {
             var x = OnboardingState(); x.step = .backup(revealed: secret); x.secretToBackUp = secret
             $0.phase = .onboarding(x)
         }
-        h.send(.keyPressed(.char("y")), [.copySecret(secret)])
+        h.send(.keyPressed(.char("y")), [.settings(.copySecret(secret))])
         var backed = info
         backed.backedUp = true
         // The key was shown: that counts as a backup, remembered on disk.
-        h.send(.keyPressed(.enter), [.markKeyBackedUp, .loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync]) {
+        h.send(.keyPressed(.enter), [.settings(.markKeyBackedUp), .sessions(.loadSessions(.active)), .you(.loadContacts), .you(.loadIdentities), .sessions(.loadDrafts), .loadLocalPreferences, .startSync]) {
             $0.identity = backed
             $0.phase = .main
         }
@@ -161,7 +161,7 @@ final class LifecycleReducerTests: XCTestCase {
             var x = OnboardingState(); x.step = .backup(revealed: nil); x.secretToBackUp = secret
             $0.phase = .onboarding(x)
         }
-        h.send(.keyPressed(.char("l")), [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync]) {
+        h.send(.keyPressed(.char("l")), [.sessions(.loadSessions(.active)), .you(.loadContacts), .you(.loadIdentities), .sessions(.loadDrafts), .loadLocalPreferences, .startSync]) {
             $0.phase = .main
         }
         XCTAssertEqual(h.state.identity?.backedUp, false)
@@ -208,7 +208,7 @@ final class LifecycleReducerTests: XCTestCase {
             x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true)
             $0.phase = .onboarding(x)
         }
-        h.send(.keyPressed(.enter), [.importIdentity(key: nsec, passphrase: "p")]) {
+        h.send(.keyPressed(.enter), [.onboarding(.importIdentity(key: nsec, passphrase: "p"))]) {
             var x = OnboardingState(); x.pendingImport = nsec; x.busy = true
             x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true)
             $0.phase = .onboarding(x)
@@ -234,12 +234,12 @@ final class LifecycleReducerTests: XCTestCase {
         }
         let path = "~/b.linkstrbackup"
         h.send(.textPasted(" ~/b.linkstrbackup\n")) { var x = OnboardingState(); x.step = .restoreFile(TextField(path)); $0.phase = .onboarding(x) }
-        h.send(.keyPressed(.enter), [.checkBackup(path: path, backupPassphrase: nil)]) {
+        h.send(.keyPressed(.enter), [.onboarding(.checkBackup(path: path, backupPassphrase: nil))]) {
             var x = OnboardingState(); x.step = .restoreFile(TextField(path)); x.busy = true; $0.phase = .onboarding(x)
         }
         h.send(.onboarding(.backupNeedsPassphrase(path: path))) { var x = OnboardingState(); x.step = .restoreSecret(path: path, TextField()); $0.phase = .onboarding(x) }
         h.type("s") { var x = OnboardingState(); x.step = .restoreSecret(path: path, TextField("s")); $0.phase = .onboarding(x) }
-        h.send(.keyPressed(.enter), [.checkBackup(path: path, backupPassphrase: "s")]) {
+        h.send(.keyPressed(.enter), [.onboarding(.checkBackup(path: path, backupPassphrase: "s"))]) {
             var x = OnboardingState(); x.step = .restoreSecret(path: path, TextField("s")); x.busy = true; $0.phase = .onboarding(x)
         }
         // A wrong passphrase is said here, before a new one is chosen.
@@ -247,7 +247,7 @@ final class LifecycleReducerTests: XCTestCase {
             var x = OnboardingState(); x.step = .restoreSecret(path: path, TextField("s")); x.error = "wrong passphrase, or the backup is damaged."
             $0.phase = .onboarding(x)
         }
-        h.send(.keyPressed(.enter), [.checkBackup(path: path, backupPassphrase: "s")]) {
+        h.send(.keyPressed(.enter), [.onboarding(.checkBackup(path: path, backupPassphrase: "s"))]) {
             var x = OnboardingState(); x.step = .restoreSecret(path: path, TextField("s")); x.busy = true; $0.phase = .onboarding(x)
         }
         let pending = PendingRestore(path: path, backupPassphrase: "s", npub: "npub1x")
@@ -267,7 +267,7 @@ final class LifecycleReducerTests: XCTestCase {
             var x = OnboardingState(); x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true); x.pendingRestore = pending
             $0.phase = .onboarding(x)
         }
-        h.send(.keyPressed(.enter), [.restoreBackup(path: path, backupPassphrase: "s", passphrase: "p")]) {
+        h.send(.keyPressed(.enter), [.onboarding(.restoreBackup(path: path, backupPassphrase: "s", passphrase: "p"))]) {
             var x = OnboardingState(); x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true); x.pendingRestore = pending
             x.busy = true
             $0.phase = .onboarding(x)
@@ -292,7 +292,7 @@ final class LifecycleReducerTests: XCTestCase {
         h.send(.onboarding(.passphraseInEnvironment)) { $0.passphraseInEnvironment = true }
         var x = OnboardingState(); x.step = .restoreFile(TextField("/tmp/b")); x.busy = true
         h.state.phase = .onboarding(x)
-        h.send(.onboarding(.backupChecked(path: "/tmp/b", backupPassphrase: nil, npub: "npub1y")), [.restoreBackup(path: "/tmp/b", backupPassphrase: nil, passphrase: nil)]) {
+        h.send(.onboarding(.backupChecked(path: "/tmp/b", backupPassphrase: nil, npub: "npub1y")), [.onboarding(.restoreBackup(path: "/tmp/b", backupPassphrase: nil, passphrase: nil))]) {
             var y = OnboardingState(); y.step = .restoreFile(TextField("/tmp/b")); y.busy = true
             y.pendingRestore = PendingRestore(path: "/tmp/b", backupPassphrase: nil, npub: "npub1y")
             $0.phase = .onboarding(y)
@@ -314,7 +314,7 @@ final class LifecycleReducerTests: XCTestCase {
             y.step = .passphrase(TextField("k"), confirm: nil, focusConfirm: false)
             $0.phase = .onboarding(y)
         }
-        h.send(.keyPressed(.enter), [.importIdentity(key: "ncryptsec1qqqq", passphrase: "k")]) {
+        h.send(.keyPressed(.enter), [.onboarding(.importIdentity(key: "ncryptsec1qqqq", passphrase: "k"))]) {
             var y = OnboardingState(); y.pendingImport = "ncryptsec1qqqq"; y.busy = true
             y.step = .passphrase(TextField("k"), confirm: nil, focusConfirm: false)
             $0.phase = .onboarding(y)

@@ -18,7 +18,7 @@ final class OverlayMouseReducerTests: XCTestCase {
         var h = ReducerHarness(F.feed(films, posts: [post], contacts: [Contact(pubkey: F.bob, alias: "Bob")]))
         h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
         h.type("post example.org/x a note here") { $0.overlay = .commandLine(TextField("post example.org/x a note here")) }
-        h.enterCommand([.sendPost(sessionID: "s1", url: "https://example.org/x", note: "a note here")]) {
+        h.enterCommand([.post(.sendPost(sessionID: "s1", url: "https://example.org/x", note: "a note here"))]) {
             $0.overlay = nil
             $0.status = StatusLine("sending…")
         }
@@ -27,13 +27,13 @@ final class OverlayMouseReducerTests: XCTestCase {
             h.send(.textPasted(line)) { $0.overlay = .commandLine(TextField(DisplayText.singleLine(line))) }
             h.enterCommand(effects) { $0.overlay = nil; change(&$0) }
         }
-        run("react 🔥", [.react(postID: "p1", emoji: "🔥")]) { _ in }
+        run("react 🔥", [.post(.react(postID: "p1", emoji: "🔥"))]) { _ in }
         run("who", []) { $0.status = StatusLine("members: you, Bob") }
         // Without an alias, :who names people by their profile name, as everywhere else (issue 16, 6).
         h.state.contacts = []
         h.state.profileNames = [F.bob: "Robert"]
         run("who", []) { $0.status = StatusLine("members: you, ~Robert") }
-        run("open", [.openURL("https://example.com/z")]) { _ in }
+        run("open", [.post(.openURL("https://example.com/z"))]) { _ in }
         run("copy", [.copy("https://example.com/z", label: "link")]) { _ in }
         run("post ftp://x.example", []) { $0.status = StatusLine(SendRuleError.invalidURL.description, .error) }
         run("react", []) { $0.status = StatusLine("usage: :react 👍", .error) }
@@ -71,7 +71,7 @@ final class OverlayMouseReducerTests: XCTestCase {
         h.type("words two") { form.confirm = TextField("words two"); $0.overlay = .exportBackup(form) }
         h.send(.keyPressed(.enter)) { form.confirm = TextField(); form.error = "the passphrases do not match."; $0.overlay = .exportBackup(form) }
         h.type("words one") { form.confirm = TextField("words one"); form.error = nil; $0.overlay = .exportBackup(form) }
-        h.send(.keyPressed(.enter), [.exportBackup(path: "~/my backup.linkstrbackup", passphrase: "words one")]) {
+        h.send(.keyPressed(.enter), [.settings(.exportBackup(path: "~/my backup.linkstrbackup", passphrase: "words one"))]) {
             form.busy = true; $0.overlay = .exportBackup(form)
         }
         h.send(.keyPressed(.escape)) { $0.status = nil }  // busy: the form stays (Esc only acknowledges the earlier error)
@@ -83,7 +83,7 @@ final class OverlayMouseReducerTests: XCTestCase {
             $0.overlay = .confirm(Confirmation(.exportPlainBackup(path: "/tmp/x"),
                                                "the iOS backup holds your secret key in plain text: anyone who reads it is you. write it? (y/n)"))
         }
-        h.send(.keyPressed(.char("y")), [.exportBackup(path: "/tmp/x", passphrase: nil)]) { $0.overlay = nil; $0.status = StatusLine("writing the backup…") }
+        h.send(.keyPressed(.char("y")), [.settings(.exportBackup(path: "/tmp/x", passphrase: nil))]) { $0.overlay = nil; $0.status = StatusLine("writing the backup…") }
         h.send(.settings(.backupExported(path: "/tmp/x"))) { $0.status = StatusLine("backup written to /tmp/x.", .success) }
     }
 
@@ -121,13 +121,13 @@ final class OverlayMouseReducerTests: XCTestCase {
         h.send(.keyPressed(.up))
         h.send(.keyPressed(.down)) { $0.overlay = .commandLine(TextField("read")); $0.historyIndex = 1 }
         h.send(.keyPressed(.down)) { $0.overlay = .commandLine(TextField("react 🔥")); $0.historyIndex = nil }
-        h.send(.keyPressed(.enter), [.saveCommandHistory(["who", "read", "react 🔥"]), .react(postID: "p1", emoji: "🔥")]) {
+        h.send(.keyPressed(.enter), [.saveCommandHistory(["who", "read", "react 🔥"]), .post(.react(postID: "p1", emoji: "🔥"))]) {
             $0.overlay = nil
             $0.commandHistory = ["who", "read", "react 🔥"]
         }
         h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
         h.send(.keyPressed(.up)) { $0.overlay = .commandLine(TextField("react 🔥")); $0.historyIndex = 2; $0.historyDraft = "" }
-        h.send(.keyPressed(.enter), [.react(postID: "p1", emoji: "🔥")]) { $0.overlay = nil }  // the same again: not kept twice
+        h.send(.keyPressed(.enter), [.post(.react(postID: "p1", emoji: "🔥"))]) { $0.overlay = nil }  // the same again: not kept twice
     }
 
     func testCommandsThatNeedASessionSaySo() {
@@ -144,14 +144,14 @@ final class OverlayMouseReducerTests: XCTestCase {
         let rows = [F.session("s1", "A", at: 3), F.session("s2", "B", at: 2), F.session("s3", "C", at: 1)]
         var h = ReducerHarness(F.main(sessions: rows))
         // The tab bar: " 1 Sessions  2 Post  3 You  4 Settings"
-        h.send(.mouseUsed(MouseEvent(.click, column: 27, row: 0)), [.loadIdentities]) { $0.pane = .you }
+        h.send(.mouseUsed(MouseEvent(.click, column: 27, row: 0)), [.you(.loadIdentities)]) { $0.pane = .you }
         h.send(.mouseUsed(MouseEvent(.click, column: 3, row: 0))) { $0.pane = .sessions }
         h.send(.mouseUsed(MouseEvent(.wheelDown, column: 10, row: 5))) { $0.sessions.selection = 1 }
         h.send(.mouseUsed(MouseEvent(.wheelUp, column: 10, row: 5))) { $0.sessions.selection = 0 }
         // Rows start under the pane title; each session row is two lines high.
         let thirdRow = Layout.contentTop + 1 + 2 * Layout.sessionRowHeight
         h.send(.mouseUsed(MouseEvent(.click, column: 10, row: thirdRow))) { $0.sessions.selection = 2 }
-        h.send(.mouseUsed(MouseEvent(.click, column: 10, row: thirdRow)), [.loadFeed(sessionID: "s3", limit: 50)]) {
+        h.send(.mouseUsed(MouseEvent(.click, column: 10, row: thirdRow)), [.sessions(.loadFeed(sessionID: "s3", limit: 50))]) {
             var feed = SessionFeed(sessionID: "s3"); feed.summary = rows[2]
             $0.sessions.open = feed
         }

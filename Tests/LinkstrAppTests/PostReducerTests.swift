@@ -30,12 +30,12 @@ final class PostReducerTests: XCTestCase {
         // Enter moves from the link to the note, then sends.
         h.send(.keyPressed(.enter)) { $0.post.mode = self.composer("youtu.be/abc", focus: .note) }
         h.type("watch") { $0.post.mode = self.composer("youtu.be/abc", "watch", focus: .note) }
-        h.send(.keyPressed(.enter), [.sendPost(sessionID: "s1", url: "https://youtu.be/abc", note: "watch")]) {
+        h.send(.keyPressed(.enter), [.post(.sendPost(sessionID: "s1", url: "https://youtu.be/abc", note: "watch"))]) {
             $0.post.mode = self.composer("youtu.be/abc", "watch", focus: .note, sending: true)
         }
         // While sending, typing changes nothing.
         h.send(.keyPressed(.char("x")))
-        h.send(.post(.postSent(postID: "p1", sessionID: "s1")), [.loadFeed(sessionID: "s1", limit: 50), .loadSessions(.active)]) {
+        h.send(.post(.postSent(postID: "p1", sessionID: "s1")), [.sessions(.loadFeed(sessionID: "s1", limit: 50)), .sessions(.loadSessions(.active))]) {
             $0.post.mode = .empty
             $0.pane = .sessions
             $0.status = StatusLine("sent.", .success)
@@ -57,7 +57,7 @@ final class PostReducerTests: XCTestCase {
         var h = composing()
         h.type("example.com/x") { $0.post.mode = self.composer("example.com/x") }
         let draft = Draft(link: "example.com/x", note: "")
-        h.send(.keyPressed(.escape), [.saveDraft(sessionID: "s1", draft)]) {
+        h.send(.keyPressed(.escape), [.sessions(.saveDraft(sessionID: "s1", draft))]) {
             $0.post.mode = .empty
             $0.pane = .sessions
             $0.drafts = ["s1": draft]
@@ -78,13 +78,13 @@ final class PostReducerTests: XCTestCase {
         h.send(.keyPressed(.ctrl("c"))) {
             $0.overlay = .confirm(Confirmation(.quitKeepingDraft, "quit? what you typed is kept as this session's draft. (y/n)"))
         }
-        h.send(.keyPressed(.ctrl("c")), [.saveDraft(sessionID: "s1", Draft(link: "example.com/x", note: "hi")), .quit])
-        h.send(.keyPressed(.char("y")), [.saveDraft(sessionID: "s1", Draft(link: "example.com/x", note: "hi")), .quit]) { $0.overlay = nil }
+        h.send(.keyPressed(.ctrl("c")), [.sessions(.saveDraft(sessionID: "s1", Draft(link: "example.com/x", note: "hi"))), .quit])
+        h.send(.keyPressed(.char("y")), [.sessions(.saveDraft(sessionID: "s1", Draft(link: "example.com/x", note: "hi"))), .quit]) { $0.overlay = nil }
         // Sent: the draft goes.
-        h.send(.keyPressed(.enter), [.sendPost(sessionID: "s1", url: "https://example.com/x", note: "hi")]) {
+        h.send(.keyPressed(.enter), [.post(.sendPost(sessionID: "s1", url: "https://example.com/x", note: "hi"))]) {
             $0.post.mode = self.composer("example.com/x", "hi", focus: .note, sending: true)
         }
-        h.send(.post(.postSent(postID: "p1", sessionID: "s1")), [.loadFeed(sessionID: "s1", limit: 50), .loadSessions(.active), .saveDraft(sessionID: "s1", nil)]) {
+        h.send(.post(.postSent(postID: "p1", sessionID: "s1")), [.sessions(.loadFeed(sessionID: "s1", limit: 50)), .sessions(.loadSessions(.active)), .sessions(.saveDraft(sessionID: "s1", nil))]) {
             $0.post.mode = .empty
             $0.drafts = [:]
             $0.status = StatusLine("sent.", .success)
@@ -103,9 +103,9 @@ final class PostReducerTests: XCTestCase {
     func testTheNoteCanBeWrittenInTheEditor() {
         var h = composing()
         h.type("example.com/x") { $0.post.mode = self.composer("example.com/x") }
-        h.send(.keyPressed(.ctrl("o")), [.editNote("")])
+        h.send(.keyPressed(.ctrl("o")), [.post(.editNote(""))])
         h.send(.post(.editorFinished(text: "two\nlines\n", error: nil))) { $0.post.mode = self.composer("example.com/x", "two\nlines", focus: .note) }
-        h.send(.keyPressed(.ctrl("o")), [.editNote("two\nlines")])
+        h.send(.keyPressed(.ctrl("o")), [.post(.editNote("two\nlines"))])
         h.send(.post(.editorFinished(text: nil, error: "the editor (false) exited with status 1: the note is as it was."))) {
             $0.post.mode = self.composer("example.com/x", "two\nlines", focus: .note, error: "the editor (false) exited with status 1: the note is as it was.")
         }
@@ -117,18 +117,18 @@ final class PostReducerTests: XCTestCase {
         var h = composing()
         h.type("example.com/slow") { $0.post.mode = self.composer("example.com/slow") }
         h.send(.keyPressed(.enter)) { $0.post.mode = self.composer("example.com/slow", focus: .note) }
-        h.send(.keyPressed(.enter), [.sendPost(sessionID: "s1", url: "https://example.com/slow", note: nil)]) {
+        h.send(.keyPressed(.enter), [.post(.sendPost(sessionID: "s1", url: "https://example.com/slow", note: nil))]) {
             $0.post.mode = self.composer("example.com/slow", focus: .note, sending: true)
         }
         let draft = Draft(link: "example.com/slow", note: "")
-        h.send(.keyPressed(.escape), [.saveDraft(sessionID: "s1", draft)]) {
+        h.send(.keyPressed(.escape), [.sessions(.saveDraft(sessionID: "s1", draft))]) {
             $0.post.mode = .empty
             $0.pane = .sessions
             $0.drafts = ["s1": draft]
             $0.sendingInBackground = ["s1": draft]
             $0.status = StatusLine("still sending to Films in the background; you will be told when relays answer.")
         }
-        h.send(.post(.postSent(postID: "p1", sessionID: "s1")), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50), .saveDraft(sessionID: "s1", nil)]) {
+        h.send(.post(.postSent(postID: "p1", sessionID: "s1")), [.sessions(.loadSessions(.active)), .sessions(.loadFeed(sessionID: "s1", limit: 50)), .sessions(.saveDraft(sessionID: "s1", nil))]) {
             $0.drafts = [:]
             $0.sendingInBackground = [:]
             $0.status = StatusLine("your post was sent.", .success)
@@ -136,11 +136,11 @@ final class PostReducerTests: XCTestCase {
         // A failure after leaving: said, and the text stays as the draft.
         var g = composing()
         g.type("example.com/x") { $0.post.mode = self.composer("example.com/x") }
-        g.send(.keyPressed(.ctrl("s")), [.sendPost(sessionID: "s1", url: "https://example.com/x", note: nil)]) {
+        g.send(.keyPressed(.ctrl("s")), [.post(.sendPost(sessionID: "s1", url: "https://example.com/x", note: nil))]) {
             $0.post.mode = self.composer("example.com/x", sending: true)
         }
         let x = Draft(link: "example.com/x", note: "")
-        g.send(.keyPressed(.escape), [.saveDraft(sessionID: "s1", x)]) {
+        g.send(.keyPressed(.escape), [.sessions(.saveDraft(sessionID: "s1", x))]) {
             $0.post.mode = .empty; $0.pane = .sessions; $0.drafts = ["s1": x]; $0.sendingInBackground = ["s1": x]
             $0.status = StatusLine("still sending to Films in the background; you will be told when relays answer.")
         }
@@ -153,7 +153,7 @@ final class PostReducerTests: XCTestCase {
     func testFailureKeepsTheComposerOpenWithTheError() {
         var h = composing()
         h.send(.textPasted("https://example.com/x")) { $0.post.mode = self.composer("https://example.com/x") }
-        h.send(.keyPressed(.ctrl("s")), [.sendPost(sessionID: "s1", url: "https://example.com/x", note: nil)]) {
+        h.send(.keyPressed(.ctrl("s")), [.post(.sendPost(sessionID: "s1", url: "https://example.com/x", note: nil))]) {
             $0.post.mode = self.composer("https://example.com/x", sending: true)
         }
         let message = "no relay accepted the post: connection refused"
@@ -178,7 +178,7 @@ final class PostReducerTests: XCTestCase {
         // A multi-line note keeps its paragraphs (issue 33 item 1); escape sequences never get in.
         h.send(.textPasted("line one\nline\u{1B}[2J two")) { $0.post.mode = self.composer("https://a.example/x", "line one\nline[2J two", focus: .note) }
         // The Paste helper replaces the whole link field with the clipboard.
-        h.send(.keyPressed(.ctrl("v")), [.readClipboard])
+        h.send(.keyPressed(.ctrl("v")), [.post(.readClipboard)])
         h.send(.post(.clipboardRead("https://b.example/y"))) { $0.post.mode = self.composer("https://b.example/y", "line one\nline[2J two") }
         h.send(.post(.clipboardRead(nil))) {
             $0.status = StatusLine("the clipboard is empty or cannot be read here (paste with your terminal instead).", .error)
@@ -188,7 +188,7 @@ final class PostReducerTests: XCTestCase {
         h.send(.keyPressed(.ctrl("l"))) { $0.post.mode = self.composer("", "line one\nline[2J two") }
         // Esc keeps the note as the draft (the error it acknowledges gives way to that).
         let draft = Draft(link: "", note: "line one\nline[2J two")
-        h.send(.keyPressed(.escape), [.saveDraft(sessionID: "s1", draft)]) {
+        h.send(.keyPressed(.escape), [.sessions(.saveDraft(sessionID: "s1", draft))]) {
             $0.post.mode = .empty; $0.pane = .sessions; $0.drafts = ["s1": draft]
             $0.status = StatusLine("draft kept: c in Films brings it back.")
         }
@@ -203,10 +203,10 @@ final class PostReducerTests: XCTestCase {
     func testNumberKeysSwitchPanesInPostDetailAndNeverReact() {
         let view = F.post("p1", in: "s1", url: "https://example.com/v")
         var h = ReducerHarness(F.feed(films, posts: [view]))
-        h.send(.keyPressed(.enter), [.loadPost("p1"), .markPostRead("p1")]) { $0.post.mode = self.detail(view); $0.pane = .post }
+        h.send(.keyPressed(.enter), [.post(.loadPost("p1")), .post(.markPostRead("p1"))]) { $0.post.mode = self.detail(view); $0.pane = .post }
         h.send(.keyPressed(.char("1"))) { $0.pane = .sessions }
         h.send(.keyPressed(.char("2"))) { $0.pane = .post }
-        h.send(.keyPressed(.char("3")), [.loadIdentities]) { $0.pane = .you }
+        h.send(.keyPressed(.char("3")), [.you(.loadIdentities)]) { $0.pane = .you }
         h.send(.keyPressed(.char("4"))) { $0.pane = .settings }
         h.send(.keyPressed(.char("2"))) { $0.pane = .post }
         XCTAssertEqual(h.state.post.mode, self.detail(view), "the detail is still open, nothing was sent")
@@ -216,7 +216,7 @@ final class PostReducerTests: XCTestCase {
     func testEmojiPickerSearchesByNameAndShortcode() {
         let view = F.post("p1", in: "s1", url: "https://example.com/v")
         var h = ReducerHarness(F.feed(films, posts: [view]))
-        h.send(.keyPressed(.enter), [.loadPost("p1"), .markPostRead("p1")]) { $0.post.mode = self.detail(view); $0.pane = .post }
+        h.send(.keyPressed(.enter), [.post(.loadPost("p1")), .post(.markPostRead("p1"))]) { $0.post.mode = self.detail(view); $0.pane = .post }
         h.send(.keyPressed(.char("e"))) { $0.overlay = .emojiPicker(postID: "p1", selection: 0) }
         h.send(.keyPressed(.char("f"))) { $0.overlay = .emojiPicker(postID: "p1", selection: 0, query: "f") }
         h.send(.keyPressed(.char("i"))) { $0.overlay = .emojiPicker(postID: "p1", selection: 0, query: "fi") }
@@ -230,7 +230,7 @@ final class PostReducerTests: XCTestCase {
         for (i, c) in "heart".enumerated() {
             h.send(.keyPressed(.char(c))) { $0.overlay = .emojiPicker(postID: "p1", selection: 0, query: String("heart".prefix(i + 1))) }
         }
-        h.send(.keyPressed(.enter), [.react(postID: "p1", emoji: "❤️")]) {
+        h.send(.keyPressed(.enter), [.post(.react(postID: "p1", emoji: "❤️"))]) {
             $0.overlay = nil
             $0.post.mode = self.detail(view, busy: true)
             $0.status = StatusLine("sending ❤️…")
@@ -240,16 +240,16 @@ final class PostReducerTests: XCTestCase {
     func testPostDetailReactsOpensCopiesAndUsesThePicker() {
         let view = F.post("p1", in: "s1", url: "https://example.com/v", reactions: [ReactionSummary(emoji: "🔥", count: 2, mine: false, by: [F.bob, F.carol])])
         var h = ReducerHarness(F.feed(films, posts: [view]))
-        h.send(.keyPressed(.enter), [.loadPost("p1"), .markPostRead("p1")]) { $0.post.mode = self.detail(view); $0.pane = .post }
+        h.send(.keyPressed(.enter), [.post(.loadPost("p1")), .post(.markPostRead("p1"))]) { $0.post.mode = self.detail(view); $0.pane = .post }
         // The one answer to a reaction shows it: the list, the feed and the post are read again.
-        let reloads: [AppEffect] = [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: AppReducer.feedPage), .loadPost("p1")]
-        h.send(.keyPressed(.char("+")), [.react(postID: "p1", emoji: "👍")]) {
+        let reloads: [AppEffect] = [.sessions(.loadSessions(.active)), .sessions(.loadFeed(sessionID: "s1", limit: AppReducer.feedPage)), .post(.loadPost("p1"))]
+        h.send(.keyPressed(.char("+")), [.post(.react(postID: "p1", emoji: "👍"))]) {
             $0.post.mode = self.detail(view, busy: true)
             $0.status = StatusLine("sending 👍…")
         }
         h.send(.keyPressed(.char("-")))  // one reaction at a time
         h.send(.post(.reactionSent(postID: "p1", sessionID: "s1", emoji: "👍", removed: false)), reloads) { $0.post.mode = self.detail(view); $0.status = StatusLine("reacted 👍", .success) }
-        h.send(.keyPressed(.char("*")), [.react(postID: "p1", emoji: "👀")]) {
+        h.send(.keyPressed(.char("*")), [.post(.react(postID: "p1", emoji: "👀"))]) {
             $0.post.mode = self.detail(view, busy: true); $0.status = StatusLine("sending 👀…")
         }
         // A failure of other work leaves the waiting detail alone; this reaction's frees it.
@@ -258,14 +258,14 @@ final class PostReducerTests: XCTestCase {
             $0.post.mode = self.detail(view); $0.status = StatusLine("you're no longer a member of this session.", .error)
         }
         // Enter toggles the selected existing reaction.
-        h.send(.keyPressed(.enter), [.react(postID: "p1", emoji: "🔥")]) {
+        h.send(.keyPressed(.enter), [.post(.react(postID: "p1", emoji: "🔥"))]) {
             $0.post.mode = self.detail(view, busy: true); $0.status = StatusLine("sending 🔥…")
         }
         h.send(.post(.reactionSent(postID: "p1", sessionID: "s1", emoji: "🔥", removed: true)), reloads) { $0.post.mode = self.detail(view); $0.status = StatusLine("removed 🔥", .success) }
         h.send(.keyPressed(.char("e"))) { $0.overlay = .emojiPicker(postID: "p1", selection: 0) }
         h.send(.keyPressed(.right)) { $0.overlay = .emojiPicker(postID: "p1", selection: 1) }
         h.send(.keyPressed(.down)) { $0.overlay = .emojiPicker(postID: "p1", selection: 9) }
-        h.send(.keyPressed(.enter), [.react(postID: "p1", emoji: AppReducer.emojiChoices[9])]) {
+        h.send(.keyPressed(.enter), [.post(.react(postID: "p1", emoji: AppReducer.emojiChoices[9]))]) {
             $0.overlay = nil
             $0.post.mode = self.detail(view, busy: true)
             $0.status = StatusLine("sending \(AppReducer.emojiChoices[9])…")
@@ -273,30 +273,30 @@ final class PostReducerTests: XCTestCase {
         h.send(.post(.reactionSent(postID: "p1", sessionID: "s1", emoji: AppReducer.emojiChoices[9], removed: false)), reloads) {
             $0.post.mode = self.detail(view); $0.status = StatusLine("reacted \(AppReducer.emojiChoices[9])", .success)
         }
-        h.send(.keyPressed(.char("o")), [.openURL("https://example.com/v")])
+        h.send(.keyPressed(.char("o")), [.post(.openURL("https://example.com/v"))])
         h.send(.keyPressed(.char("y")), [.copy("https://example.com/v", label: "link")])
         h.send(.keyPressed(.char("Y")), [.copy(DeepLink.encode(url: "https://example.com/v"), label: "linkstr link")])
         // Only your own posts can be deleted.
         h.send(.keyPressed(.char("d"))) { $0.status = StatusLine(SendRuleError.notYourPost.description, .error) }
         // Tab still changes panes from here.
-        h.send(.keyPressed(.tab), [.loadIdentities]) { $0.pane = .you; $0.status = nil }
+        h.send(.keyPressed(.tab), [.you(.loadIdentities)]) { $0.pane = .you; $0.status = nil }
     }
 
     func testDeletingYourOwnPostAsksFirst() {
         let mine = F.post("p2", in: "s1", by: F.me)
         var h = ReducerHarness(F.feed(films, posts: [mine]))
-        h.send(.keyPressed(.enter), [.loadPost("p2"), .markPostRead("p2")]) { $0.post.mode = self.detail(mine); $0.pane = .post }
+        h.send(.keyPressed(.enter), [.post(.loadPost("p2")), .post(.markPostRead("p2"))]) { $0.post.mode = self.detail(mine); $0.pane = .post }
         h.send(.keyPressed(.char("d"))) { $0.overlay = .confirm(Confirmation(.deletePost("p2"), "delete this post for everyone? (y/n)")) }
         h.send(.keyPressed(.char("n"))) { $0.overlay = nil }
         h.send(.keyPressed(.char("d"))) { $0.overlay = .confirm(Confirmation(.deletePost("p2"), "delete this post for everyone? (y/n)")) }
-        h.send(.keyPressed(.char("y")), [.deletePost("p2")]) {
+        h.send(.keyPressed(.char("y")), [.post(.deletePost("p2"))]) {
             $0.overlay = nil
             $0.post.mode = self.detail(mine, busy: true)
             $0.status = StatusLine("deleting…")
         }
         // The result closes the detail and says what the relays did; the feed and the list reload.
         h.send(.post(.postDeleted(postID: "p2", sessionID: "s1", warnings: ["ws://r kept a copy of its sealed envelope (it refused the deletion request: no)"])),
-               [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)]) {
+               [.sessions(.loadSessions(.active)), .sessions(.loadFeed(sessionID: "s1", limit: 50))]) {
             $0.post.mode = .empty
             $0.pane = .sessions
             $0.status = StatusLine("post deleted for everyone; ws://r kept a copy of its sealed envelope (it refused the deletion request: no)", .warning)
@@ -308,7 +308,7 @@ final class PostReducerTests: XCTestCase {
     func testAPostDeletedElsewhereWhileOpenClosesWithANote() {
         let view = F.post("p1", in: "s1")
         var h = ReducerHarness(F.feed(films, posts: [view]))
-        h.send(.keyPressed(.enter), [.loadPost("p1"), .markPostRead("p1")]) { $0.post.mode = self.detail(view); $0.pane = .post }
+        h.send(.keyPressed(.enter), [.post(.loadPost("p1")), .post(.markPostRead("p1"))]) { $0.post.mode = self.detail(view); $0.pane = .post }
         h.send(.post(.postLoaded(postID: "p1", view: nil, sessionName: ""))) {
             $0.post.mode = .empty
             $0.pane = .sessions
@@ -319,9 +319,9 @@ final class PostReducerTests: XCTestCase {
     func testReloadedDetailShowsNewReactions() {
         let view = F.post("p1", in: "s1")
         var h = ReducerHarness(F.feed(films, posts: [view]))
-        h.send(.keyPressed(.enter), [.loadPost("p1"), .markPostRead("p1")]) { $0.post.mode = self.detail(view); $0.pane = .post }
+        h.send(.keyPressed(.enter), [.post(.loadPost("p1")), .post(.markPostRead("p1"))]) { $0.post.mode = self.detail(view); $0.pane = .post }
         let updated = F.post("p1", in: "s1", reactions: [ReactionSummary(emoji: "👍", count: 1, mine: false, by: [F.bob])])
-        h.send(.sessions(.messagesArrived(touchedSessions: ["s1"], notifications: [])), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50), .loadPost("p1")])
+        h.send(.sessions(.messagesArrived(touchedSessions: ["s1"], notifications: [])), [.sessions(.loadSessions(.active)), .sessions(.loadFeed(sessionID: "s1", limit: 50)), .post(.loadPost("p1"))])
         h.send(.post(.postLoaded(postID: "p1", view: updated, sessionName: "Films"))) { $0.post.mode = self.detail(updated) }
     }
 }

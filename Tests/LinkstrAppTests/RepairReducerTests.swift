@@ -21,8 +21,8 @@ final class RepairReducerTests: XCTestCase {
             $0.overlay = .confirm(Confirmation(.repairDamagedRecords,
                                                "drop the stored records that no longer open? relays bring back what they still hold at the next start. (y/n)"))
         }
-        h.send(.keyPressed(.char("y")), [.repairDamagedRecords]) { $0.overlay = nil; $0.status = StatusLine("repairing…"); $0.status?.since = $0.now }
-        h.send(.settings(.damagedRecordsRepaired(dropped: 2, historyReread: false)), [AppEffect.loadSessions(h.state.sessions.list)]) {
+        h.send(.keyPressed(.char("y")), [.settings(.repairDamagedRecords)]) { $0.overlay = nil; $0.status = StatusLine("repairing…"); $0.status?.since = $0.now }
+        h.send(.settings(.damagedRecordsRepaired(dropped: 2, historyReread: false)), [.sessions(.loadSessions(h.state.sessions.list))]) {
             $0.damagedRecordsSaid = 0
             $0.status = StatusLine("dropped 2 damaged records; the next start fetches them again from relays.", .success)
             $0.status?.since = $0.now

@@ -12,12 +12,12 @@ final class SearchReducerTests: XCTestCase {
 
     func testSlashInAFeedSearchesItAndNWalksTheHitsRoundTheEnds() {
         var h = ReducerHarness(F.feed(films, posts: posts))
-        h.send(.keyPressed(.char("/")), [.buildSearchIndex]) { $0.sessions.open?.searchField = TextField() }
+        h.send(.keyPressed(.char("/")), [.search(.buildSearchIndex)]) { $0.sessions.open?.searchField = TextField() }
         h.type("Note") { $0.sessions.open?.searchField = TextField("Note") }
         // Keys are text while the prompt is open: `q` does not quit, `1` does not switch panes.
         h.send(.keyPressed(.char("q"))) { $0.sessions.open?.searchField = TextField("Noteq") }
         h.send(.keyPressed(.backspace)) { $0.sessions.open?.searchField = TextField("Note") }
-        h.send(.keyPressed(.enter), [.searchPosts(query: "Note", sessionID: "s1")]) {
+        h.send(.keyPressed(.enter), [.search(.searchPosts(query: "Note", sessionID: "s1"))]) {
             $0.sessions.open?.searchField = nil
             $0.postSearch = PostSearchState(query: "Note", sessionID: "s1")
             $0.status = StatusLine("searching…")
@@ -33,7 +33,7 @@ final class SearchReducerTests: XCTestCase {
         }
         XCTAssertEqual(h.state.postSearch?.position, "1/3")
         h.send(.keyPressed(.char("n"))) { $0.postSearch?.current = 1; $0.sessions.open?.selection = 2; $0.status = nil }
-        h.send(.keyPressed(.char("n")), [.loadFeed(sessionID: "s1", limit: 170)]) {
+        h.send(.keyPressed(.char("n")), [.sessions(.loadFeed(sessionID: "s1", limit: 170))]) {
             $0.postSearch?.current = 2
             $0.sessions.open?.selectWhenLoaded = "old"
         }
@@ -57,14 +57,14 @@ final class SearchReducerTests: XCTestCase {
         }
         // Esc clears the search first, then leaves the feed.
         h.send(.keyPressed(.escape)) { $0.postSearch = nil; $0.status = StatusLine("search cleared.") }
-        h.send(.keyPressed(.escape), [.loadSessions(.active)]) { $0.sessions.open = nil }
+        h.send(.keyPressed(.escape), [.sessions(.loadSessions(.active))]) { $0.sessions.open = nil }
     }
 
     func testSearchAcrossSessionsListsHitsThenOpensEachSessionInTurn() {
         var h = ReducerHarness(F.main(sessions: [films, music]))
         h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
         h.send(.textPasted("search altman")) { $0.overlay = .commandLine(TextField("search altman")) }
-        h.enterCommand([.searchPosts(query: "altman", sessionID: nil)]) {
+        h.enterCommand([.search(.searchPosts(query: "altman", sessionID: nil))]) {
             $0.overlay = nil
             $0.postSearch = PostSearchState(query: "altman", sessionID: nil)
             $0.status = StatusLine("searching…")
@@ -84,14 +84,14 @@ final class SearchReducerTests: XCTestCase {
             $0.status = StatusLine("2+ matches for \"altman\": Enter opens one, then n/N go to the next/previous.")
         }
         h.send(.keyPressed(.char("j"))) { $0.overlay = .searchResults(selection: 1) }
-        h.send(.keyPressed(.enter), [.loadFeed(sessionID: "s1", limit: 52)]) {
+        h.send(.keyPressed(.enter), [.sessions(.loadFeed(sessionID: "s1", limit: 52))]) {
             $0.overlay = nil
             $0.postSearch?.current = 1
             var feed = SessionFeed(sessionID: "s1"); feed.summary = self.films; feed.selectWhenLoaded = "p2"
             $0.sessions.open = feed
         }
         // n goes round to the other session's hit, opening it.
-        h.send(.keyPressed(.char("n")), [.loadFeed(sessionID: "s2", limit: 50)]) {
+        h.send(.keyPressed(.char("n")), [.sessions(.loadFeed(sessionID: "s2", limit: 50))]) {
             $0.postSearch?.current = 0
             var feed = SessionFeed(sessionID: "s2"); feed.summary = self.music; feed.selectWhenLoaded = "m1"
             $0.sessions.open = feed
@@ -105,9 +105,9 @@ final class SearchReducerTests: XCTestCase {
     func testNoMatchEmptyQueryAndFailureAreSaid() {
         var h = ReducerHarness(F.main(sessions: [films]))
         // `/` in the list filters names; Enter with no session by that name searches posts instead.
-        h.send(.keyPressed(.char("/")), [.buildSearchIndex]) { $0.sessions.search = TextField() }
+        h.send(.keyPressed(.char("/")), [.search(.buildSearchIndex)]) { $0.sessions.search = TextField() }
         h.send(.textPasted("zz top")) { $0.sessions.search = TextField("zz top") }
-        h.send(.keyPressed(.enter), [.searchPosts(query: "zz top", sessionID: nil)]) {
+        h.send(.keyPressed(.enter), [.search(.searchPosts(query: "zz top", sessionID: nil))]) {
             $0.sessions.search = nil
             $0.postSearch = PostSearchState(query: "zz top", sessionID: nil)
             $0.status = StatusLine("searching…")
@@ -125,7 +125,7 @@ final class SearchReducerTests: XCTestCase {
         }
         h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
         h.send(.textPasted("search x")) { $0.overlay = .commandLine(TextField("search x")) }
-        h.enterCommand([.searchPosts(query: "x", sessionID: nil)]) {
+        h.enterCommand([.search(.searchPosts(query: "x", sessionID: nil))]) {
             $0.overlay = nil
             $0.postSearch = PostSearchState(query: "x", sessionID: nil)
             $0.status = StatusLine("searching…")
@@ -147,7 +147,7 @@ final class LinkHintReducerTests: XCTestCase {
             $0.status = StatusLine("open which link? press its label (Esc cancels).")
         }
         // Keys are labels now: `3` is not the You pane, it is the third post.
-        h.send(.keyPressed(.char("3")), [.openURL("https://example.com/2")]) { $0.sessions.open?.hints = nil; $0.status = nil }
+        h.send(.keyPressed(.char("3")), [.post(.openURL("https://example.com/2"))]) { $0.sessions.open?.hints = nil; $0.status = nil }
         h.send(.keyPressed(.char("F"))) {
             $0.sessions.open?.hints = .copy
             $0.status = StatusLine("copy which link? press its label (Esc cancels).")
@@ -171,7 +171,7 @@ final class LinkHintReducerTests: XCTestCase {
             $0.sessions.open?.hints = .open
             $0.status = StatusLine("open which link? press its label (Esc cancels).")
         }
-        h.send(.keyPressed(.char(labelled.last!.label)), [.openURL("https://example.com/49")]) { $0.sessions.open?.hints = nil; $0.status = nil }
+        h.send(.keyPressed(.char(labelled.last!.label)), [.post(.openURL("https://example.com/49"))]) { $0.sessions.open?.hints = nil; $0.status = nil }
         // An empty feed has nothing to hint.
         var empty = ReducerHarness(F.feed(films, posts: []))
         empty.send(.keyPressed(.char("f")))

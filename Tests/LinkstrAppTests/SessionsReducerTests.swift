@@ -24,17 +24,17 @@ final class SessionsReducerTests: XCTestCase {
         var h = ReducerHarness(F.main(sessions: list))
         XCTAssertEqual(h.state.sessions.unreadActive.map(\.id), ["s1", "s3"])
         h.send(.keyPressed(.char("4")), []) { $0.pane = .settings }
-        h.send(.keyPressed(.char("u")), [.loadFeed(sessionID: "s1", limit: 50)]) {
+        h.send(.keyPressed(.char("u")), [.sessions(.loadFeed(sessionID: "s1", limit: 50))]) {
             $0.pane = .sessions
             var feed = SessionFeed(sessionID: "s1"); feed.summary = list[0]
             $0.sessions.open = feed
         }
-        h.send(.keyPressed(.char("u")), [.loadFeed(sessionID: "s3", limit: 50)]) {
+        h.send(.keyPressed(.char("u")), [.sessions(.loadFeed(sessionID: "s3", limit: 50))]) {
             $0.sessions.selection = 2
             var feed = SessionFeed(sessionID: "s3"); feed.summary = list[2]
             $0.sessions.open = feed
         }
-        h.send(.keyPressed(.char("u")), [.loadFeed(sessionID: "s1", limit: 50)]) {
+        h.send(.keyPressed(.char("u")), [.sessions(.loadFeed(sessionID: "s1", limit: 50))]) {
             $0.sessions.selection = 0
             var feed = SessionFeed(sessionID: "s1"); feed.summary = list[0]
             $0.sessions.open = feed
@@ -76,18 +76,18 @@ final class SessionsReducerTests: XCTestCase {
             h.send(.textPasted(line)) { $0.overlay = .commandLine(TextField(line)) }
             h.enterCommand(effects) { $0.overlay = nil; change(&$0) }
         }
-        command("archive", [.setArchived(sessionID: "s1", archived: true), .loadSessions(.active)]) { $0.status = StatusLine("archived Films.") }
+        command("archive", [.sessions(.setArchived(sessionID: "s1", archived: true)), .sessions(.loadSessions(.active))]) { $0.status = StatusLine("archived Films.") }
         command("unarchive", []) { $0.status = StatusLine("Films is not archived already.") }
-        command("members", [.loadContacts]) {
+        command("members", [.you(.loadContacts)]) {
             $0.overlay = .members(MembersForm(sessionID: "s1", selected: Set(self.rows[0].members), editable: true))
         }
         h.send(.keyPressed(.escape)) { $0.overlay = nil }
-        command("search mus", [.searchPosts(query: "mus", sessionID: nil)]) {
+        command("search mus", [.search(.searchPosts(query: "mus", sessionID: nil))]) {
             $0.postSearch = PostSearchState(query: "mus", sessionID: nil)
             $0.status = StatusLine("searching…")
         }
-        command("relay add wss://relay.example", [.addRelay("wss://relay.example")]) { _ in }
-        command("relay test wss://relay.example", [.testRelay("wss://relay.example")]) { $0.status = StatusLine("testing wss://relay.example…") }
+        command("relay add wss://relay.example", [.settings(.addRelay("wss://relay.example"))]) { _ in }
+        command("relay test wss://relay.example", [.settings(.testRelay("wss://relay.example"))]) { $0.status = StatusLine("testing wss://relay.example…") }
         command("relay frob", []) { $0.status = StatusLine("usage: :relay add|remove|test wss://…", .error) }
     }
 
@@ -119,10 +119,10 @@ final class SessionsReducerTests: XCTestCase {
 
     func testInlineSearchFiltersAndOpensTheMatch() {
         var h = ReducerHarness(F.main(sessions: rows))
-        h.send(.keyPressed(.char("/")), [.buildSearchIndex]) { $0.sessions.search = TextField() }
+        h.send(.keyPressed(.char("/")), [.search(.buildSearchIndex)]) { $0.sessions.search = TextField() }
         h.type("mu") { $0.sessions.search = TextField("mu") }
         XCTAssertEqual(h.state.sessions.visibleRows.map(\.id), ["s2"])
-        h.send(.keyPressed(.enter), [.loadFeed(sessionID: "s2", limit: AppReducer.feedPage)]) {
+        h.send(.keyPressed(.enter), [.sessions(.loadFeed(sessionID: "s2", limit: AppReducer.feedPage))]) {
             $0.sessions.search = nil
             $0.sessions.selection = 1
             var feed = SessionFeed(sessionID: "s2"); feed.summary = self.rows[1]
@@ -132,7 +132,7 @@ final class SessionsReducerTests: XCTestCase {
 
     func testSearchEscapeRestoresTheFullList() {
         var h = ReducerHarness(F.main(sessions: rows))
-        h.send(.keyPressed(.char("/")), [.buildSearchIndex]) { $0.sessions.search = TextField() }
+        h.send(.keyPressed(.char("/")), [.search(.buildSearchIndex)]) { $0.sessions.search = TextField() }
         h.send(.textPasted("zzz")) { $0.sessions.search = TextField("zzz") }
         XCTAssertEqual(h.state.sessions.visibleRows, [])
         h.send(.keyPressed(.escape)) { $0.sessions.search = nil }
@@ -142,14 +142,14 @@ final class SessionsReducerTests: XCTestCase {
     func testArchiveToggleAndArchivedListModeResetWhenLeavingThePane() {
         var h = ReducerHarness(F.main(sessions: rows))
         h.send(.keyPressed(.char("A"))) { $0.status = StatusLine("no archived sessions.") }
-        h.send(.keyPressed(.char("a")), [.setArchived(sessionID: "s1", archived: true), .loadSessions(.active)]) {
+        h.send(.keyPressed(.char("a")), [.sessions(.setArchived(sessionID: "s1", archived: true)), .sessions(.loadSessions(.active))]) {
             $0.status = StatusLine("archived Films.")
         }
         h.send(.sessions(.sessionsLoaded(listing(.active, Array(rows.dropFirst()), hasArchived: true, requestCount: 0)))) {
             $0.sessions.rows = Array(self.rows.dropFirst())
             $0.sessions.hasArchived = true
         }
-        h.send(.keyPressed(.char("A")), [.loadSessions(.archived)]) {
+        h.send(.keyPressed(.char("A")), [.sessions(.loadSessions(.archived))]) {
             $0.sessions.list = .archived
             $0.sessions.rows = []
             $0.sessions.loading = true
@@ -160,7 +160,7 @@ final class SessionsReducerTests: XCTestCase {
             $0.sessions.loading = false
         }
         // Leaving the Sessions pane resets the list mode to active (readme v2).
-        h.send(.keyPressed(.char("3")), [.loadSessions(.active), .loadIdentities]) {
+        h.send(.keyPressed(.char("3")), [.sessions(.loadSessions(.active)), .you(.loadIdentities)]) {
             $0.sessions.list = .active
             $0.pane = .you
             $0.status = nil
@@ -170,7 +170,7 @@ final class SessionsReducerTests: XCTestCase {
     func testRequestsListAcceptDeclineAndNoComposingIntoARequest() {
         var h = ReducerHarness(F.main(sessions: rows))
         h.send(.sessions(.sessionsLoaded(listing(.active, rows, hasArchived: false, requestCount: 2)))) { $0.sessions.requestCount = 2 }
-        h.send(.keyPressed(.char("R")), [.loadSessions(.requests)]) {
+        h.send(.keyPressed(.char("R")), [.sessions(.loadSessions(.requests))]) {
             $0.sessions.list = .requests
             $0.sessions.rows = []
             $0.sessions.loading = true
@@ -184,18 +184,18 @@ final class SessionsReducerTests: XCTestCase {
             $0.sessions.requestCount = 1
             $0.sessions.loading = false
         }
-        h.send(.keyPressed(.char("y")), [.decideRequest(sessionID: "r1", .accepted), .loadSessions(.requests)]) {
+        h.send(.keyPressed(.char("y")), [.sessions(.decideRequest(sessionID: "r1", .accepted)), .sessions(.loadSessions(.requests))]) {
             $0.status = StatusLine("accepted Free coins: it is in your sessions now.", .success)
         }
         h.send(.keyPressed(.char("j"))) { $0.sessions.selection = 1 }
         // x on a declined one makes it a request again.
-        h.send(.keyPressed(.char("x")), [.decideRequest(sessionID: "r2", .undecided), .loadSessions(.requests)]) {
+        h.send(.keyPressed(.char("x")), [.sessions(.decideRequest(sessionID: "r2", .undecided)), .sessions(.loadSessions(.requests))]) {
             $0.status = StatusLine("Old spam is a request again.")
         }
         h.send(.keyPressed(.char("k"))) { $0.sessions.selection = 0 }
         // A request cannot be archived or written into before it is accepted.
         h.send(.keyPressed(.char("a"))) { $0.status = StatusLine("accept the request first (y).", .error) }
-        h.send(.keyPressed(.enter), [.loadFeed(sessionID: "r1", limit: 50)]) {
+        h.send(.keyPressed(.enter), [.sessions(.loadFeed(sessionID: "r1", limit: 50))]) {
             var feed = SessionFeed(sessionID: "r1")
             feed.summary = requests[0]
             $0.sessions.open = feed
@@ -204,12 +204,12 @@ final class SessionsReducerTests: XCTestCase {
         h.send(.keyPressed(.char("c"))) {
             $0.status = StatusLine("this is a session request: accept it first (R lists requests, y accepts).", .error)
         }
-        h.send(.keyPressed(.char("x")), [.decideRequest(sessionID: "r1", .declined), .loadSessions(.requests), .loadFeed(sessionID: "r1", limit: 50)]) {
+        h.send(.keyPressed(.char("x")), [.sessions(.decideRequest(sessionID: "r1", .declined)), .sessions(.loadSessions(.requests)), .sessions(.loadFeed(sessionID: "r1", limit: 50))]) {
             $0.status = StatusLine("declined Free coins. x again to undo, y to accept.")
         }
         // Esc leaves the feed, then the requests list.
-        h.send(.keyPressed(.escape), [.loadSessions(.requests)]) { $0.sessions.open = nil }
-        h.send(.keyPressed(.escape), [.loadSessions(.active)]) {
+        h.send(.keyPressed(.escape), [.sessions(.loadSessions(.requests))]) { $0.sessions.open = nil }
+        h.send(.keyPressed(.escape), [.sessions(.loadSessions(.active))]) {
             $0.sessions.list = .active
             $0.sessions.rows = []
             $0.sessions.loading = true
@@ -217,7 +217,7 @@ final class SessionsReducerTests: XCTestCase {
         // The command line reaches the same list.
         h.send(.keyPressed(.char(":"))) { $0.overlay = .commandLine(TextField()) }
         h.state.overlay = .commandLine(TextField("/requests"))
-        h.enterCommand([.loadSessions(.requests)]) {
+        h.enterCommand([.sessions(.loadSessions(.requests))]) {
             $0.overlay = nil
             $0.sessions.list = .requests
         }
@@ -226,26 +226,26 @@ final class SessionsReducerTests: XCTestCase {
     /// wire-2026 §4: opening a session marks nothing; `r` in the list or the feed, or `:read`, marks it all read.
     func testMarkAllReadIsExplicit() {
         var h = ReducerHarness(F.main(sessions: rows))
-        h.send(.keyPressed(.char("r")), [.markSessionRead("s1")]) { $0.status = StatusLine("marked Films read.") }
-        h.send(.keyPressed(.enter), [.loadFeed(sessionID: "s1", limit: 50)]) {
+        h.send(.keyPressed(.char("r")), [.sessions(.markSessionRead("s1"))]) { $0.status = StatusLine("marked Films read.") }
+        h.send(.keyPressed(.enter), [.sessions(.loadFeed(sessionID: "s1", limit: 50))]) {
             var feed = SessionFeed(sessionID: "s1")
             feed.summary = self.rows[0]
             $0.sessions.open = feed
             $0.status = nil
         }
-        h.send(.keyPressed(.char("r")), [.markSessionRead("s1")]) { $0.status = StatusLine("marked Films read.") }
+        h.send(.keyPressed(.char("r")), [.sessions(.markSessionRead("s1"))]) { $0.status = StatusLine("marked Films read.") }
         h.state.overlay = .commandLine(TextField("/read"))
-        h.enterCommand([.markSessionRead("s1")]) { $0.overlay = nil }
+        h.enterCommand([.sessions(.markSessionRead("s1"))]) { $0.overlay = nil }
     }
 
     func testRenameCommandIsTheCreatorsAndReloadsWhatShowsTheName() {
         var h = ReducerHarness(F.main(sessions: rows))
         h.state.overlay = .commandLine(TextField("/rename weekend  links"))
-        h.enterCommand([.renameSession(sessionID: "s1", name: "weekend  links")]) {
+        h.enterCommand([.sessions(.renameSession(sessionID: "s1", name: "weekend  links"))]) {
             $0.overlay = nil
             $0.status = StatusLine("renaming…")
         }
-        h.send(.sessions(.sessionRenamed(sessionID: "s1", name: "weekend  links")), [.loadSessions(.active)]) {
+        h.send(.sessions(.sessionRenamed(sessionID: "s1", name: "weekend  links")), [.sessions(.loadSessions(.active))]) {
             $0.status = StatusLine("renamed to weekend links.", .success)
         }
         h.state.overlay = .commandLine(TextField("/rename"))
@@ -268,12 +268,12 @@ final class SessionsReducerTests: XCTestCase {
         h.enterCommand {
             $0.overlay = .confirm(Confirmation(.deleteSession("s1"), "delete \"Films\" for every member, for good? (y/n)"))
         }
-        h.send(.keyPressed(.char("y")), [.deleteSession(sessionID: "s1")]) {
+        h.send(.keyPressed(.char("y")), [.sessions(.deleteSession(sessionID: "s1"))]) {
             $0.overlay = nil
             $0.status = StatusLine("deleting the session…")
         }
         h.send(.sessions(.sessionDeleted(sessionID: "s1", warnings: ["relays may keep older copies of its posts' sealed envelopes."])),
-               [.loadSessions(.active)]) {
+               [.sessions(.loadSessions(.active))]) {
             $0.status = StatusLine("session deleted for everyone; relays may keep older copies of its posts' sealed envelopes.", .warning)
         }
         // Not the creator: refused before asking.
@@ -282,12 +282,12 @@ final class SessionsReducerTests: XCTestCase {
         h.state.overlay = .commandLine(TextField("/delete-session"))
         h.enterCommand { $0.overlay = nil; $0.status = StatusLine("only the session creator can delete this session.", .error) }
         // A member viewing it when the creator deletes it: the reload finds no session, the feed closes.
-        h.send(.keyPressed(.enter), [.loadFeed(sessionID: "s9", limit: 50)]) {
+        h.send(.keyPressed(.enter), [.sessions(.loadFeed(sessionID: "s9", limit: 50))]) {
             var feed = SessionFeed(sessionID: "s9"); feed.summary = F.session("s9", "Theirs", creator: F.bob)
             $0.sessions.open = feed
             $0.status = nil
         }
-        h.send(.sessions(.feedLoaded(sessionID: "s9", summary: nil, posts: [], changes: [], hasMore: false)), [.loadSessions(.active)]) {
+        h.send(.sessions(.feedLoaded(sessionID: "s9", summary: nil, posts: [], changes: [], hasMore: false)), [.sessions(.loadSessions(.active))]) {
             $0.sessions.open = nil
             $0.status = StatusLine("that session was deleted by its creator.", .error)
         }
@@ -295,7 +295,7 @@ final class SessionsReducerTests: XCTestCase {
 
     func testOpeningASessionLoadsItsFeed() {
         var h = ReducerHarness(F.main(sessions: rows))
-        h.send(.keyPressed(.enter), [.loadFeed(sessionID: "s1", limit: 50)]) {
+        h.send(.keyPressed(.enter), [.sessions(.loadFeed(sessionID: "s1", limit: 50))]) {
             var feed = SessionFeed(sessionID: "s1"); feed.summary = self.rows[0]
             $0.sessions.open = feed
         }
@@ -308,8 +308,8 @@ final class SessionsReducerTests: XCTestCase {
         h.send(.sessions(.feedLoaded(sessionID: "s9", summary: nil, posts: [], changes: [], hasMore: false)))
         h.send(.keyPressed(.down)) { $0.sessions.open?.selection = 1 }
         h.send(.keyPressed(.char("G"))) { $0.sessions.open?.selection = 2 }
-        h.send(.keyPressed(.char("o")), [.openURL("https://example.com/a")])
-        h.send(.keyPressed(.escape), [.loadSessions(.active)]) { $0.sessions.open = nil }
+        h.send(.keyPressed(.char("o")), [.post(.openURL("https://example.com/a"))])
+        h.send(.keyPressed(.escape), [.sessions(.loadSessions(.active))]) { $0.sessions.open = nil }
     }
 
     func testScrollingNearTheEndLoadsTheNextPage() {
@@ -318,38 +318,38 @@ final class SessionsReducerTests: XCTestCase {
         h.state.sessions.open?.hasMore = true
         h.state.sessions.open?.selection = 43
         h.send(.keyPressed(.down)) { $0.sessions.open?.selection = 44 }
-        h.send(.keyPressed(.down), [.loadFeed(sessionID: "s1", limit: 100)]) { $0.sessions.open?.selection = 45 }
+        h.send(.keyPressed(.down), [.sessions(.loadFeed(sessionID: "s1", limit: 100))]) { $0.sessions.open?.selection = 45 }
     }
 
     /// Issue 14, item 2: news rings as `notify` says, never for the session on screen while the terminal
     /// has focus, never for a muted session.
     func testArrivingMessagesReloadTheListTheOpenFeedAndNotify() {
         var h = ReducerHarness(F.feed(rows[0], posts: [], contacts: [Contact(pubkey: F.bob, alias: "Bob")]))
-        h.send(.sessions(.messagesArrived(touchedSessions: ["s2"], notifications: [])), [.loadSessions(.active)])
+        h.send(.sessions(.messagesArrived(touchedSessions: ["s2"], notifications: [])), [.sessions(.loadSessions(.active))])
         let news: [InboundNotification] = [.post(postID: "p", sessionID: "s1", author: F.bob),
                                            .reaction(reactionID: "r", postID: "p", sessionID: "s1", author: F.carol, emoji: "🔥")]
         // s1 is on screen and the terminal has focus: the feed reloads, nothing rings.
-        h.send(.sessions(.messagesArrived(touchedSessions: ["s1"], notifications: news)), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)])
+        h.send(.sessions(.messagesArrived(touchedSessions: ["s1"], notifications: news)), [.sessions(.loadSessions(.active)), .sessions(.loadFeed(sessionID: "s1", limit: 50))])
         h.send(.focusChanged(false)) { $0.terminalFocused = false }
         h.send(.sessions(.messagesArrived(touchedSessions: ["s1"], notifications: news)),
-               [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50),
+               [.sessions(.loadSessions(.active)), .sessions(.loadFeed(sessionID: "s1", limit: 50)),
                 .notify(title: "Bob shared a post", body: "", via: .both), .notify(title: "\(AccountState.shortNpub(F.carol)) reacted 🔥", body: "", via: .both)])
         h.send(.focusChanged(true)) { $0.terminalFocused = true }
         // Another session rings even while one is open; the bell only when `notify = "bell"`.
         h.state.notifyMode = .bell
         let elsewhere: [InboundNotification] = [.post(postID: "q", sessionID: "s2", author: F.bob)]
         h.send(.sessions(.messagesArrived(touchedSessions: ["s2"], notifications: elsewhere)),
-               [.loadSessions(.active), .notify(title: "Bob shared a post", body: "", via: .bell)])
+               [.sessions(.loadSessions(.active)), .notify(title: "Bob shared a post", body: "", via: .bell)])
         // Muted (M in the feed): silent, also out of focus. Off: silent.
-        h.send(.keyPressed(.char("M")), [.saveMuted(["s1"])]) {
+        h.send(.keyPressed(.char("M")), [.sessions(.saveMuted(["s1"]))]) {
             $0.muted = ["s1"]
             $0.status = StatusLine("muted Films: no notifications from it (M again to unmute).")
         }
         h.send(.focusChanged(false)) { $0.terminalFocused = false }
-        h.send(.sessions(.messagesArrived(touchedSessions: ["s1"], notifications: news)), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)])
-        h.send(.keyPressed(.char("M")), [.saveMuted([])]) { $0.muted = []; $0.status = StatusLine("unmuted Films.") }
+        h.send(.sessions(.messagesArrived(touchedSessions: ["s1"], notifications: news)), [.sessions(.loadSessions(.active)), .sessions(.loadFeed(sessionID: "s1", limit: 50))])
+        h.send(.keyPressed(.char("M")), [.sessions(.saveMuted([]))]) { $0.muted = []; $0.status = StatusLine("unmuted Films.") }
         h.state.notifyMode = .off
-        h.send(.sessions(.messagesArrived(touchedSessions: ["s1"], notifications: news)), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)])
+        h.send(.sessions(.messagesArrived(touchedSessions: ["s1"], notifications: news)), [.sessions(.loadSessions(.active)), .sessions(.loadFeed(sessionID: "s1", limit: 50))])
     }
 
     /// News that comes with its rows (pushed, not read back) shows them at once: only the open feed is
@@ -368,7 +368,7 @@ final class SessionsReducerTests: XCTestCase {
             $0.sessions.loading = false
             $0.sessions.selection = 1  // the selection stays on Films, now second
         }
-        h.send(.sessions(.messagesArrived(touchedSessions: ["s1"], notifications: [], listing: listing)), [.loadFeed(sessionID: "s1", limit: 50)])
+        h.send(.sessions(.messagesArrived(touchedSessions: ["s1"], notifications: [], listing: listing)), [.sessions(.loadFeed(sessionID: "s1", limit: 50))])
     }
 
     func testComposeFromAReadOnlySessionIsRefused() {
@@ -380,7 +380,7 @@ final class SessionsReducerTests: XCTestCase {
     func testNewSessionNeedsANameThenPicksMembersFromContacts() {
         let contacts = [Contact(pubkey: F.bob, alias: "Bob"), Contact(pubkey: F.carol, alias: "Carol")]
         var h = ReducerHarness(F.main(sessions: rows, contacts: contacts))
-        h.send(.keyPressed(.char("n")), [.loadContacts]) { $0.overlay = .newSession(NewSessionForm()) }
+        h.send(.keyPressed(.char("n")), [.you(.loadContacts)]) { $0.overlay = .newSession(NewSessionForm()) }
         h.send(.keyPressed(.ctrl("s"))) {
             var f = NewSessionForm(); f.error = SendRuleError.enterSessionName.description
             $0.overlay = .newSession(f)
@@ -393,7 +393,7 @@ final class SessionsReducerTests: XCTestCase {
             var f = NewSessionForm(); f.name = TextField("Trip"); f.focus = 1; f.cursor = 1; f.selected = [F.carol]
             $0.overlay = .newSession(f)
         }
-        h.send(.keyPressed(.enter), [.createSession(name: "Trip", members: [F.carol])]) {
+        h.send(.keyPressed(.enter), [.sessions(.createSession(name: "Trip", members: [F.carol]))]) {
             var f = NewSessionForm(); f.name = TextField("Trip"); f.focus = 1; f.cursor = 1; f.selected = [F.carol]; f.busy = true
             $0.overlay = .newSession(f)
         }
@@ -403,11 +403,11 @@ final class SessionsReducerTests: XCTestCase {
             f.error = "no relay accepted the session."
             $0.overlay = .newSession(f)
         }
-        h.send(.keyPressed(.enter), [.createSession(name: "Trip", members: [F.carol])]) {
+        h.send(.keyPressed(.enter), [.sessions(.createSession(name: "Trip", members: [F.carol]))]) {
             var f = NewSessionForm(); f.name = TextField("Trip"); f.focus = 1; f.cursor = 1; f.selected = [F.carol]; f.busy = true
             $0.overlay = .newSession(f)
         }
-        h.send(.sessions(.sessionCreated(sessionID: "new")), [.loadSessions(.active), .loadFeed(sessionID: "new", limit: 50)]) {
+        h.send(.sessions(.sessionCreated(sessionID: "new")), [.sessions(.loadSessions(.active)), .sessions(.loadFeed(sessionID: "new", limit: 50))]) {
             $0.overlay = nil
             $0.sessions.open = SessionFeed(sessionID: "new")
             $0.status = StatusLine("session created.", .success)
@@ -416,9 +416,9 @@ final class SessionsReducerTests: XCTestCase {
 
     func testNewSessionWithoutContactsCreatesOnReturn() {
         var h = ReducerHarness(F.main())
-        h.send(.keyPressed(.char("n")), [.loadContacts]) { $0.overlay = .newSession(NewSessionForm()) }
+        h.send(.keyPressed(.char("n")), [.you(.loadContacts)]) { $0.overlay = .newSession(NewSessionForm()) }
         h.send(.textPasted("Solo\n")) { var f = NewSessionForm(); f.name = TextField("Solo"); $0.overlay = .newSession(f) }
-        h.send(.keyPressed(.enter), [.createSession(name: "Solo", members: [])]) {
+        h.send(.keyPressed(.enter), [.sessions(.createSession(name: "Solo", members: []))]) {
             var f = NewSessionForm(); f.name = TextField("Solo"); f.busy = true; $0.overlay = .newSession(f)
         }
     }
@@ -427,7 +427,7 @@ final class SessionsReducerTests: XCTestCase {
         let mine = F.session("s1", "Films", creator: F.me, members: [F.me, F.bob])
         let contacts = [Contact(pubkey: F.bob, alias: "Bob"), Contact(pubkey: F.carol, alias: "Carol")]
         var h = ReducerHarness(F.feed(mine, posts: [], contacts: contacts))
-        h.send(.keyPressed(.char("m")), [.loadContacts]) {
+        h.send(.keyPressed(.char("m")), [.you(.loadContacts)]) {
             $0.overlay = .members(MembersForm(sessionID: "s1", selected: [F.me, F.bob], editable: true))
         }
         XCTAssertEqual(AppReducer.memberCandidates(h.state, MembersForm(sessionID: "s1", selected: [], editable: true)), [F.me, F.bob, F.carol])
@@ -437,17 +437,17 @@ final class SessionsReducerTests: XCTestCase {
         h.send(.keyPressed(.char(" "))) { var f = MembersForm(sessionID: "s1", selected: [F.me], editable: true); f.cursor = 1; $0.overlay = .members(f) }
         h.send(.keyPressed(.down)) { var f = MembersForm(sessionID: "s1", selected: [F.me], editable: true); f.cursor = 2; $0.overlay = .members(f) }
         h.send(.keyPressed(.char(" "))) { var f = MembersForm(sessionID: "s1", selected: [F.me, F.carol], editable: true); f.cursor = 2; $0.overlay = .members(f) }
-        h.send(.keyPressed(.enter), [.saveMembers(sessionID: "s1", members: [F.carol])]) {
+        h.send(.keyPressed(.enter), [.sessions(.saveMembers(sessionID: "s1", members: [F.carol]))]) {
             var f = MembersForm(sessionID: "s1", selected: [F.me, F.carol], editable: true); f.cursor = 2; f.busy = true; $0.overlay = .members(f)
         }
-        h.send(.sessions(.membersSaved(sessionID: "s1")), [.loadSessions(.active), .loadFeed(sessionID: "s1", limit: 50)]) {
+        h.send(.sessions(.membersSaved(sessionID: "s1")), [.sessions(.loadSessions(.active)), .sessions(.loadFeed(sessionID: "s1", limit: 50))]) {
             $0.overlay = nil
             $0.status = StatusLine("members updated.", .success)
         }
 
         let theirs = F.session("s2", "Theirs", creator: F.bob, members: [F.bob, F.me])
         var v = ReducerHarness(F.feed(theirs, posts: [], contacts: contacts))
-        v.send(.keyPressed(.char("m")), [.loadContacts]) {
+        v.send(.keyPressed(.char("m")), [.you(.loadContacts)]) {
             $0.overlay = .members(MembersForm(sessionID: "s2", selected: [F.bob, F.me], editable: false))
         }
         v.send(.keyPressed(.char(" ")))

@@ -36,7 +36,7 @@ final class SharedLinkReducerTests: XCTestCase {
         picker.selection = 1
         h.send(.keyPressed(.down)) { $0.overlay = .sharedLink(picker) }
         h.send(.keyPressed(.down)) { _ in }  // the last choice stays chosen
-        h.send(.keyPressed(.ctrl("o")), [.openURL("https://example.com/v")]) { _ in }
+        h.send(.keyPressed(.ctrl("o")), [.post(.openURL("https://example.com/v"))]) { _ in }
         h.send(.keyPressed(.ctrl("y")), [.copy("https://example.com/v", label: "link")]) { _ in }
         h.send(.keyPressed(.enter)) {
             $0.overlay = nil
@@ -79,8 +79,8 @@ final class SharedLinkReducerTests: XCTestCase {
         h.send(.textPasted(" Cats\n")) { $0.overlay = .sharedLink(picker) }
         h.send(.keyPressed(.enter)) { $0.overlay = .newSession(form) }
         form.busy = true
-        h.send(.keyPressed(.enter), [.createSession(name: "Cats", members: [])]) { $0.overlay = .newSession(form) }
-        h.send(.sessions(.sessionCreated(sessionID: "s9")), [.loadSessions(.active), .loadFeed(sessionID: "s9", limit: AppReducer.feedPage)]) {
+        h.send(.keyPressed(.enter), [.sessions(.createSession(name: "Cats", members: []))]) { $0.overlay = .newSession(form) }
+        h.send(.sessions(.sessionCreated(sessionID: "s9")), [.sessions(.loadSessions(.active)), .sessions(.loadFeed(sessionID: "s9", limit: AppReducer.feedPage))]) {
             $0.overlay = nil
             $0.sessions.open = SessionFeed(sessionID: "s9")
             $0.post.mode = .composer(self.composer("s9", "Cats"))
@@ -94,7 +94,7 @@ final class SharedLinkReducerTests: XCTestCase {
         state.sessions.list = .requests
         state.sessions.rows = [request]
         var h = ReducerHarness(state)
-        h.send(.linkReceived(link), [.loadSessions(.active)]) {
+        h.send(.linkReceived(link), [.sessions(.loadSessions(.active))]) {
             $0.sessions.list = .active
             $0.overlay = .sharedLink(SharedLinkPicker(self.link, in: $0.sessions))
         }

@@ -19,8 +19,8 @@ final class AccountSwitchTests: XCTestCase {
         let harness = try EffectHarness(passphraseFile: file.path)
         defer { harness.close() }
         try harness.send(.boot) { $0.contains(.onboarding(.identityMissing)) }
-        let ann = try harness.created(.createIdentity(name: "Ann", passphrase: passphrase))
-        let bob = try harness.created(.createIdentity(name: "Bob", passphrase: passphrase))
+        let ann = try harness.created(.onboarding(.createIdentity(name: "Ann", passphrase: passphrase)))
+        let bob = try harness.created(.onboarding(.createIdentity(name: "Bob", passphrase: passphrase)))
         XCTAssertNotEqual(ann.pubkey, bob.pubkey)
         weak let first = await harness.runner.account
         let firstSession = try XCTUnwrap(first)
@@ -30,13 +30,13 @@ final class AccountSwitchTests: XCTestCase {
         let connecting = Date().addingTimeInterval(10)
         while await firstSession.pool.snapshots().isEmpty, Date() < connecting { try await Task.sleep(for: .milliseconds(5)) }
         // Mid-search: Bob's index is built and held; mid-send: a session waits at the gate.
-        try harness.send(.buildSearchIndex) { _ in firstSession.search.holdsIndex }
-        harness.runner.perform(.createSession(name: "Bob's films", members: []))
+        try harness.send(.search(.buildSearchIndex)) { _ in firstSession.search.holdsIndex }
+        harness.runner.perform(.sessions(.createSession(name: "Bob's films", members: [])))
         let deadline = Date().addingTimeInterval(10)
         while firstSession.tasks.running == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
         XCTAssertEqual(firstSession.tasks.running, 1, "the send is under way")
 
-        let switched = try harness.send(.switchIdentity(ann.pubkey)) { got in got.contains { if case .identityReady = $0 { true } else { false } } }
+        let switched = try harness.send(.you(.switchIdentity(ann.pubkey))) { got in got.contains { if case .identityReady = $0 { true } else { false } } }
         guard case .identityReady(let info, _)? = switched.last else { return XCTFail("\(switched)") }
         XCTAssertEqual(info.pubkey, ann.pubkey)
         XCTAssertFalse(switched.contains { if case .sessions(.sessionCreateFailed) = $0 { true } else { false } }, "Bob's send never answers Ann's screen: \(switched)")

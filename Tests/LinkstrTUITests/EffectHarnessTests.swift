@@ -92,7 +92,7 @@ final class EffectHarness: Sendable {
     /// Nothing else arrived: a load of the identities (answered by one action) is run after everything
     /// sent before it, on the same queue, so anything still due from those is in by its answer.
     func expectNothingMore(file: StaticString = #filePath, line: UInt = #line) throws {
-        let got = try send(.loadIdentities, file: file, line: line) { $0.contains { if case .you(.identitiesLoaded) = $0 { true } else { false } } }
+        let got = try send(.you(.loadIdentities), file: file, line: line) { $0.contains { if case .you(.identitiesLoaded) = $0 { true } else { false } } }
         XCTAssertEqual(got.count, 1, "answers nobody asserted: \(got.dropLast())", file: file, line: line)
     }
 }
@@ -107,7 +107,7 @@ final class EffectHarnessTests: XCTestCase {
 
     func openAccountWithSecret() throws -> (IdentityInfo, RevealedSecret) {
         try harness.expect(.boot, [.bootStepReached(.loadingAccount), .bootStepReached(.preparingLocalData), .onboarding(.identityMissing)])
-        let created = try harness.send(.createIdentity(name: "Ann", passphrase: "correct horse battery staple")) { got in
+        let created = try harness.send(.onboarding(.createIdentity(name: "Ann", passphrase: "correct horse battery staple"))) { got in
             got.contains { if case .onboarding(.identityCreated) = $0 { true } else { false } }
         }
         XCTAssertEqual(created.count, 3, "\(created)")
@@ -124,18 +124,18 @@ final class EffectHarnessTests: XCTestCase {
 
     func testANewAccountLoadsEmptyAndItsLocalPreferencesPersist() throws {
         let info = try openAccount()
-        try harness.expect(.loadIdentities, [.you(.identitiesLoaded([IdentityEntry(pubkey: info.pubkey, npub: info.npub, active: true)]))])
-        try harness.expect(.loadContacts, [.you(.contactsLoaded([])), .you(.profileNamesLoaded([:]))])
-        try harness.expect(.loadDrafts, [.sessions(.draftsLoaded([:]))])
+        try harness.expect(.you(.loadIdentities), [.you(.identitiesLoaded([IdentityEntry(pubkey: info.pubkey, npub: info.npub, active: true)]))])
+        try harness.expect(.you(.loadContacts), [.you(.contactsLoaded([])), .you(.profileNamesLoaded([:]))])
+        try harness.expect(.sessions(.loadDrafts), [.sessions(.draftsLoaded([:]))])
         try harness.expect(.loadLocalPreferences, [.commandHistoryLoaded([]), .sessions(.mutedLoaded([]))])
         // Saving answers nothing; what was saved is what loads next.
-        try harness.expect(.saveMuted(["S2", "S1"]), [])
+        try harness.expect(.sessions(.saveMuted(["S2", "S1"])), [])
         try harness.expect(.saveCommandHistory(["search films", "theme day"]), [])
-        try harness.expect(.saveDraft(sessionID: "S1", Draft(link: "https://example.com", note: "later")), [])
+        try harness.expect(.sessions(.saveDraft(sessionID: "S1", Draft(link: "https://example.com", note: "later"))), [])
         try harness.expect(.loadLocalPreferences, [.commandHistoryLoaded(["search films", "theme day"]), .sessions(.mutedLoaded(["S1", "S2"]))])
-        try harness.expect(.loadDrafts, [.sessions(.draftsLoaded(["S1": Draft(link: "https://example.com", note: "later")]))])
-        try harness.expect(.saveDraft(sessionID: "S1", nil), [])
-        try harness.expect(.loadDrafts, [.sessions(.draftsLoaded([:]))])
+        try harness.expect(.sessions(.loadDrafts), [.sessions(.draftsLoaded(["S1": Draft(link: "https://example.com", note: "later")]))])
+        try harness.expect(.sessions(.saveDraft(sessionID: "S1", nil)), [])
+        try harness.expect(.sessions(.loadDrafts), [.sessions(.draftsLoaded([:]))])
     }
 
     func testTheSystemAroundTheAppIsReachedThroughItsClients() throws {
@@ -143,11 +143,11 @@ final class EffectHarnessTests: XCTestCase {
         try harness.expect(.copy("https://example.com/a", label: "link"), [.copyFinished(label: "link", .copied(by: "test clipboard"))])
         XCTAssertEqual(harness.clients.copied.withLock { $0 }, ["https://example.com/a"])
         harness.clients.clipboardText.withLock { $0 = "https://example.com/b" }
-        try harness.expect(.readClipboard, [.post(.clipboardRead("https://example.com/b"))])
-        try harness.expect(.openURL("https://example.com/a"), [.post(.linkOpened(how: "opened in the test browser"))])
+        try harness.expect(.post(.readClipboard), [.post(.clipboardRead("https://example.com/b"))])
+        try harness.expect(.post(.openURL("https://example.com/a")), [.post(.linkOpened(how: "opened in the test browser"))])
         XCTAssertEqual(harness.clients.opened.withLock { $0 }, ["https://example.com/a"])
         harness.clients.browserRefuses.withLock { $0 = true }
-        try harness.expect(.openURL("https://example.com/c"), [.failed(.openLink, ClientError(.invalid, "no browser here"))])
+        try harness.expect(.post(.openURL("https://example.com/c")), [.failed(.openLink, ClientError(.invalid, "no browser here"))])
         try harness.expect(.notify(title: "Films", body: "a link", via: .bell), [])
         XCTAssertEqual(harness.clients.rung.withLock { $0 }, ["Films bell:true desktop:false"])
     }
@@ -155,15 +155,15 @@ final class EffectHarnessTests: XCTestCase {
     func testRelayEditsAnswerWithTheRowsOrWhatWasWrong() throws {
         _ = try openAccount()
         let first = RelayRow(url: "ws://127.0.0.1:9", health: .connecting)
-        try harness.expect(.addRelay("wss://127.0.0.1:10"), [.settings(.relaysChanged([first, RelayRow(url: "wss://127.0.0.1:10", health: .connecting)]))])
-        let refused = try harness.send(.addRelay("not a relay")) { !$0.isEmpty }
+        try harness.expect(.settings(.addRelay("wss://127.0.0.1:10")), [.settings(.relaysChanged([first, RelayRow(url: "wss://127.0.0.1:10", health: .connecting)]))])
+        let refused = try harness.send(.settings(.addRelay("not a relay"))) { !$0.isEmpty }
         guard case .failed(.relayList, let why) = refused.first, refused.count == 1 else { return XCTFail("\(refused)") }
         XCTAssertEqual(why.kind, .invalid)
         XCTAssertFalse(why.detail.isEmpty)
         try harness.expectNothingMore()
-        try harness.expect(.setRelayEnabled("wss://127.0.0.1:10", false),
+        try harness.expect(.settings(.setRelayEnabled("wss://127.0.0.1:10", false)),
                            [.settings(.relaysChanged([first, RelayRow(url: "wss://127.0.0.1:10", health: .disabled)]))])
-        try harness.expect(.removeRelay("wss://127.0.0.1:10"), [.settings(.relaysChanged([first]))])
+        try harness.expect(.settings(.removeRelay("wss://127.0.0.1:10")), [.settings(.relaysChanged([first]))])
     }
 
     func testClearingTheCacheRemovesItAndLoggingOutLeavesNothingToAnswer() throws {
@@ -171,15 +171,15 @@ final class EffectHarnessTests: XCTestCase {
         let cache = DataPaths.resolve(home: harness.home.path).cache(for: info.pubkey)
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         try Data("x".utf8).write(to: cache.appendingPathComponent("thumb"))
-        try harness.expect(.clearCache, [.settings(.cacheCleared)])
+        try harness.expect(.settings(.clearCache), [.settings(.cacheCleared)])
         XCTAssertFalse(FileManager.default.fileExists(atPath: cache.path))
-        try harness.expect(.clearCache, [.settings(.cacheCleared)], "nothing there: still cleared")
-        try harness.expect(.revealSecret, [.settings(.secretRevealed(nsec))], "the same key as onboarding showed (equal by content)")
-        try harness.expect(.logout(clearData: false), [.loggedOut])
+        try harness.expect(.settings(.clearCache), [.settings(.cacheCleared)], "nothing there: still cleared")
+        try harness.expect(.settings(.revealSecret), [.settings(.secretRevealed(nsec))], "the same key as onboarding showed (equal by content)")
+        try harness.expect(.settings(.logout(clearData: false)), [.loggedOut])
         // No account: its loads and its secret answer nothing.
-        try harness.expect(.loadContacts, [])
-        try harness.expect(.revealSecret, [])
+        try harness.expect(.you(.loadContacts), [])
+        try harness.expect(.settings(.revealSecret), [])
         // The key has left this device.
-        try harness.expect(.loadIdentities, [.you(.identitiesLoaded([]))])
+        try harness.expect(.you(.loadIdentities), [.you(.identitiesLoaded([]))])
     }
 }

@@ -27,7 +27,7 @@ final class SendingEffectsTests: XCTestCase {
 
     func openAccount() throws {
         try harness.send(.boot) { $0.contains(.onboarding(.identityMissing)) }
-        _ = try harness.created(.createIdentity(name: "Ann", passphrase: "correct horse battery staple"))
+        _ = try harness.created(.onboarding(.createIdentity(name: "Ann", passphrase: "correct horse battery staple")))
         try harness.expectNothingMore()
     }
 
@@ -56,22 +56,22 @@ final class SendingEffectsTests: XCTestCase {
         harness.clients.accountClient.withLock { $0 = Self.recording(calls) }
         try openAccount()
         let bob = Self.bob, carol = Self.carol
-        try harness.expect(.sendPost(sessionID: "S1", url: "https://example.com/a", note: "look"), [.post(.postSent(postID: "P9", sessionID: "S1"))])
-        try harness.expect(.react(postID: "P1", emoji: "🔥"), [.post(.reactionSent(postID: "P1", sessionID: "S1", emoji: "🔥", removed: false))])
-        try harness.expect(.react(postID: "P1", emoji: "👎"), [.post(.reactionSent(postID: "P1", sessionID: "S1", emoji: "👎", removed: true))])
-        try harness.expect(.deletePost("P1"), [.post(.postDeleted(postID: "P1", sessionID: "S1", warnings: ["wss://r kept a copy"]))])
-        try harness.expect(.createSession(name: "Films", members: [bob]), [.sessions(.sessionCreated(sessionID: "S2"))])
-        try harness.expect(.saveMembers(sessionID: "S2", members: [bob, carol]), [.sessions(.membersSaved(sessionID: "S2"))])
-        try harness.expect(.renameSession(sessionID: "S2", name: "Movies"), [.sessions(.sessionRenamed(sessionID: "S2", name: "Movies"))])
-        try harness.expect(.deleteSession(sessionID: "S2"), [.sessions(.sessionDeleted(sessionID: "S2", warnings: []))])
-        try harness.expect(.setArchived(sessionID: "S1", archived: true), [])
-        try harness.expect(.decideRequest(sessionID: "S3", .accepted), [])
-        try harness.expect(.addContact(carol, alias: "Carol"), [.you(.contactSaved(carol))])
-        try harness.expect(.setAlias(carol, alias: nil), [.you(.contactSaved(carol))])
-        try harness.expect(.removeContact(bob), [.you(.contactsLoaded([Self.contact])), .you(.contactRemoved(bob))])
-        try harness.expect(.setProfileName("Ann B"), [.you(.profileNameSaved("Ann B"))])
-        try harness.expect(.loadAddedYou, [.you(.addedYouLoaded([bob], complete: false))])
-        try harness.expect(.watchAddedYou(true), [])
+        try harness.expect(.post(.sendPost(sessionID: "S1", url: "https://example.com/a", note: "look")), [.post(.postSent(postID: "P9", sessionID: "S1"))])
+        try harness.expect(.post(.react(postID: "P1", emoji: "🔥")), [.post(.reactionSent(postID: "P1", sessionID: "S1", emoji: "🔥", removed: false))])
+        try harness.expect(.post(.react(postID: "P1", emoji: "👎")), [.post(.reactionSent(postID: "P1", sessionID: "S1", emoji: "👎", removed: true))])
+        try harness.expect(.post(.deletePost("P1")), [.post(.postDeleted(postID: "P1", sessionID: "S1", warnings: ["wss://r kept a copy"]))])
+        try harness.expect(.sessions(.createSession(name: "Films", members: [bob])), [.sessions(.sessionCreated(sessionID: "S2"))])
+        try harness.expect(.sessions(.saveMembers(sessionID: "S2", members: [bob, carol])), [.sessions(.membersSaved(sessionID: "S2"))])
+        try harness.expect(.sessions(.renameSession(sessionID: "S2", name: "Movies")), [.sessions(.sessionRenamed(sessionID: "S2", name: "Movies"))])
+        try harness.expect(.sessions(.deleteSession(sessionID: "S2")), [.sessions(.sessionDeleted(sessionID: "S2", warnings: []))])
+        try harness.expect(.sessions(.setArchived(sessionID: "S1", archived: true)), [])
+        try harness.expect(.sessions(.decideRequest(sessionID: "S3", .accepted)), [])
+        try harness.expect(.you(.addContact(carol, alias: "Carol")), [.you(.contactSaved(carol))])
+        try harness.expect(.you(.setAlias(carol, alias: nil)), [.you(.contactSaved(carol))])
+        try harness.expect(.you(.removeContact(bob)), [.you(.contactsLoaded([Self.contact])), .you(.contactRemoved(bob))])
+        try harness.expect(.you(.setProfileName("Ann B")), [.you(.profileNameSaved("Ann B"))])
+        try harness.expect(.you(.loadAddedYou), [.you(.addedYouLoaded([bob], complete: false))])
+        try harness.expect(.you(.watchAddedYou(true)), [])
         XCTAssertEqual(calls.all, [
             "send S1 https://example.com/a look 1700000000", "react P1 🔥", "react P1 👎", "delete P1", "create Films 1", "members S2 2",
             "rename S2 Movies", "delete session S2", "archive S1 true", "decide S3 accepted", "add cccc Carol", "alias cccc -",
@@ -84,27 +84,27 @@ final class SendingEffectsTests: XCTestCase {
         harness.clients.accountClient.withLock { $0 = .failing(refused) }
         try openAccount()
         let bob = Self.bob
-        try harness.expect(.sendPost(sessionID: "S1", url: "https://example.com/a", note: nil), [.post(.postSendFailed(refused))])
-        try harness.expect(.react(postID: "P1", emoji: "🔥"), [.failed(.react(postID: "P1"), refused)])
-        try harness.expect(.deletePost("P1"), [.failed(.deletePost("P1"), refused)])
-        try harness.expect(.createSession(name: "Films", members: [bob]), [.sessions(.sessionCreateFailed(refused))])
-        try harness.expect(.saveMembers(sessionID: "S2", members: [bob]), [.sessions(.membersSaveFailed(refused))])
-        try harness.expect(.renameSession(sessionID: "S2", name: "Movies"), [.failed(.renameSession("S2"), refused)])
-        try harness.expect(.deleteSession(sessionID: "S2"), [.failed(.deleteSession("S2"), refused)])
-        try harness.expect(.setArchived(sessionID: "S1", archived: true), [.failed(.archive("S1"), refused)])
-        try harness.expect(.decideRequest(sessionID: "S3", .declined), [.failed(.sessionRequest("S3"), refused)])
-        try harness.expect(.addContact(bob, alias: nil), [.you(.contactSaveFailed(refused))])
-        try harness.expect(.setAlias(bob, alias: "B"), [.you(.contactSaveFailed(refused))])
-        try harness.expect(.removeContact(bob), [.failed(.removeContact(bob), refused)])
-        try harness.expect(.setProfileName(nil), [.failed(.profileName, refused)])
-        try harness.expect(.loadAddedYou, [.you(.addedYouFailed(refused))])
+        try harness.expect(.post(.sendPost(sessionID: "S1", url: "https://example.com/a", note: nil)), [.post(.postSendFailed(refused))])
+        try harness.expect(.post(.react(postID: "P1", emoji: "🔥")), [.failed(.react(postID: "P1"), refused)])
+        try harness.expect(.post(.deletePost("P1")), [.failed(.deletePost("P1"), refused)])
+        try harness.expect(.sessions(.createSession(name: "Films", members: [bob])), [.sessions(.sessionCreateFailed(refused))])
+        try harness.expect(.sessions(.saveMembers(sessionID: "S2", members: [bob])), [.sessions(.membersSaveFailed(refused))])
+        try harness.expect(.sessions(.renameSession(sessionID: "S2", name: "Movies")), [.failed(.renameSession("S2"), refused)])
+        try harness.expect(.sessions(.deleteSession(sessionID: "S2")), [.failed(.deleteSession("S2"), refused)])
+        try harness.expect(.sessions(.setArchived(sessionID: "S1", archived: true)), [.failed(.archive("S1"), refused)])
+        try harness.expect(.sessions(.decideRequest(sessionID: "S3", .declined)), [.failed(.sessionRequest("S3"), refused)])
+        try harness.expect(.you(.addContact(bob, alias: nil)), [.you(.contactSaveFailed(refused))])
+        try harness.expect(.you(.setAlias(bob, alias: "B")), [.you(.contactSaveFailed(refused))])
+        try harness.expect(.you(.removeContact(bob)), [.failed(.removeContact(bob), refused)])
+        try harness.expect(.you(.setProfileName(nil)), [.failed(.profileName, refused)])
+        try harness.expect(.you(.loadAddedYou), [.you(.addedYouFailed(refused))])
     }
 
     /// The live client's refusals arrive typed: a post into a session that does not exist is "not found",
     /// worded by the domain, with no relay involved.
     func testTheLiveClientsRefusalsAreClassified() throws {
         try openAccount()
-        let got = try harness.send(.sendPost(sessionID: String(repeating: "0", count: 32), url: "https://example.com", note: nil)) { !$0.isEmpty }
+        let got = try harness.send(.post(.sendPost(sessionID: String(repeating: "0", count: 32), url: "https://example.com", note: nil))) { !$0.isEmpty }
         XCTAssertEqual(got, [.post(.postSendFailed(ClientError(SendRuleError.unknownSession)))])
         XCTAssertEqual(ClientError(SendRuleError.unknownSession).kind, .notFound)
         try harness.expectNothingMore()

@@ -14,8 +14,8 @@ extension EffectRunner {
     func runAccount(_ effect: AppEffect) async throws {
         switch effect {
         case .boot: await boot(inMemory: false)
-        case .continueInMemory: await boot(inMemory: true)
-        case .unlock(let passphrase):
+        case .onboarding(.continueInMemory): await boot(inMemory: true)
+        case .onboarding(.unlock(let passphrase)):
             guard let pk = pendingUnlock ?? vault.activePubkey() else { dispatch(.onboarding(.identityMissing)); return }
             do {
                 let key = try vault.unlock(pk, passphrase: passphrase)
@@ -24,7 +24,7 @@ extension EffectRunner {
             } catch let e as VaultError {
                 dispatch(.onboarding(.unlockFailed(ClientError(e))))
             }
-        case .createIdentity(let name, let given):
+        case .onboarding(.createIdentity(let name, let given)):
             do {
                 guard let local else { throw StorageError.closed }
                 let passphrase = try given ?? environmentPassphrase() ?? { throw VaultError.noPassphrase }()
@@ -34,7 +34,7 @@ extension EffectRunner {
             } catch {
                 dispatch(.onboarding(.onboardingFailed(ClientError(error))))
             }
-        case .importIdentity(let text, let given):
+        case .onboarding(.importIdentity(let text, let given)):
             do {
                 guard let local else { throw StorageError.closed }
                 let passphrase = try given ?? environmentPassphrase() ?? { throw VaultError.noPassphrase }()
@@ -43,7 +43,7 @@ extension EffectRunner {
             } catch {
                 dispatch(.onboarding(.onboardingFailed(ClientError(error))))
             }
-        case .checkBackup(let path, let backupPassphrase):
+        case .onboarding(.checkBackup(let path, let backupPassphrase)):
             do {
                 let file = Self.expandingTilde(path)
                 if backupPassphrase == nil, try BackupActions.needsPassphrase(file) {
@@ -55,7 +55,7 @@ extension EffectRunner {
             } catch {
                 dispatch(.onboarding(.onboardingFailed(ClientError(error))))
             }
-        case .restoreBackup(let path, let backupPassphrase, let given):
+        case .onboarding(.restoreBackup(let path, let backupPassphrase, let given)):
             do {
                 guard let local else { throw StorageError.closed }
                 let backup = try BackupActions.load(Self.expandingTilde(path), passphrase: backupPassphrase)
@@ -66,7 +66,7 @@ extension EffectRunner {
             } catch {
                 dispatch(.onboarding(.onboardingFailed(ClientError(error))))
             }
-        case .exportBackup(let path, let passphrase):
+        case .settings(.exportBackup(let path, let passphrase)):
             guard let store, let identity, let local else { return }
             let vault = self.vault, now = self.now
             run({
@@ -75,12 +75,12 @@ extension EffectRunner {
                 try BackupActions.write(data, to: Self.expandingTilde(path))
                 try vault.setBackedUp(identity.publicKey.hex, true)
             }, { [.settings(.backupExported(path: path))] }, failed: { .settings(.backupExportFailed($0)) })
-        case .loadIdentities:
+        case .you(.loadIdentities):
             let active = vault.activePubkey()
             dispatch(.you(.identitiesLoaded(try vault.list().map { IdentityEntry(pubkey: $0.pubkey, npub: $0.npub, active: $0.pubkey == active) })))
-        case .markKeyBackedUp:
+        case .settings(.markKeyBackedUp):
             if let identity { try vault.setBackedUp(identity.publicKey.hex, true) }
-        case .revealSecret:
+        case .settings(.revealSecret):
             if let identity { dispatch(.settings(.secretRevealed(RevealedSecret(identity.revealNsecBytes())))) }
         case .wipe:
             await closeAccount()
@@ -91,7 +91,7 @@ extension EffectRunner {
             } catch {
                 dispatch(.failed(.wipe, ClientError(error)))
             }
-        case .switchIdentity(let pk):
+        case .you(.switchIdentity(let pk)):
             // Nothing of the account being left stays open, running or in memory (issue 28).
             await closeAccount()
             pendingUnlock = pk
@@ -103,12 +103,12 @@ extension EffectRunner {
                 dispatch(.onboarding(.passphraseNeeded(pubkey: pk, npub: (try? PublicKey(hex: pk))?.npub ?? pk)))
                 if passphrase != nil { dispatch(.onboarding(.environmentPassphraseRefused)) }
             }
-        case .logout(let clear):
+        case .settings(.logout(let clear)):
             let leaving = account
             await closeAccount()
             if let leaving, let local { try IdentityActions(vault: vault, local: local).forget(leaving.me, store: leaving.store, clearData: clear) }
             dispatch(.loggedOut)
-        case .deleteAccount:
+        case .settings(.deleteAccount):
             guard let actions, let leaving = account else { return }
             let dispatch = self.dispatch, now = self.now, relays = self.relays.enabledURLs
             // A task of the account: it ends with it, and closes it once the relays were told.

@@ -12,27 +12,27 @@ extension EffectRunner {
     /// Answers with the actions of what was read; searches and page titles answer later, on their own.
     func runReading(_ effect: AppEffect) throws -> [AppAction] {
         switch effect {
-        case .loadSessions(let list):
+        case .sessions(.loadSessions(let list)):
             guard let account else { return [] }
             shownList.value = list
             return [.sessions(.sessionsLoaded(try account.sessions.reload(list, policy: requestPolicy)))]
-        case .loadFeed(let sid, let limit):
+        case .sessions(.loadFeed(let sid, let limit)):
             guard let store, let actions else { return [] }
             let page = try store.postPage(in: sid, limit: limit + 1)
             let summary = try actions.summary(of: sid)
             return [.sessions(.feedLoaded(sessionID: sid, summary: summary, posts: Array(page.prefix(limit)),
                                 changes: try store.membershipChanges(in: sid), hasMore: page.count > limit))]
                 + loadLinkTitles(page.map(\.post.url), fetching: summary?.standing == .listed, session: sid)
-        case .loadPost(let id):
+        case .post(.loadPost(let id)):
             guard let store, let actions else { return [] }
             let view = try store.postView(id)
             let summary = try view.flatMap { try actions.summary(of: $0.post.sessionID) }
             return [.post(.postLoaded(postID: id, view: view, sessionName: summary?.name ?? ""))]
                 + (view.map { loadLinkTitles([$0.post.url], fetching: summary?.standing == .listed, session: $0.post.sessionID) } ?? [])
-        case .loadContacts:
+        case .you(.loadContacts):
             guard let store else { return [] }
             return [.you(.contactsLoaded(try store.contacts())), .you(.profileNamesLoaded(try store.profileNames()))]
-        case .loadDrafts:
+        case .sessions(.loadDrafts):
             guard let store else { return [] }
             return [.sessions(.draftsLoaded(try store.drafts().mapValues { Draft(link: $0.link, note: $0.note) }))]
         case .loadLocalPreferences:
@@ -45,26 +45,26 @@ extension EffectRunner {
         case .savePosition(let position):
             try store?.setSetting(.uiPosition, String(decoding: try JSONEncoder().encode(position), as: UTF8.self))
             return []
-        case .saveMuted(let muted):
+        case .sessions(.saveMuted(let muted)):
             try store?.setSetting(.mutedSessions, String(decoding: try JSONEncoder().encode(muted.sorted()), as: UTF8.self))
             return []
         case .saveCommandHistory(let history):
             try store?.setSetting(.commandHistory, String(decoding: try JSONEncoder().encode(history), as: UTF8.self))
             return []
-        case .saveDraft(let sid, let draft):
+        case .sessions(.saveDraft(let sid, let draft)):
             try store?.setDraft(draft.map { AccountStore.StoredDraft(link: $0.link, note: $0.note) }, for: sid, now: now)
             return []
-        case .markSessionRead(let sid):
+        case .sessions(.markSessionRead(let sid)):
             try store?.markSessionRead(sid, now: now)
             return [.sessions(.readStateChanged(sessionID: sid))]
-        case .buildSearchIndex:
+        case .search(.buildSearchIndex):
             guard let search else { return [] }
             let dispatch = self.dispatch
             searchQueue.async {
                 do { try search.build() } catch { dispatch(.search(.indexReadFailed(ClientError(error)))) }
             }
             return []
-        case .searchPosts(let query, let sid):
+        case .search(.searchPosts(let query, let sid)):
             guard let search else { return [] }
             let dispatch = self.dispatch
             // On the search queue: a first query that finds the index still being built waits there, not here.
@@ -80,7 +80,7 @@ extension EffectRunner {
                 }
             }
             return []
-        case .markPostRead(let id):
+        case .post(.markPostRead(let id)):
             try store?.markRead(postID: id, now: now)
             return try store?.postView(id).map { [.sessions(.readStateChanged(sessionID: $0.post.sessionID))] } ?? []
         default:

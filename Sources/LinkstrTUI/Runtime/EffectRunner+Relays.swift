@@ -15,22 +15,22 @@ extension EffectRunner {
         case .startSync:
             startSync()
             return []
-        case .addRelay(let text):
+        case .settings(.addRelay(let text)):
             do { try editRelays { try $0.add(text, now: now) } } catch let e as RelayList.Failure { return [.failed(.relayList, ClientError(e))] }
             return await applyRelays()
-        case .removeRelay(let url):
+        case .settings(.removeRelay(let url)):
             do { try editRelays { try $0.remove(url) } } catch let e as RelayList.Failure { return [.failed(.relayList, ClientError(e))] }
             accountView.relaySnapshots[url] = nil
             return await applyRelays()
-        case .setRelayEnabled(let url, let enabled):
+        case .settings(.setRelayEnabled(let url, let enabled)):
             do { try editRelays { try $0.setEnabled(url, enabled) } } catch let e as RelayList.Failure { return [.failed(.relayList, ClientError(e))] }
             return await applyRelays()
-        case .resetRelays:
+        case .settings(.resetRelays):
             try editRelays { try $0.reset(now: now) }
             accountView.relaySnapshots = [:]
             accountView.historyNotes = [:]
             return await applyRelays()
-        case .refreshRelayStats:
+        case .settings(.refreshRelayStats):
             guard let account else { return [] }
             // The pool answers from its own actor; the rows are built back here, from the runner's state.
             startAccountTask { [weak self] answer in
@@ -38,7 +38,7 @@ extension EffectRunner {
                 if let rows = await self?.relayRows(updating: snapshots, of: account) { answer(.settings(.relaysChanged(rows))) }
             }
             return []
-        case .testRelay(let url):
+        case .settings(.testRelay(let url)):
             startAccountTask { answer in
                 let probe = await RelayList.probe(url)
                 answer(.settings(.relayTested(url: url, summary: probe.summary, ok: probe.ok)))

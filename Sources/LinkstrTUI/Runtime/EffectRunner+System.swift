@@ -13,18 +13,18 @@ extension EffectRunner {
         switch effect {
         case .copy(let text, let label):
             return [.copyFinished(label: label, services.clipboard.copy(text))]
-        case .copySecret(let secret):
+        case .settings(.copySecret(let secret)):
             // Copying hands the text to other programs anyway; this String lives only for that.
             let text = secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
             return [.copyFinished(label: "secret key", services.clipboard.copy(text))]
-        case .readClipboard:
+        case .post(.readClipboard):
             return [.post(.clipboardRead(services.clipboard.read()))]
-        case .openURL(let url):
+        case .post(.openURL(let url)):
             switch services.browser.open(url) {
             case .success(let m): return [.post(.linkOpened(how: m))]
             case .failure(let e): return [.failed(.openLink, ClientError(.invalid, e.description))]
             }
-        case .clearCache:
+        case .settings(.clearCache):
             guard let store else { return [] }
             try store.clearLinkMetadata()
             let cache = paths.cache(for: store.owner)

@@ -103,7 +103,7 @@ public actor EffectRunner {
             // own (an accepted request's feed must be read again, not answered by a read queued before).
             pendingLoads.withLock { $0.removeAll() }
         }
-        if case .loadSessions = effect {
+        if case .sessions(.loadSessions) = effect {
             let time = services.time
             let wait = listReloads.withLock { $0.delay(now: time.monotonicSeconds()) }
             if wait > 0 {
@@ -120,7 +120,7 @@ public actor EffectRunner {
 
     private func handle(_ effect: AppEffect) async {
         if Self.isLoad(effect) { pendingLoads.withLock { $0.removeAll { $0 == effect } } }
-        if case .loadSessions = effect { listReloads.withLock { $0.read(at: services.time.monotonicSeconds()) } }
+        if case .sessions(.loadSessions) = effect { listReloads.withLock { $0.read(at: services.time.monotonicSeconds()) } }
         do { try await run(effect) } catch {
             dispatch(.failed(.unexpected, ClientError(error)))
         }
@@ -154,7 +154,7 @@ public actor EffectRunner {
 
     private static func isLoad(_ effect: AppEffect) -> Bool {
         switch effect {
-        case .loadSessions, .loadFeed, .loadPost, .loadContacts, .loadIdentities: return true
+        case .sessions(.loadSessions), .sessions(.loadFeed), .post(.loadPost), .you(.loadContacts), .you(.loadIdentities): return true
         default: return false
         }
     }
@@ -164,23 +164,31 @@ public actor EffectRunner {
     /// Each area's effects are handled in its own file (`EffectRunner+Area`).
     private func run(_ effect: AppEffect) async throws {
         switch effect {
-        case .boot, .continueInMemory, .unlock, .createIdentity, .importIdentity, .checkBackup, .restoreBackup, .wipe, .switchIdentity,
-             .logout, .deleteAccount, .revealSecret, .markKeyBackedUp, .loadIdentities, .exportBackup:
+        case .boot, .wipe,
+             .onboarding(.continueInMemory), .onboarding(.unlock), .onboarding(.createIdentity), .onboarding(.importIdentity),
+             .onboarding(.checkBackup), .onboarding(.restoreBackup),
+             .you(.switchIdentity), .you(.loadIdentities),
+             .settings(.logout), .settings(.deleteAccount), .settings(.revealSecret), .settings(.markKeyBackedUp), .settings(.exportBackup):
             try await runAccount(effect)
-        case .loadSessions, .loadFeed, .loadPost, .loadContacts, .loadDrafts, .loadLocalPreferences, .saveMuted, .saveCommandHistory,
-             .saveDraft, .markSessionRead, .markPostRead, .buildSearchIndex, .searchPosts, .savePosition:
+        case .loadLocalPreferences, .saveCommandHistory, .savePosition,
+             .sessions(.loadSessions), .sessions(.loadFeed), .sessions(.loadDrafts), .sessions(.saveMuted), .sessions(.saveDraft),
+             .sessions(.markSessionRead),
+             .post(.loadPost), .post(.markPostRead), .you(.loadContacts), .search(.buildSearchIndex), .search(.searchPosts):
             for action in try runReading(effect) { dispatch(action) }
             sayDamagedRecords()
-        case .sendPost, .react, .deletePost, .createSession, .saveMembers, .renameSession, .deleteSession, .setArchived, .decideRequest,
-             .addContact, .setAlias, .removeContact, .setProfileName, .loadAddedYou, .watchAddedYou:
+        case .post(.sendPost), .post(.react), .post(.deletePost),
+             .sessions(.createSession), .sessions(.saveMembers), .sessions(.renameSession), .sessions(.deleteSession),
+             .sessions(.setArchived), .sessions(.decideRequest),
+             .you(.addContact), .you(.setAlias), .you(.removeContact), .you(.setProfileName), .you(.loadAddedYou), .you(.watchAddedYou):
             try runSending(effect)
-        case .startSync, .addRelay, .removeRelay, .setRelayEnabled, .resetRelays, .refreshRelayStats, .testRelay:
+        case .startSync, .settings(.addRelay), .settings(.removeRelay), .settings(.setRelayEnabled), .settings(.resetRelays),
+             .settings(.refreshRelayStats), .settings(.testRelay):
             for action in try await runRelays(effect) { dispatch(action) }
-        case .repairDamagedRecords:
+        case .settings(.repairDamagedRecords):
             for action in try runRepair() { dispatch(action) }
-        case .copy, .copySecret, .readClipboard, .openURL, .notify, .clearCache:
+        case .copy, .notify, .settings(.copySecret), .settings(.clearCache), .post(.readClipboard), .post(.openURL):
             for action in try runSystem(effect) { dispatch(action) }
-        case .quit, .editNote, .applyTheme:
+        case .quit, .post(.editNote), .settings(.applyTheme):
             break  // the terminal loop's own (it owns the screen)
         }
     }

@@ -143,8 +143,8 @@ public final class TerminalApp {
         for effect in AppReducer.reduce(&state, action) {
             if effect == .quit { running = false; continue }
             // The editor needs the terminal: the loop runs it, with the screen suspended.
-            if case .editNote(let note) = effect { editNote(note); continue }
-            if case .applyTheme(let name) = effect { applyTheme(name); continue }
+            if case .post(.editNote(let note)) = effect { editNote(note); continue }
+            if case .settings(.applyTheme(let name)) = effect { applyTheme(name); continue }
             runner.perform(effect)
         }
     }

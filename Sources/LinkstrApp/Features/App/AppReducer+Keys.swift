@@ -10,7 +10,7 @@ extension AppReducer {
         case .recovery:
             switch key {
             case .char("r"), .enter: state.phase = .booting(.loadingAccount); return [.boot]
-            case .char("m"): state.phase = .booting(.preparingLocalData); return [.continueInMemory]
+            case .char("m"): state.phase = .booting(.preparingLocalData); return [.onboarding(.continueInMemory)]
             case .char("q"): return [.quit]
             default: return []
             }
@@ -48,7 +48,7 @@ extension AppReducer {
     /// Quitting: with text in the composer it asks first, then keeps it as the session's draft.
     static func quit(_ state: inout AppState) -> [AppEffect] {
         guard state.phase == .main, case .composer(let c) = state.post.mode, !c.draft.isEmpty, !c.sending else { return [.quit] }
-        if case .confirm(let confirmation)? = state.overlay, confirmation.action == .quitKeepingDraft { return [.saveDraft(sessionID: c.sessionID, c.draft), .quit] }
+        if case .confirm(let confirmation)? = state.overlay, confirmation.action == .quitKeepingDraft { return [.sessions(.saveDraft(sessionID: c.sessionID, c.draft)), .quit] }
         state.overlay = .confirm(Confirmation(.quitKeepingDraft, "quit? what you typed is kept as this session's draft. (y/n)"))
         return []
     }
@@ -95,11 +95,11 @@ extension AppReducer {
         if state.pane == .sessions, state.sessions.list != .active {
             state.sessions.list = .active
             state.sessions.selection = 0
-            effects.append(.loadSessions(.active))
+            effects.append(.sessions(.loadSessions(.active)))
         }
         state.pane = pane
         state.status = nil
-        if pane == .you { effects.append(.loadIdentities) }
+        if pane == .you { effects.append(.you(.loadIdentities)) }
         return effects
     }
 

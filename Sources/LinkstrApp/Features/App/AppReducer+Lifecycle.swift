@@ -32,7 +32,7 @@ extension AppReducer {
                 state.pendingLink = nil
                 _ = showSharedLink(&state, link)  // the list is loaded just below
             }
-            return [.loadSessions(.active), .loadContacts, .loadIdentities, .loadDrafts, .loadLocalPreferences, .startSync]
+            return [.sessions(.loadSessions(.active)), .you(.loadContacts), .you(.loadIdentities), .sessions(.loadDrafts), .loadLocalPreferences, .startSync]
         case .loggedOut:
             // Everything of the account goes; what belongs to the terminal (its size, the clock, in-memory
             // mode) stays, or rows outside 80×24 would keep the old screen (a revealed nsec among it).

@@ -15,7 +15,7 @@ extension AppReducer {
             // Notes fade; errors stay until replaced or acknowledged (issue 16, item 3).
             if let s = state.status, s.kind != .error, let since = s.since, now - since >= StatusLine.lifetime { state.status = nil }
             // Relay figures are live while shown (issue 16, item 2).
-            if state.phase == .main, state.pane == .settings, state.settings.showStats { return [.refreshRelayStats] }
+            if state.phase == .main, state.pane == .settings, state.settings.showStats { return [.settings(.refreshRelayStats)] }
             return []
 
         case .focusChanged(let focused):

@@ -44,13 +44,13 @@ extension AppReducer {
             return []
         }
         state.status = StatusLine("sending…")
-        return [.sendPost(sessionID: sessionID, url: url, note: parts.count > 2 ? parts[2] : nil)]
+        return [.post(.sendPost(sessionID: sessionID, url: url, note: parts.count > 2 ? parts[2] : nil))]
     }
 
     static func reactCommand(_ state: inout AppState, _ input: CommandInput) -> [AppEffect] {
         guard let post = input.post else { state.status = StatusLine("select a post first.", .error); return [] }
         guard input.parts.count >= 2 else { state.status = StatusLine("usage: :react 👍", .error); return [] }
-        return [.react(postID: post.id, emoji: input.parts[1])]
+        return [.post(.react(postID: post.id, emoji: input.parts[1]))]
     }
 
     static func whoCommand(_ state: inout AppState, _ input: CommandInput) -> [AppEffect] {
@@ -67,7 +67,7 @@ extension AppReducer {
             guard !name.isEmpty else { state.status = StatusLine("usage: :rename NEW NAME", .error); return [] }
             guard row.creator == state.identity?.pubkey else { state.status = StatusLine(SendRuleError.notCreatorRename.description, .error); return [] }
             state.status = StatusLine("renaming…")
-            return [.renameSession(sessionID: row.id, name: name)]
+            return [.sessions(.renameSession(sessionID: row.id, name: name))]
         }
     }
 
@@ -87,7 +87,7 @@ extension AppReducer {
                 return []
             }
             state.status = StatusLine("\(archived ? "archived" : "unarchived") \(DisplayText.singleLine(row.name)).")
-            return [.setArchived(sessionID: row.id, archived: archived), .loadSessions(state.sessions.list)]
+            return [.sessions(.setArchived(sessionID: row.id, archived: archived)), .sessions(.loadSessions(state.sessions.list))]
         }
     }
 
@@ -116,11 +116,11 @@ extension AppReducer {
             return []
         }
         switch verb {
-        case "add": return [.addRelay(words[1])]
-        case "remove": return [.removeRelay(words[1])]
+        case "add": return [.settings(.addRelay(words[1]))]
+        case "remove": return [.settings(.removeRelay(words[1]))]
         default:
             state.status = StatusLine("testing \(DisplayText.singleLine(words[1]))…")
-            return [.testRelay(words[1])]
+            return [.settings(.testRelay(words[1]))]
         }
     }
 
@@ -169,7 +169,7 @@ extension AppReducer {
             state.status = StatusLine("no theme named \(DisplayText.singleLine(name)): \(themes.joined(separator: ", ")).", .error)
             return []
         }
-        return [.applyTheme(name)]
+        return [.settings(.applyTheme(name))]
     }
 
     /// Sessions `:session NAME` can open: the list shown, and the active ones with news.

@@ -47,7 +47,7 @@ enum CommandTable {
         Command(["post"], help: ":post URL note", AppReducer.postCommand),
         Command(["react"], help: ":react 👍", completesEmoji: true, AppReducer.reactCommand),
         Command(["who"], help: ":who", AppReducer.whoCommand),
-        Command(["open"], help: ":open") { state, input in AppReducer.withPost(&state, input) { [.openURL($0.post.url)] } },
+        Command(["open"], help: ":open") { state, input in AppReducer.withPost(&state, input) { [.post(.openURL($0.post.url))] } },
         Command(["copy"], help: ":copy") { state, input in AppReducer.withPost(&state, input) { [.copy($0.post.url, label: "link")] } },
         Command(["read"], help: ":read") { state, input in AppReducer.withSession(&state, input) { AppReducer.markAllRead(&$0, $1) } },
         Command(["unread"], help: ":unread") { state, _ in AppReducer.nextUnread(&state) },
@@ -67,7 +67,7 @@ enum CommandTable {
         Command(["members"], help: ":members") { state, input in
             AppReducer.withSession(&state, input) { state, row in
                 state.overlay = .members(MembersForm(sessionID: row.id, selected: Set(row.members), editable: row.creator == state.identity?.pubkey))
-                return [.loadContacts]
+                return [.you(.loadContacts)]
             }
         },
         Command(["rename"], help: ":rename NAME", argumentNames: { state in (state.sessions.open?.summary).map { [DisplayText.singleLine($0.name)] } ?? [] },

@@ -10,7 +10,7 @@ extension AppReducer {
             u.busy = true
             u.error = nil
             state.phase = .unlock(u)
-            return [.unlock(passphrase: u.passphrase.text)]
+            return [.onboarding(.unlock(passphrase: u.passphrase.text))]
         case .escape: return [.quit]
         default:
             editField(&u.passphrase, key)
@@ -67,7 +67,7 @@ extension AppReducer {
                 o.pendingRestore = nil
                 if state.passphraseInEnvironment {
                     o.busy = true
-                    return [.createIdentity(name: o.pendingName, passphrase: nil)]
+                    return [.onboarding(.createIdentity(name: o.pendingName, passphrase: nil))]
                 }
                 o.step = .passphrase(TextField(), confirm: TextField(), focusConfirm: false)
             default: editField(&f, key); o.step = .createName(f)
@@ -91,7 +91,7 @@ extension AppReducer {
                 // An ncryptsec has its own password, so that one is always asked for.
                 if state.passphraseInEnvironment, !text.lowercased().hasPrefix("ncryptsec1") {
                     o.busy = true
-                    return [.importIdentity(key: text, passphrase: nil)]
+                    return [.onboarding(.importIdentity(key: text, passphrase: nil))]
                 }
                 o.step = .passphrase(TextField(), confirm: text.lowercased().hasPrefix("ncryptsec1") ? nil : TextField(), focusConfirm: false)
             default: editField(&f, key); o.step = .importKey(f); o.error = nil
@@ -104,7 +104,7 @@ extension AppReducer {
                 guard !path.isEmpty else { o.error = "type the path of a .linkstrbackup file."; return [] }
                 o.busy = true
                 o.error = nil
-                return [.checkBackup(path: path, backupPassphrase: nil)]
+                return [.onboarding(.checkBackup(path: path, backupPassphrase: nil))]
             default: editField(&f, key); o.step = .restoreFile(f); o.error = nil
             }
         case .restoreSecret(let path, var f):
@@ -114,7 +114,7 @@ extension AppReducer {
                 guard !f.text.isEmpty else { o.error = "type the passphrase the backup was sealed with."; return [] }
                 o.busy = true
                 o.error = nil
-                return [.checkBackup(path: path, backupPassphrase: f.text)]
+                return [.onboarding(.checkBackup(path: path, backupPassphrase: f.text))]
             default: editField(&f, key); o.step = .restoreSecret(path: path, f); o.error = nil
             }
         case .passphrase(var p, var confirm, let focusConfirm):
@@ -152,9 +152,9 @@ extension AppReducer {
                 }
                 o.busy = true
                 o.error = nil
-                if let key = o.pendingImport { return [.importIdentity(key: key, passphrase: p.text)] }
-                if let r = o.pendingRestore { return [.restoreBackup(path: r.path, backupPassphrase: r.backupPassphrase, passphrase: p.text)] }
-                return [.createIdentity(name: o.pendingName, passphrase: p.text)]
+                if let key = o.pendingImport { return [.onboarding(.importIdentity(key: key, passphrase: p.text))] }
+                if let r = o.pendingRestore { return [.onboarding(.restoreBackup(path: r.path, backupPassphrase: r.backupPassphrase, passphrase: p.text))] }
+                return [.onboarding(.createIdentity(name: o.pendingName, passphrase: p.text))]
             default:
                 if focusConfirm, var c = confirm { editField(&c, key); confirm = c } else { editField(&p, key) }
                 o.step = .passphrase(p, confirm: confirm, focusConfirm: focusConfirm)
@@ -166,7 +166,7 @@ extension AppReducer {
                 // The key shows only on an explicit key press.
                 o.step = .backup(revealed: revealed == nil ? o.secretToBackUp : nil)
             case .char("y") where revealed != nil:
-                return [.copySecret(revealed!)]
+                return [.settings(.copySecret(revealed!))]
             case .enter, .char("l"), .escape:
                 // "later" is allowed: the You pane keeps reminding.
                 let backedUp = revealed != nil
@@ -174,7 +174,7 @@ extension AppReducer {
                 guard var info = state.identity else { return [] }
                 info.backedUp = backedUp
                 state.phase = .main
-                return (backedUp ? [.markKeyBackedUp] : []) + reduce(&state, .identityReady(info, inMemory: state.inMemory))
+                return (backedUp ? [.settings(.markKeyBackedUp)] : []) + reduce(&state, .identityReady(info, inMemory: state.inMemory))
             default: break
             }
         }
@@ -230,7 +230,7 @@ extension AppReducer {
             if state.passphraseInEnvironment {
                 o.busy = true
                 state.phase = .onboarding(o)
-                return [.restoreBackup(path: path, backupPassphrase: backupPassphrase, passphrase: nil)]
+                return [.onboarding(.restoreBackup(path: path, backupPassphrase: backupPassphrase, passphrase: nil))]
             }
             o.step = .passphrase(TextField(), confirm: TextField(), focusConfirm: false)
             state.phase = .onboarding(o)

@@ -156,7 +156,7 @@ extension AppReducer {
             f.busy = true
             f.error = nil
             state.overlay = .newSession(f)
-            return [.createSession(name: name, members: state.contacts.map(\.pubkey).filter { f.selected.contains($0) })]
+            return [.sessions(.createSession(name: name, members: state.contacts.map(\.pubkey).filter { f.selected.contains($0) }))]
         case .down where f.focus == 1, .char("j") where f.focus == 1: f.cursor = min(f.cursor + 1, max(0, state.contacts.count - 1))
         case .up where f.focus == 1, .char("k") where f.focus == 1: f.cursor = max(0, f.cursor - 1)
         case .char(" ") where f.focus == 1:
@@ -184,7 +184,7 @@ extension AppReducer {
         case .enter where f.editable:
             f.busy = true
             state.overlay = .members(f)
-            return [.saveMembers(sessionID: f.sessionID, members: candidates.filter { f.selected.contains($0) && $0 != state.identity?.pubkey })]
+            return [.sessions(.saveMembers(sessionID: f.sessionID, members: candidates.filter { f.selected.contains($0) && $0 != state.identity?.pubkey }))]
         case .enter:
             state.overlay = nil
             return []
@@ -207,7 +207,7 @@ extension AppReducer {
             guard f.confirm.text == f.passphrase.text else { f.error = "the passphrases do not match."; f.confirm.clear(); return [] }
             f.busy = true
             f.error = nil
-            return [.exportBackup(path: f.path, passphrase: f.passphrase.text)]
+            return [.settings(.exportBackup(path: f.path, passphrase: f.passphrase.text))]
         default:
             if f.focusConfirm { editField(&f.confirm, key) } else { editField(&f.passphrase, key) }
             f.error = nil
@@ -229,45 +229,45 @@ extension AppReducer {
         case .deletePost(let id):
             if case .detail(var d) = state.post.mode { d.busy = true; state.post.mode = .detail(d) }
             state.status = StatusLine("deleting…")
-            return [.deletePost(id)]
+            return [.post(.deletePost(id))]
         case .deleteSession(let sid):
             state.status = StatusLine("deleting the session…")
-            return [.deleteSession(sessionID: sid)]
-        case .revealSecret: return [.revealSecret]
-        case .logout(let clear): return [.logout(clearData: clear)]
+            return [.sessions(.deleteSession(sessionID: sid))]
+        case .revealSecret: return [.settings(.revealSecret)]
+        case .logout(let clear): return [.settings(.logout(clearData: clear))]
         case .deleteAccount(step: 1):
             state.overlay = .confirm(Confirmation(.deleteAccount(step: 2), "really delete? this cannot be undone. type y again to delete. (y/n)"))
             return []
         case .deleteAccount:
             state.status = StatusLine("deleting account…")
-            return [.deleteAccount]
-        case .resetRelays: return [.resetRelays]
-        case .removeRelay(let url): return [.removeRelay(url)]
+            return [.settings(.deleteAccount)]
+        case .resetRelays: return [.settings(.resetRelays)]
+        case .removeRelay(let url): return [.settings(.removeRelay(url))]
         case .removeContact(let pk):
             state.status = StatusLine("removing contact…")
-            return [.removeContact(pk)]
+            return [.you(.removeContact(pk))]
         case .clearCache:
             // The titles on screen came from that cache.
             if !state.linkTitles.isEmpty {
                 state.linkTitles = [:]
                 state.linkTitlesVersion += 1
             }
-            return [.clearCache]
+            return [.settings(.clearCache)]
         case .discardSharedLink:
             state.status = StatusLine("shared link discarded.")
             return []
         case .repairDamagedRecords:
             state.status = StatusLine("repairing…")
-            return [.repairDamagedRecords]
+            return [.settings(.repairDamagedRecords)]
         case .wipe:
             state.status = StatusLine("wiping…")
             return [.wipe]
         case .quitKeepingDraft:
             guard case .composer(let c) = state.post.mode else { return [.quit] }
-            return [.saveDraft(sessionID: c.sessionID, c.draft), .quit]
+            return [.sessions(.saveDraft(sessionID: c.sessionID, c.draft)), .quit]
         case .exportPlainBackup(let path):
             state.status = StatusLine("writing the backup…")
-            return [.exportBackup(path: path, passphrase: nil)]
+            return [.settings(.exportBackup(path: path, passphrase: nil))]
         }
     }
 }

@@ -47,7 +47,7 @@ extension AppReducer {
             state.drafts[c.sessionID] = c.draft
             state.sendingInBackground[c.sessionID] = c.draft
             state.status = StatusLine("still sending to \(DisplayText.singleLine(c.sessionName)) in the background; you will be told when relays answer.")
-            return [.saveDraft(sessionID: c.sessionID, c.draft)]
+            return [.sessions(.saveDraft(sessionID: c.sessionID, c.draft))]
         }
         switch key {
         case .escape:
@@ -57,12 +57,12 @@ extension AppReducer {
             let draft = c.draft
             if draft.isEmpty {
                 guard state.drafts.removeValue(forKey: c.sessionID) != nil else { return [] }
-                return [.saveDraft(sessionID: c.sessionID, nil)]
+                return [.sessions(.saveDraft(sessionID: c.sessionID, nil))]
             }
             guard state.drafts[c.sessionID] != draft else { return [] }
             state.drafts[c.sessionID] = draft
             state.status = StatusLine("draft kept: c in \(DisplayText.singleLine(c.sessionName)) brings it back.")
-            return [.saveDraft(sessionID: c.sessionID, draft)]
+            return [.sessions(.saveDraft(sessionID: c.sessionID, draft))]
         case .tab, .backTab:
             c.focus = c.focus == .link ? .note : .link
         case .enter where c.focus == .link:
@@ -72,11 +72,11 @@ extension AppReducer {
         case .ctrl("v"):
             // The Paste helper: replaces the whole link field with the clipboard.
             state.post.mode = .composer(c)
-            return [.readClipboard]
+            return [.post(.readClipboard)]
         case .ctrl("o"):
             // The note in $VISUAL / $EDITOR: long notes are written where the user writes.
             state.post.mode = .composer(c)
-            return [.editNote(c.note.text)]
+            return [.post(.editNote(c.note.text))]
         case .ctrl("l"):
             // The Clear helper of the link field.
             c.link.clear()
@@ -100,7 +100,7 @@ extension AppReducer {
         c.error = nil
         state.post.mode = .composer(c)
         let note = c.note.text.trimmingWhitespace()
-        return [.sendPost(sessionID: c.sessionID, url: url, note: note.isEmpty ? nil : note)]
+        return [.post(.sendPost(sessionID: c.sessionID, url: url, note: note.isEmpty ? nil : note))]
     }
 
     static func detailKey(_ state: inout AppState, _ d: PostDetail, _ key: Key) -> [AppEffect] {
@@ -118,7 +118,7 @@ extension AppReducer {
             return []
         case .char("o"):
             guard let url = d.view?.post.url else { return [] }
-            return [.openURL(url)]
+            return [.post(.openURL(url))]
         case .char("y"):
             guard let url = d.view?.post.url else { return [] }
             return [.copy(url, label: "link")]
@@ -155,7 +155,7 @@ extension AppReducer {
         guard !d.busy else { return [] }
         d.busy = true
         state.status = StatusLine("sending \(emoji)…")
-        return [.react(postID: d.postID, emoji: emoji)]
+        return [.post(.react(postID: d.postID, emoji: emoji))]
     }
 
     // MARK: results
@@ -188,11 +188,11 @@ extension AppReducer {
         case .postSent(let postID, let sessionID):
             if let sent = state.sendingInBackground.removeValue(forKey: sessionID), !isSending(state, sessionID) {
                 // The user stopped waiting: say so where they are, and drop the draft only if it is still that text.
-                var effects: [AppEffect] = [.loadSessions(state.sessions.list)]
-                if state.sessions.open?.sessionID == sessionID { effects.append(.loadFeed(sessionID: sessionID, limit: feedPage)) }
+                var effects: [AppEffect] = [.sessions(.loadSessions(state.sessions.list))]
+                if state.sessions.open?.sessionID == sessionID { effects.append(.sessions(.loadFeed(sessionID: sessionID, limit: feedPage))) }
                 if state.drafts[sessionID] == sent {
                     state.drafts[sessionID] = nil
-                    effects.append(.saveDraft(sessionID: sessionID, nil))
+                    effects.append(.sessions(.saveDraft(sessionID: sessionID, nil)))
                 }
                 state.status = StatusLine("your post was sent.", .success)
                 return effects
@@ -203,8 +203,8 @@ extension AppReducer {
             state.pane = .sessions
             if state.sessions.open?.sessionID != sessionID { state.sessions.open = SessionFeed(sessionID: sessionID) }
             state.sessions.open?.selectWhenLoaded = postID
-            return [.loadFeed(sessionID: sessionID, limit: feedPage), .loadSessions(state.sessions.list)]
-                + (hadDraft ? [.saveDraft(sessionID: sessionID, nil)] : [])
+            return [.sessions(.loadFeed(sessionID: sessionID, limit: feedPage)), .sessions(.loadSessions(state.sessions.list))]
+                + (hadDraft ? [.sessions(.saveDraft(sessionID: sessionID, nil))] : [])
         case .postSendFailed(let error):
             if case .composer(var c) = state.post.mode, c.sending {
                 c.sending = false
@@ -224,9 +224,9 @@ extension AppReducer {
             }
             let summary = PostDeletionWording.summary(warnings)
             state.status = StatusLine(summary, warnings.isEmpty ? .success : .warning)
-            var effects: [AppEffect] = [.loadSessions(state.sessions.list)]
+            var effects: [AppEffect] = [.sessions(.loadSessions(state.sessions.list))]
             if let open = state.sessions.open, open.sessionID == sid {
-                effects.append(.loadFeed(sessionID: sid, limit: max(feedPage, open.posts.count)))
+                effects.append(.sessions(.loadFeed(sessionID: sid, limit: max(feedPage, open.posts.count))))
             }
             return effects
         case .reactionSent(let postID, let sid, let emoji, let removed):

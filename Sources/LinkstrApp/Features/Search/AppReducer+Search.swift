@@ -33,7 +33,7 @@ extension AppReducer {
         }
         state.postSearch = PostSearchState(query: query, sessionID: sessionID)
         state.status = StatusLine("searching…")
-        return [.searchPosts(query: query, sessionID: sessionID)]
+        return [.search(.searchPosts(query: query, sessionID: sessionID))]
     }
 
     static func searchFinished(_ state: inout AppState, _ answer: PostSearchAnswer) -> [AppEffect] {
@@ -79,13 +79,13 @@ extension AppReducer {
             }
             feed.selectWhenLoaded = hit.postID
             state.sessions.open = feed
-            return [.loadFeed(sessionID: hit.sessionID, limit: max(feed.posts.count, needed))]
+            return [.sessions(.loadFeed(sessionID: hit.sessionID, limit: max(feed.posts.count, needed)))]
         }
         var feed = SessionFeed(sessionID: hit.sessionID)
         feed.summary = (state.sessions.rows + state.sessions.unreadActive).first { $0.id == hit.sessionID }
         feed.selectWhenLoaded = hit.postID
         state.sessions.open = feed
-        return [.loadFeed(sessionID: hit.sessionID, limit: needed)]
+        return [.sessions(.loadFeed(sessionID: hit.sessionID, limit: needed))]
     }
 
     /// `n` / `N` in a feed: the next (older) or previous (newer) hit, round the ends.

@@ -20,7 +20,7 @@ extension AppReducer {
         case .pageUp: state.sessions.selection = max(state.sessions.selection - 10, 0)
         case .char("/"):
             state.sessions.search = TextField()
-            return [.buildSearchIndex]
+            return [.search(.buildSearchIndex)]
         case .enter, .right, .char("l"):
             guard let row = rows[safe: state.sessions.selection] else { return [] }
             return openSession(&state, row)
@@ -28,7 +28,7 @@ extension AppReducer {
             guard let row = rows[safe: state.sessions.selection] else { return [] }
             guard row.standing == .listed else { state.status = StatusLine("accept the request first (y).", .error); return [] }
             state.status = StatusLine(row.archived ? "unarchived \(DisplayText.singleLine(row.name))." : "archived \(DisplayText.singleLine(row.name)).")
-            return [.setArchived(sessionID: row.id, archived: !row.archived), .loadSessions(state.sessions.list)]
+            return [.sessions(.setArchived(sessionID: row.id, archived: !row.archived)), .sessions(.loadSessions(state.sessions.list))]
         case .char("A"):
             guard state.sessions.hasArchived || state.sessions.list == .archived else {
                 state.status = StatusLine("no archived sessions.")
@@ -51,7 +51,7 @@ extension AppReducer {
             return toggleMute(&state, row)
         case .char("n"):
             state.overlay = .newSession(NewSessionForm())
-            return [.loadContacts]
+            return [.you(.loadContacts)]
         case .escape where state.sessions.list != .active:
             return showList(&state, .active)
         default: break
@@ -92,7 +92,7 @@ extension AppReducer {
         state.sessions.rows = []
         state.sessions.loading = true
         if list == .requests, state.sessions.requestCount == 0 { state.status = StatusLine("no session requests waiting.") }
-        return [.loadSessions(list)]
+        return [.sessions(.loadSessions(list))]
     }
 
     /// Accepts, declines or (on a declined one) un-declines a request; nothing goes to relays.
@@ -103,7 +103,7 @@ extension AppReducer {
         case .declined: state.status = StatusLine("declined \(name). x again to undo, y to accept.")
         case .undecided: state.status = StatusLine("\(name) is a request again.")
         }
-        return [.decideRequest(sessionID: row.id, decision), .loadSessions(state.sessions.list)]
+        return [.sessions(.decideRequest(sessionID: row.id, decision)), .sessions(.loadSessions(state.sessions.list))]
     }
 
     static func openSession(_ state: inout AppState, _ row: SessionSummary) -> [AppEffect] {
@@ -113,7 +113,7 @@ extension AppReducer {
         state.status = nil
         // Opening a session marks nothing, as in the iOS app (wire 2026 §4): opening a post marks it
         // read, and `r` (or `:read`) marks the whole session read.
-        return [.loadFeed(sessionID: row.id, limit: feedPage)]
+        return [.sessions(.loadFeed(sessionID: row.id, limit: feedPage))]
     }
 
     /// `u` / `:unread`: the next active session with unread posts after the one open or selected (from
@@ -148,7 +148,7 @@ extension AppReducer {
         if state.sessions.list != .active {
             state.sessions.list = .active
             state.sessions.rows = unread
-            effects.append(.loadSessions(.active))
+            effects.append(.sessions(.loadSessions(.active)))
         }
         if let i = state.sessions.rows.firstIndex(where: { $0.id == target }) { state.sessions.selection = i }
         return effects + openSession(&state, row)
@@ -163,14 +163,14 @@ extension AppReducer {
         } else {
             state.status = StatusLine("unmuted \(name).")
         }
-        return [.saveMuted(state.muted)]
+        return [.sessions(.saveMuted(state.muted))]
     }
 
     /// "Mark all as read": every unread inbound post of the session, with one timestamp (later arrivals
     /// stay unread). Nothing goes on the wire.
     static func markAllRead(_ state: inout AppState, _ row: SessionSummary) -> [AppEffect] {
         state.status = StatusLine("marked \(DisplayText.singleLine(row.name)) read.")
-        return [.markSessionRead(row.id)]
+        return [.sessions(.markSessionRead(row.id))]
     }
 
     static func feedKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
@@ -188,7 +188,7 @@ extension AppReducer {
                 return []
             }
             state.status = nil
-            return [hints == .open ? .openURL(post.post.url) : .copy(post.post.url, label: "link")]
+            return [hints == .open ? .post(.openURL(post.post.url)) : .copy(post.post.url, label: "link")]
         }
         switch key {
         case .char("f"), .char("F"):
@@ -199,7 +199,7 @@ extension AppReducer {
             feed.searchField = TextField()
             state.sessions.open = feed
             // The index is read while the query is typed (it is not kept for those who never search).
-            return [.buildSearchIndex]
+            return [.search(.buildSearchIndex)]
         case .char("n") where state.postSearch != nil: return stepSearch(&state, by: 1)
         case .char("N") where state.postSearch != nil: return stepSearch(&state, by: -1)
         case .escape where state.postSearch != nil:
@@ -213,12 +213,12 @@ extension AppReducer {
             return []
         case .escape, .left, .char("h"), .char("q"):
             state.sessions.open = nil
-            return [.loadSessions(state.sessions.list)]
+            return [.sessions(.loadSessions(state.sessions.list))]
         case .down, .char("j"):
             feed.selection = min(feed.selection + 1, max(0, count - 1))
             if feed.selection >= count - 5, feed.hasMore {
                 state.sessions.open = feed
-                return [.loadFeed(sessionID: feed.sessionID, limit: count + feedPage)]
+                return [.sessions(.loadFeed(sessionID: feed.sessionID, limit: count + feedPage))]
             }
         case .up, .char("k"): feed.selection = max(feed.selection - 1, 0)
         case .char("g"), .home: feed.selection = 0
@@ -229,13 +229,13 @@ extension AppReducer {
                 feed.selectOldestWhenLoaded = true
                 feed.loading = true
                 state.sessions.open = feed
-                return [.loadFeed(sessionID: feed.sessionID, limit: max(count + feedPage, wholeFeed))]
+                return [.sessions(.loadFeed(sessionID: feed.sessionID, limit: max(count + feedPage, wholeFeed)))]
             }
         case .pageDown:
             feed.selection = min(feed.selection + 5, max(0, count - 1))
             if feed.selection >= count - 5, feed.hasMore {
                 state.sessions.open = feed
-                return [.loadFeed(sessionID: feed.sessionID, limit: count + feedPage)]
+                return [.sessions(.loadFeed(sessionID: feed.sessionID, limit: count + feedPage))]
             }
         case .pageUp: feed.selection = max(feed.selection - 5, 0)
         case .enter, .right, .char("l"):
@@ -250,10 +250,10 @@ extension AppReducer {
             state.sessions.open = feed
             state.overlay = .members(MembersForm(sessionID: summary.id, selected: Set(summary.members),
                                                  editable: summary.creator == state.identity?.pubkey))
-            return [.loadContacts]
+            return [.you(.loadContacts)]
         case .char("o"):
             guard let post = feed.posts[safe: feed.selection] else { return [] }
-            return [.openURL(post.post.url)]
+            return [.post(.openURL(post.post.url))]
         case .char("r"):
             guard let summary = feed.summary else { return [] }
             state.sessions.open = feed
@@ -266,7 +266,7 @@ extension AppReducer {
             guard let summary = feed.summary, summary.standing != .listed else { return [] }
             state.sessions.open = feed
             let decision: RequestDecision = key == .char("y") ? .accepted : summary.standing == .declined ? .undecided : .declined
-            return decide(&state, summary, decision) + [.loadFeed(sessionID: feed.sessionID, limit: max(feedPage, count))]
+            return decide(&state, summary, decision) + [.sessions(.loadFeed(sessionID: feed.sessionID, limit: max(feedPage, count)))]
         default: return []
         }
         state.sessions.open = feed
@@ -304,7 +304,7 @@ extension AppReducer {
         let view = state.sessions.open?.posts.first { $0.id == postID }
         state.post.mode = .detail(PostDetail(postID: postID, view: view, sessionName: sessionName))
         state.pane = .post
-        return [.loadPost(postID), .markPostRead(postID)]
+        return [.post(.loadPost(postID)), .post(.markPostRead(postID))]
     }
 
     /// Shared line editing for every text field.

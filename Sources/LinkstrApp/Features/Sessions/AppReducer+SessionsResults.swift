@@ -30,7 +30,7 @@ extension AppReducer {
                 // The session went away while open (its creator deleted it): back to the list.
                 state.sessions.open = nil
                 state.status = StatusLine("that session was deleted by its creator.", .error)
-                return [.loadSessions(state.sessions.list)]
+                return [.sessions(.loadSessions(state.sessions.list))]
             }
             let selectedID = feed.posts[safe: feed.selection]?.id
             let before = Set(feed.posts.map(\.id)), oldTop = feed.posts.first?.post.createdAt
@@ -72,7 +72,7 @@ extension AppReducer {
             if let listing {
                 // The rows came with the news: only the open feed and post are read again.
                 effects = apply(&state, .sessionsLoaded(listing))
-                effects += reloads(state, touched).filter { if case .loadSessions = $0 { false } else { true } }
+                effects += reloads(state, touched).filter { if case .sessions(.loadSessions) = $0 { false } else { true } }
             } else {
                 effects = reloads(state, touched)
             }
@@ -91,7 +91,7 @@ extension AppReducer {
                 shareIntoCreated(&state, link, sessionID: sid, name: form.name.text.trimmingWhitespace())
                 state.status = StatusLine("session created: write a note and press Enter to share the link.", .success)
             }
-            return [.loadSessions(.active), .loadFeed(sessionID: sid, limit: feedPage)]
+            return [.sessions(.loadSessions(.active)), .sessions(.loadFeed(sessionID: sid, limit: feedPage))]
         case .sessionCreateFailed(let error):
             if case .newSession(var f) = state.overlay {
                 f.busy = false
@@ -102,16 +102,16 @@ extension AppReducer {
         case .membersSaved(let sid):
             state.overlay = nil
             state.status = StatusLine("members updated.", .success)
-            return [.loadSessions(state.sessions.list), .loadFeed(sessionID: sid, limit: feedPage)]
+            return [.sessions(.loadSessions(state.sessions.list)), .sessions(.loadFeed(sessionID: sid, limit: feedPage))]
         case .sessionDeleted(let sid, let warnings):
             if state.sessions.open?.sessionID == sid { state.sessions.open = nil }
             // Deleted for everyone either way; what relays kept is the detail (issue 33 item 13).
             state.status = StatusLine(PostDeletionWording.sessionSummary(warnings), warnings.isEmpty ? .success : .warning)
-            return [.loadSessions(state.sessions.list)]
+            return [.sessions(.loadSessions(state.sessions.list))]
         case .sessionRenamed(let sid, let name):
             state.status = StatusLine("renamed to \(DisplayText.singleLine(name)).", .success)
-            var effects: [AppEffect] = [.loadSessions(state.sessions.list)]
-            if state.sessions.open?.sessionID == sid { effects.append(.loadFeed(sessionID: sid, limit: max(feedPage, state.sessions.open?.posts.count ?? 0))) }
+            var effects: [AppEffect] = [.sessions(.loadSessions(state.sessions.list))]
+            if state.sessions.open?.sessionID == sid { effects.append(.sessions(.loadFeed(sessionID: sid, limit: max(feedPage, state.sessions.open?.posts.count ?? 0)))) }
             return effects
         case .membersSaveFailed(let error):
             if case .members(var f) = state.overlay {
@@ -126,11 +126,11 @@ extension AppReducer {
     /// What shows `touched` sessions as they are now: the list, the open feed if it is one of them, the
     /// post shown.
     static func reloads(_ state: AppState, _ touched: Set<String>) -> [AppEffect] {
-        var effects: [AppEffect] = [.loadSessions(state.sessions.list)]
+        var effects: [AppEffect] = [.sessions(.loadSessions(state.sessions.list))]
         if let open = state.sessions.open, touched.contains(open.sessionID) {
-            effects.append(.loadFeed(sessionID: open.sessionID, limit: max(feedPage, open.posts.count)))
+            effects.append(.sessions(.loadFeed(sessionID: open.sessionID, limit: max(feedPage, open.posts.count))))
         }
-        if case .detail(let d) = state.post.mode { effects.append(.loadPost(d.postID)) }
+        if case .detail(let d) = state.post.mode { effects.append(.post(.loadPost(d.postID))) }
         return effects
     }
 

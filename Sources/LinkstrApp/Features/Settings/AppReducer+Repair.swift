@@ -14,11 +14,11 @@ extension AppReducer {
             state.damagedRecordsSaid = 0
             if dropped == 0 {
                 state.status = StatusLine("no damaged records.", .success)
-                return [.loadSessions(state.sessions.list)]
+                return [.sessions(.loadSessions(state.sessions.list))]
             }
             state.status = StatusLine("dropped \(dropped) damaged record\(dropped == 1 ? "" : "s"); the next start fetches "
                                       + (historyReread ? "the history again." : "them again from relays."), .success)
-            return [.loadSessions(state.sessions.list)]
+            return [.sessions(.loadSessions(state.sessions.list))]
         default:
             return []
         }

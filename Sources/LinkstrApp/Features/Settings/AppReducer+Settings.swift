@@ -19,7 +19,7 @@ extension AppReducer {
                     state.settings.adding = nil
                     state.status = StatusLine("adding \(url)…")
                     state.settings.pendingAdd = url
-                    return [.addRelay(url)]
+                    return [.settings(.addRelay(url))]
                 }
             default:
                 editField(&field, key)
@@ -40,13 +40,13 @@ extension AppReducer {
             state.overlay = .confirm(Confirmation(.removeRelay(r.url), "remove \(r.url)? (y/n)"))
         case .char(" "):
             guard let r = selected else { return [] }
-            return [.setRelayEnabled(r.url, r.health == .disabled)]
+            return [.settings(.setRelayEnabled(r.url, r.health == .disabled))]
         case .char("R"): state.overlay = .confirm(Confirmation(.resetRelays, "replace your relays with the defaults? (y/n)"))
         case .char("s"): state.settings.showStats.toggle()
         case .char("t"):
             guard let r = selected else { return [] }
             state.status = StatusLine("testing \(r.url)…")
-            return [.testRelay(r.url)]
+            return [.settings(.testRelay(r.url))]
         case .char("C"): state.overlay = .confirm(Confirmation(.clearCache, "clear cached media and previews? posts stay. (y/n)"))
         case .char("S"):
             if state.settings.revealedSecret != nil { hideSecret(&state) } else {
@@ -55,7 +55,7 @@ extension AppReducer {
             }
         case .char("y"):
             guard let secret = state.settings.revealedSecret else { return [] }
-            return [.copySecret(secret)]
+            return [.settings(.copySecret(secret))]
         case .char("L") where state.identity?.backedUp == false: state.overlay = .confirm(unsavedKey(.logout(clearData: false), "log out"))
         case .char("X") where state.identity?.backedUp == false: state.overlay = .confirm(unsavedKey(.logout(clearData: true), "log out and clear its data"))
         case .char("D") where state.identity?.backedUp == false: state.overlay = .confirm(unsavedKey(.deleteAccount(step: 2), "delete the account"))
@@ -111,7 +111,7 @@ extension AppReducer {
             state.settings.revealedUntil = state.now + revealSeconds
             guard state.identity?.backedUp == false else { return [] }
             state.identity?.backedUp = true
-            return [.markKeyBackedUp]
+            return [.settings(.markKeyBackedUp)]
         case .relayTested(let url, let summary, let ok):
             state.status = StatusLine("\(url): \(summary)", ok ? .success : .error)
             return []

@@ -13,7 +13,7 @@ extension AppReducer {
             // Posts go into active sessions: the list behind the box shows them, so the choices are there.
             state.sessions.list = .active
             state.sessions.search = nil
-            effects.append(.loadSessions(.active))
+            effects.append(.sessions(.loadSessions(.active)))
         }
         state.overlay = .sharedLink(SharedLinkPicker(link, selecting: current, in: state.sessions))
         return effects
@@ -34,7 +34,7 @@ extension AppReducer {
         case .down, .ctrl("n"): picker.selection = min(max(0, count - 1), picker.selection + 1)
         case .pageUp: picker.selection = max(0, picker.selection - sharedLinkPage)
         case .pageDown: picker.selection = min(max(0, count - 1), picker.selection + sharedLinkPage)
-        case .ctrl("o"): return [.openURL(picker.link.url)]
+        case .ctrl("o"): return [.post(.openURL(picker.link.url))]
         case .ctrl("y"): return [.copy(picker.link.url, label: "link")]
         case .enter:
             if let session = picker.chosen(in: state.sessions) { return share(&state, picker.link, into: session) }

@@ -9,7 +9,7 @@ extension AppReducer {
             case .escape: state.you.editingName = nil
             case .enter:
                 let name = field.text.trimmingWhitespace()
-                return [.setProfileName(name.isEmpty ? nil : name)]
+                return [.you(.setProfileName(name.isEmpty ? nil : name))]
             default:
                 editField(&field, key)
                 state.you.editingName = field
@@ -29,7 +29,7 @@ extension AppReducer {
             guard !state.you.askingAddedYou else { return [] }
             state.you.askingAddedYou = true
             state.status = StatusLine("asking your relays who added you…")
-            return [.loadAddedYou]
+            return [.you(.loadAddedYou)]
         case .char("a"), .char("+"): state.overlay = .contact(addContactForm(selected))
         case .char("r"), .enter:
             switch selected {
@@ -38,7 +38,7 @@ extension AppReducer {
             case .contact(let pk):
                 state.overlay = .contact(ContactForm(editing: pk, alias: state.contacts.first { $0.pubkey == pk }?.alias))
             case .identity(let entry) where key == .enter && !entry.active:
-                return [.switchIdentity(entry.pubkey)]
+                return [.you(.switchIdentity(entry.pubkey))]
             default: break
             }
         case .char("x"), .delete:
@@ -82,7 +82,7 @@ extension AppReducer {
             state.overlay = .contact(f)
             let known = state.contacts.contains { $0.pubkey == pk }
             // Re-adding a contact only updates the alias; it does not republish the follow list.
-            return [known ? .setAlias(pk, alias: alias.isEmpty ? nil : alias) : .addContact(pk, alias: alias.isEmpty ? nil : alias)]
+            return [known ? .you(.setAlias(pk, alias: alias.isEmpty ? nil : alias)) : .you(.addContact(pk, alias: alias.isEmpty ? nil : alias))]
         default:
             if f.focus == 0 { editField(&f.key, key) } else { editField(&f.alias, key) }
             f.error = nil
@@ -122,7 +122,7 @@ extension AppReducer {
             let summary = keys.isEmpty ? "nobody's follow list names you on your relays."
                 : "\(keys.count) added you\(count < keys.count ? ", \(count) not in your contacts" : "")."
             state.status = complete ? StatusLine(summary, .success) : StatusLine(summary + " " + AddedYouRule.partialNote, .warning)
-            return [.watchAddedYou(true)]
+            return [.you(.watchAddedYou(true))]
         case .addedYouChanged(let keys):
             guard state.you.addedYou != nil else { return [] }
             state.you.addedYou = keys
@@ -137,7 +137,7 @@ extension AppReducer {
                 state.status = StatusLine(f.editing == nil ? "contact added." : "alias saved.", .success)
                 state.overlay = nil
             }
-            return [.loadContacts]
+            return [.you(.loadContacts)]
         case .contactSaveFailed(let error):
             if case .contact(var f)? = state.overlay {
                 f.busy = false

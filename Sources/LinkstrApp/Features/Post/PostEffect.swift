@@ -1,0 +1,14 @@
+import LinkstrDomain
+
+/// Work for a post: read it, mark it read, send one, react, delete, open its link, edit the note, paste.
+public enum PostEffect: Equatable, Sendable {
+    case loadPost(String)
+    case markPostRead(String)
+    case sendPost(sessionID: String, url: String, note: String?)
+    /// Hands the note to `$VISUAL`/`$EDITOR` with the screen suspended (the terminal loop runs it).
+    case editNote(String)
+    case react(postID: String, emoji: String)
+    case deletePost(String)
+    case readClipboard
+    case openURL(String)
+}
