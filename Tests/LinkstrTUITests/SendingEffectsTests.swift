@@ -110,3 +110,16 @@ final class SendingEffectsTests: XCTestCase {
         try harness.expectNothingMore()
     }
 }
+
+/// News is pushed into the list the screen asked for last, in the order it asked: a throttled load
+/// that runs late must not make the news go to a list no longer shown.
+final class ShownListTests: XCTestCase {
+    func testTheLastListAskedForIsTheOneNewsIsPushedInto() throws {
+        let harness = try EffectHarness()
+        defer { harness.close() }
+        XCTAssertEqual(harness.runner.shownList.value, .active)
+        harness.runner.perform(.sessions(.loadSessions(.archived)))
+        harness.runner.perform(.sessions(.loadSessions(.requests)))
+        XCTAssertEqual(harness.runner.shownList.value, .requests, "decided when asked, not when the load runs")
+    }
+}

@@ -14,7 +14,6 @@ extension EffectRunner {
         switch effect {
         case .sessions(.loadSessions(let list)):
             guard let account else { return [] }
-            shownList.value = list
             return [.sessions(.sessionsLoaded(try account.sessions.reload(list, policy: requestPolicy)))]
         case .sessions(.loadFeed(let sid, let limit)):
             guard let store, let actions else { return [] }

@@ -72,7 +72,7 @@ public actor EffectRunner {
     /// Session lists read at most every 200 ms (bursts of local changes).
     let listReloads = Mutex(ReloadThrottle())
     /// The list the screen last asked for: news pushes that one.
-    let shownList = ShownList()
+    nonisolated let shownList = ShownList()
 
     public init(options: AppOptions, services: Services, dispatch: @escaping @Sendable (AppAction) -> Void) {
         self.options = options
@@ -89,6 +89,9 @@ public actor EffectRunner {
 
     /// Asks for `effect` (from the UI thread; returns at once).
     public nonisolated func perform(_ effect: AppEffect) {
+        // The list the screen shows is the one it asked for last, in the order it asked (throttled
+        // loads may run out of that order): news is pushed into that one.
+        if case .sessions(.loadSessions(let list)) = effect { shownList.value = list }
         // Loads are idempotent: one already queued and not started answers for this one too
         // (a burst of arriving messages must not queue a list reload per batch).
         if Self.isLoad(effect) {
