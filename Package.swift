@@ -23,12 +23,17 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CImage", pkgConfig: "stb", providers: [.apt(["libstb-dev", "libwebp-dev"])]),
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
 
         // Nostr protocol: keys, NIP-01/19/44/49/59, hostile-input JSON. Pure: no sockets, no disk.
         .target(name: "NostrProtocol", dependencies: ["CSecp256k1", "COpenSSL"]),
 
         // linkstr's rules: payloads, URL rules, ingest, membership, outbound. Pure: no I/O, no clock.
         .target(name: "LinkstrDomain", dependencies: ["NostrProtocol"]),
+
+        // Images: decoding within the domain's limits, and terminal cells drawn from pixels (libchafa).
+        .target(name: "LinkstrMedia", dependencies: ["CImage", "CChafa", "LinkstrDomain"]),
 
         // swift-log to a private, rotated file; what is logged never holds secrets or content.
         .target(name: "LinkstrLogging", dependencies: [.product(name: "Logging", package: "swift-log")]),
@@ -75,12 +80,14 @@ let package = Package(
         // Test helper: ingests a deterministic message stream (the crash test kills it mid-write).
         .executableTarget(name: "linkstr-ingest-worker", dependencies: ["LinkstrStorage", "LinkstrTestSupport", "NostrProtocol"]),
         .executableTarget(name: "linkstr-bench", dependencies: ["NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrSync", "LinkstrClient",
+                                                              "LinkstrMedia", "CImage",
                                                                  "LinkstrApp", "LinkstrTUI", "LinkstrTestSupport"]),
 
         // Locating ../shared, the test virtualenv and child processes; used by tests and the benchmark.
         .target(name: "LinkstrTestSupport", dependencies: ["LinkstrDomain", "NostrProtocol", "LinkstrApp"]),
 
         .testTarget(name: "NostrProtocolTests", dependencies: ["NostrProtocol", "LinkstrTestSupport"]),
+        .testTarget(name: "LinkstrMediaTests", dependencies: ["LinkstrMedia", "LinkstrDomain", "CImage"]),
         .testTarget(name: "LinkstrDomainTests", dependencies: ["LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrAppTests", dependencies: ["LinkstrApp", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrTUITests", dependencies: ["LinkstrTUI", "CQRencode", "LinkstrApp", "LinkstrClient", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),

@@ -5,7 +5,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 
 # Debian packages the build links against (and tmux for the terminal end-to-end tests).
-SYSTEM_PACKAGES=(pkg-config libsecp256k1-dev libssl-dev libsqlite3-dev libncurses-dev libqrencode-dev)
+SYSTEM_PACKAGES=(pkg-config libsecp256k1-dev libssl-dev libsqlite3-dev libncurses-dev libqrencode-dev
+                 libchafa-dev libglib2.0-dev libstb-dev libwebp-dev)
 # What the install test checks with: man pages, the desktop entry, the linkstr:// handler.
 INSTALL_TEST_PACKAGES=(man-db desktop-file-utils xdg-utils)
 
