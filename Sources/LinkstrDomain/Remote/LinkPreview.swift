@@ -1,10 +1,17 @@
 import Foundation
 
-/// What a shared page says about itself: its title (Open Graph, Twitter card, or `<title>`), and the site.
+/// What a shared page says about itself: its title (Open Graph, Twitter card, or `<title>`), the site,
+/// and the image it names for itself (`og:image`, `twitter:image`), an absolute http(s) URL.
 public struct LinkPreview: Equatable, Sendable {
     public var title: String
     public var siteName: String?
-    public init(title: String, siteName: String? = nil) { self.title = title; self.siteName = siteName }
+    public var imageURL: String?
+    public init(title: String, siteName: String? = nil, imageURL: String? = nil) {
+        self.title = title; self.siteName = siteName; self.imageURL = imageURL
+    }
+
+    /// Longest image URL kept; a longer one is not used.
+    public static let maxImageURLLength = 2_048
 
     /// Longest title or site name kept (in characters), after cleaning.
     public static let maxLength = 200
@@ -14,7 +21,8 @@ public struct LinkPreview: Equatable, Sendable {
 /// markup to be well formed, every value is entity-decoded, stripped of control and escape characters and
 /// capped, and a page with no usable title gives nil.
 public enum LinkPreviewParser {
-    public static func parse(_ bytes: [UInt8]) -> LinkPreview? {
+    /// `pageURL`: where the page came from (after redirects), against which a relative image URL resolves.
+    public static func parse(_ bytes: [UInt8], pageURL: String? = nil) -> LinkPreview? {
         let html = decode(bytes)
         var meta = [String: String]()
         var titleTag: String?
@@ -42,7 +50,23 @@ public enum LinkPreviewParser {
         }
         let candidates = [meta["og:title"], meta["twitter:title"], titleTag]
         guard let title = candidates.lazy.compactMap({ $0.flatMap(clean) }).first else { return nil }
-        return LinkPreview(title: title, siteName: meta["og:site_name"].flatMap(clean))
+        let images = ["og:image:secure_url", "og:image", "og:image:url", "twitter:image", "twitter:image:src"]
+        let image = images.lazy.compactMap { meta[$0].flatMap { imageURL($0, pageURL: pageURL) } }.first
+        return LinkPreview(title: title, siteName: meta["og:site_name"].flatMap(clean), imageURL: image)
+    }
+
+    /// An image URL as a page wrote it, made absolute against the page and held to the web-URL rule
+    /// (http or https, a real host); nil when it is not one.
+    static func imageURL(_ raw: String, pageURL: String?) -> String? {
+        let written = decodeEntities(raw).trimmingWhitespace()
+        guard !written.isEmpty, written.utf8.count <= LinkPreview.maxImageURLLength,
+              // Control characters are refused as written, before URL parsing would percent-encode them.
+              !written.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.isWhitespace })
+        else { return nil }
+        let base = pageURL.flatMap { URL(string: $0) }
+        guard let absolute = URL(string: written, relativeTo: base)?.absoluteString,
+              let scheme = URL(string: absolute)?.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+        return WebURL.normalized(absolute).flatMap { $0.utf8.count <= LinkPreview.maxImageURLLength ? $0 : nil }
     }
 
     /// UTF-8, else Latin-1 (every byte a character), so a page in a legacy encoding still gives something.

@@ -76,7 +76,7 @@ public struct LinkPreviewFetcher: Sendable {
                 guard type.hasPrefix("text/html") || type.hasPrefix("application/xhtml") else {
                     throw .notHTML(DisplayText.singleLine(String(type.prefix(60))))
                 }
-                guard let preview = LinkPreviewParser.parse(response.body) else { throw .noTitle }
+                guard let preview = LinkPreviewParser.parse(response.body, pageURL: url.absoluteString) else { throw .noTitle }
                 return preview
             default:
                 throw .status(response.status)
