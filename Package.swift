@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "LinkstrRelayTests", dependencies: ["LinkstrRelay", "NostrProtocol"]),
         .testTarget(name: "LinkstrSyncTests", dependencies: ["LinkstrSync", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrIntegrationTests", dependencies: ["LinkstrTestSupport", "NostrProtocol", "LinkstrDomain", "LinkstrRelay", "LinkstrStorage",
-                                                                   "LinkstrTUI", "LinkstrLogging", .product(name: "Logging", package: "swift-log"), "linkstr"]),
+                                                                   "LinkstrTUI", "LinkstrMedia", "LinkstrLogging", .product(name: "Logging", package: "swift-log"), "linkstr"]),
         .testTarget(name: "LinkstrStorageTests", dependencies: ["LinkstrStorage", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport",
                                                              "linkstr-ingest-worker"],
                     exclude: ["Fixtures"]),

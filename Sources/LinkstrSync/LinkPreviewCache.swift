@@ -70,7 +70,7 @@ public actor LinkPreviewCache {
     static func saysNothingAboutThePage(_ failure: LinkPreviewFetcher.Failure) -> Bool {
         switch failure {
         case .network, .unresolvable: return true
-        case .notWeb, .privateAddress, .status, .notHTML, .tooManyRedirects, .noTitle: return false
+        case .notWeb, .privateAddress, .status, .notHTML, .notImage, .tooManyRedirects, .noTitle: return false
         }
     }
 

@@ -2,8 +2,22 @@
 a page larger than the fetch limit, a slow page, an image, an error. With a file argument, every requested
 path is appended to that file (a test checks what was, and was not, fetched)."""
 import http.server
+import struct
 import sys
 import time
+import zlib
+
+
+def png(width, height, rows=None):
+    """An RGB PNG; `rows` None gives a red left half and a blue right half."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    if rows is None:
+        row = b"".join(b"\xff\x00\x00" if x < width // 2 else b"\x00\x00\xff" for x in range(width))
+        rows = [row] * height
+    raw = b"".join(b"\x00" + r for r in rows)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
 
 PAGES = {
     "/og": ("text/html; charset=utf-8",
@@ -15,6 +29,14 @@ PAGES = {
     "/latin1": ("text/html; charset=iso-8859-1", b"<title>Caf\xe9 cr\xe8me</title>"),
     "/untitled": ("text/html", b"<html><body>no title here</body></html>"),
     "/image": ("image/png", b"\x89PNG\r\n\x1a\n" + b"\0" * 64),
+    # Thumbnails (issue 29): a page naming its image relatively, the image, one served as the wrong type,
+    # a decompression bomb's header, and an image over the byte limit.
+    "/with-image": ("text/html", b'<title>Has a picture</title><meta property="og:image" content="/pic.png">'),
+    "/pic.png": ("image/png", png(8, 4)),
+    "/pic-as-octets": ("application/octet-stream", png(8, 4)),
+    "/bomb.png": ("image/png", b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + struct.pack(">IIBBBBB", 60000, 60000, 8, 6, 0, 0, 0)
+                  + struct.pack(">I", zlib.crc32(b"IHDR" + struct.pack(">IIBBBBB", 60000, 60000, 8, 6, 0, 0, 0)) & 0xFFFFFFFF)),
+    "/huge.png": ("image/png", b"\x89PNG\r\n\x1a\n" + b"\0" * (9 << 20)),
 }
 
 
