@@ -178,9 +178,20 @@ public final class LocalStore: Sendable {
         return store
     }
 
+    /// The account's sealed media cache, under its cache directory (nil for a store in memory).
+    public func mediaCache(for store: AccountStore, limitBytes: Int64) -> MediaCache? {
+        guard let paths else { return nil }
+        return MediaCache(directory: paths.cache(for: store.owner).appendingPathComponent("media", isDirectory: true), cipher: store.cipher, limitBytes: limitBytes)
+    }
+
     /// Removes an account's rows and cached files ("log out and clear local data").
     public func clearAccount(_ store: AccountStore) throws {
         try store.deleteAllData()
-        if let paths { try? FileManager.default.removeItem(at: paths.cache(for: store.owner)) }
+        // The cached files were sealed with the data key just deleted: left behind they are noise, not data.
+        if let paths, FileManager.default.fileExists(atPath: paths.cache(for: store.owner).path) {
+            do { try FileManager.default.removeItem(at: paths.cache(for: store.owner)) } catch {
+                storageLog.warning("could not remove an account's cache directory: \(type(of: error))")
+            }
+        }
     }
 }

@@ -55,7 +55,7 @@ public actor LinkPreviewCache {
             for (url, result) in results {
                 switch result {
                 case .success(let preview):
-                    remember(preview.title, for: url)
+                    remember(preview, for: url)
                     titles[url] = preview.title
                 case .failure(let failure) where Self.saysNothingAboutThePage(failure):
                     unreachableUntil[url] = clock() + Self.retryUnreachableAfter
@@ -78,7 +78,7 @@ public actor LinkPreviewCache {
     public func preview(_ url: String) async throws -> LinkPreview {
         do {
             let preview = try await fetcher.fetch(url)
-            remember(preview.title, for: url)
+            remember(preview, for: url)
             return preview
         } catch {
             if !Self.saysNothingAboutThePage(error) { remember(nil, for: url) }
@@ -86,10 +86,10 @@ public actor LinkPreviewCache {
         }
     }
 
-    /// Caches a title (nil: none found, retried after a day). A cache: a failed write is logged, and the
-    /// page is simply fetched again next time.
-    private func remember(_ title: String?, for url: String) {
-        do { try store.storeLinkMetadata(.init(title: title, thumbnailPath: nil, fetchedAt: clock()), for: url) } catch {
+    /// Caches a title and the page's image (nil: none found, retried after a day). A cache: a failed write
+    /// is logged, and the page is simply fetched again next time.
+    private func remember(_ preview: LinkPreview?, for url: String) {
+        do { try store.storeLinkMetadata(.init(title: preview?.title, imageURL: preview?.imageURL, fetchedAt: clock()), for: url) } catch {
             LinkstrLogging.logger("previews").error("could not cache a title", metadata: ["error": "\(type(of: error))"])
         }
     }

@@ -18,7 +18,7 @@ enum SearchBench {
         let sessions = try store.sessionSummaries()
         for s in 0..<min(1_000, sessions.count) {
             for p in stride(from: 0, to: 10, by: 1) {
-                try store.storeLinkMetadata(.init(title: "Weekly digest \(s)-\(p): the Quokka report", thumbnailPath: nil, fetchedAt: 1),
+                try store.storeLinkMetadata(.init(title: "Weekly digest \(s)-\(p): the Quokka report", fetchedAt: 1),
                                             for: "https://example.com/\(s)/\(p)")
             }
         }

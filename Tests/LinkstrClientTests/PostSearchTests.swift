@@ -24,7 +24,7 @@ final class PostSearchTests: XCTestCase {
         _ = try store.ingest([MessageFactory.create("S", by: me, members: [me, friend], at: 10),
                               MessageFactory.root("S", by: friend, at: 11, url: "https://video.example/zanzibar-harbour", note: "Quokka sighting", id: "p1"),
                               MessageFactory.root("S", by: me, at: 12, url: "https://news.example/a", id: "p2")], now: 12)
-        try store.storeLinkMetadata(.init(title: "Marmalade Weekly", thumbnailPath: nil, fetchedAt: 12), for: "https://news.example/a")
+        try store.storeLinkMetadata(.init(title: "Marmalade Weekly", fetchedAt: 12), for: "https://news.example/a")
         let search = PostSearch(store: store)
         XCTAssertEqual(try search.build(), 2)
         XCTAssertEqual(try search.search("QUOKKA").result.hits.map(\.postID), ["p1"])

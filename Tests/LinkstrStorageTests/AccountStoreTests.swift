@@ -173,7 +173,7 @@ final class AccountStoreTests: StorageTestCase {
         let store = try local.account(alice, now: 1)
         let secrets = ["https://example.com/secret-film", "a very private note", "Confidential club", "Bobby Secret-Alias", "👀"]
         try populate(store, me: alice, secretURL: secrets[0], note: secrets[1], name: secrets[2])
-        try store.storeLinkMetadata(.init(title: "Secret Title Of The Film", thumbnailPath: "/tmp/thumb-secret.jpg", fetchedAt: 1), for: secrets[0])
+        try store.storeLinkMetadata(.init(title: "Secret Title Of The Film", imageURL: "https://img.example/thumb-secret.jpg", fetchedAt: 1), for: secrets[0])
         try store.applyProfile(bob.publicKey.hex, .apply(name: "Bob Profile-Secret", stamp: LWWStamp(createdAt: 5, eventID: "e1")))
         XCTAssertEqual(try store.profileNames()[bob.publicKey.hex], "Bob Profile-Secret")
         XCTAssertEqual(try store.linkMetadata(for: secrets[0])?.title, "Secret Title Of The Film")
@@ -347,8 +347,8 @@ final class SessionDeleteStorageTests: StorageTestCase {
         // A post deleted by its author (a tombstone), and the page title of a shared link.
         let gone = MessageFactory.root("S", by: alice, at: 17, url: "https://example.com/gone")
         _ = try store.ingest([gone, MessageFactory.delete("S", post: gone.rumorID, by: alice, at: 18)], now: 21)
-        try store.storeLinkMetadata(.init(title: "Purged Title", thumbnailPath: nil, fetchedAt: 20), for: "https://example.com/purged")
-        try store.storeLinkMetadata(.init(title: "Kept Title", thumbnailPath: nil, fetchedAt: 20), for: "https://example.com/elsewhere")
+        try store.storeLinkMetadata(.init(title: "Purged Title", fetchedAt: 20), for: "https://example.com/purged")
+        try store.storeLinkMetadata(.init(title: "Kept Title", fetchedAt: 20), for: "https://example.com/elsewhere")
         XCTAssertEqual(try local.db.scalar("SELECT count(*) FROM tombstones").int, 1)
         _ = try store.ingest([MessageFactory.sessionDelete("S", by: m, at: 30)], now: 31)
         XCTAssertNil(try store.linkMetadata(for: "https://example.com/purged"), "its links' titles go")

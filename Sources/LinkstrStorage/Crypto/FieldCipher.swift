@@ -77,6 +77,11 @@ public final class FieldCipher: Sendable {
         }
     }
 
+    /// Opens what `sealBytes` sealed under the same context.
+    public func openBytes(_ sealed: [UInt8], _ context: String) throws(StorageError) -> [UInt8] {
+        do { return try Self.open(key: dataKey, sealed: sealed, aad: Array(context.utf8)) } catch { throw .cannotDecrypt(context) }
+    }
+
     public func openRequired(_ value: SQLValue, _ context: String) throws(StorageError) -> String {
         guard let text = try open(value, context) else { throw .corrupt("\(context) is missing") }
         return text

@@ -149,37 +149,44 @@ public final class AccountStore: Sendable {
 
     // MARK: link metadata cache
 
+    /// A page's title and the image it names for itself (`LinkPreview.imageURL`, kept sealed in the
+    /// `thumbnail_enc` column, which no release ever filled with anything else).
     public struct LinkMetadata: Equatable, Sendable {
         public var title: String?
-        public var thumbnailPath: String?
+        public var imageURL: String?
         public var fetchedAt: Int64
-        public init(title: String?, thumbnailPath: String?, fetchedAt: Int64) { self.title = title; self.thumbnailPath = thumbnailPath; self.fetchedAt = fetchedAt }
+        public init(title: String?, imageURL: String? = nil, fetchedAt: Int64) { self.title = title; self.imageURL = imageURL; self.fetchedAt = fetchedAt }
     }
 
     public func linkMetadata(for url: String) throws -> LinkMetadata? {
         let ref = cipher.reference(url)
         guard let r = try db.query("SELECT * FROM link_metadata WHERE owner = ? AND url_ref = ?", [o, .text(ref)]).first else { return nil }
         return LinkMetadata(title: try cipher.open(r["title_enc"], ctx("link_metadata.title", ref)),
-                            thumbnailPath: try cipher.open(r["thumbnail_enc"], ctx("link_metadata.thumbnail", ref)), fetchedAt: r["fetched_at"].int ?? 0)
+                            imageURL: try cipher.open(r["thumbnail_enc"], ctx("link_metadata.thumbnail", ref)), fetchedAt: r["fetched_at"].int ?? 0)
     }
 
     /// Titles already cached for `urls` (failed fetches have none), in one read.
-    public func linkTitles(for urls: [String]) throws -> [String: String] {
+    public func linkTitles(for urls: [String]) throws -> [String: String] { try linkMetadataColumn("title", for: urls) }
+
+    /// The images pages named for themselves, already cached for `urls`, in one read.
+    public func linkImageURLs(for urls: [String]) throws -> [String: String] { try linkMetadataColumn("thumbnail", for: urls) }
+
+    private func linkMetadataColumn(_ field: String, for urls: [String]) throws -> [String: String] {
         let byRef = Dictionary(Set(urls).map { (cipher.reference($0), $0) }, uniquingKeysWith: { a, _ in a })
-        var titles = [String: String]()
+        var values = [String: String]()
         try db.read { c in
-            for r in try c.query(in: byRef.keys, "SELECT url_ref, title_enc FROM link_metadata WHERE owner = ? AND url_ref IN (%@)", leading: [o]) {
+            for r in try c.query(in: byRef.keys, "SELECT url_ref, \(field)_enc AS value FROM link_metadata WHERE owner = ? AND url_ref IN (%@)", leading: [o]) {
                 let ref = r["url_ref"].text ?? ""
-                if let url = byRef[ref], let title = try cipher.open(r["title_enc"], ctx("link_metadata.title", ref)) { titles[url] = title }
+                if let url = byRef[ref], let value = try cipher.open(r["value"], ctx("link_metadata.\(field)", ref)) { values[url] = value }
             }
         }
-        return titles
+        return values
     }
 
     public func storeLinkMetadata(_ m: LinkMetadata, for url: String) throws {
         let ref = cipher.reference(url)
         try db.run("INSERT OR REPLACE INTO link_metadata (owner, url_ref, title_enc, thumbnail_enc, fetched_at) VALUES (?, ?, ?, ?, ?)",
-                   [o, .text(ref), cipher.seal(m.title, ctx("link_metadata.title", ref)), cipher.seal(m.thumbnailPath, ctx("link_metadata.thumbnail", ref)),
+                   [o, .text(ref), cipher.seal(m.title, ctx("link_metadata.title", ref)), cipher.seal(m.imageURL, ctx("link_metadata.thumbnail", ref)),
                     .integer(m.fetchedAt)])
     }
 
