@@ -59,14 +59,14 @@ let package = Package(
                                                     .product(name: "Logging", package: "swift-log")]),
 
         // Use cases shared by both front ends (the TUI's effect runner and the CLI's commands).
-        .target(name: "LinkstrClient", dependencies: ["NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrSync"]),
+        .target(name: "LinkstrClient", dependencies: ["NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrSync", "LinkstrMedia"]),
 
         // The terminal app's state, actions, effects and reducers. Pure.
         .target(name: "LinkstrApp", dependencies: ["NostrProtocol", "LinkstrDomain"]),
 
         // The ncurses front end: views into a canvas, the terminal backend, input, themes, and the effect runtime.
         .target(name: "LinkstrTUI", dependencies: ["CNcursesw", "CQRencode", "NostrProtocol", "LinkstrDomain", "LinkstrStorage",
-                                                   "LinkstrRelay", "LinkstrSync", "LinkstrClient", "LinkstrApp",
+                                                   "LinkstrRelay", "LinkstrSync", "LinkstrClient", "LinkstrApp", "LinkstrMedia",
                                                    .product(name: "Logging", package: "swift-log")]),
 
         .executableTarget(
@@ -80,14 +80,14 @@ let package = Package(
         // Test helper: ingests a deterministic message stream (the crash test kills it mid-write).
         .executableTarget(name: "linkstr-ingest-worker", dependencies: ["LinkstrStorage", "LinkstrTestSupport", "NostrProtocol"]),
         .executableTarget(name: "linkstr-bench", dependencies: ["NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrSync", "LinkstrClient",
-                                                              "LinkstrMedia", "CImage",
+                                                              "LinkstrMedia",
                                                                  "LinkstrApp", "LinkstrTUI", "LinkstrTestSupport"]),
 
         // Locating ../shared, the test virtualenv and child processes; used by tests and the benchmark.
-        .target(name: "LinkstrTestSupport", dependencies: ["LinkstrDomain", "NostrProtocol", "LinkstrApp"]),
+        .target(name: "LinkstrTestSupport", dependencies: ["LinkstrDomain", "NostrProtocol", "LinkstrApp", "CImage"]),
 
         .testTarget(name: "NostrProtocolTests", dependencies: ["NostrProtocol", "LinkstrTestSupport"]),
-        .testTarget(name: "LinkstrMediaTests", dependencies: ["LinkstrMedia", "LinkstrDomain", "CImage"]),
+        .testTarget(name: "LinkstrMediaTests", dependencies: ["LinkstrMedia", "LinkstrDomain", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrDomainTests", dependencies: ["LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrAppTests", dependencies: ["LinkstrApp", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrTUITests", dependencies: ["LinkstrTUI", "CQRencode", "LinkstrApp", "LinkstrClient", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
@@ -96,7 +96,8 @@ let package = Package(
         .testTarget(name: "LinkstrRelayTests", dependencies: ["LinkstrRelay", "NostrProtocol"]),
         .testTarget(name: "LinkstrSyncTests", dependencies: ["LinkstrSync", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrIntegrationTests", dependencies: ["LinkstrTestSupport", "NostrProtocol", "LinkstrDomain", "LinkstrRelay", "LinkstrStorage",
-                                                                   "LinkstrTUI", "LinkstrMedia", "LinkstrLogging", .product(name: "Logging", package: "swift-log"), "linkstr"]),
+                                                                   "LinkstrTUI", "LinkstrMedia", "LinkstrClient", "LinkstrSync", "LinkstrLogging",
+                                                                   .product(name: "Logging", package: "swift-log"), "linkstr"]),
         .testTarget(name: "LinkstrStorageTests", dependencies: ["LinkstrStorage", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport",
                                                              "linkstr-ingest-worker"],
                     exclude: ["Fixtures"]),

@@ -21,6 +21,17 @@ static inline int sw_tty_size(int fd, int *rows, int *cols) {
     return 0;
 }
 
+/* The window's size in pixels too, where the terminal fills it in (the cell size for pictures). */
+static inline int sw_tty_pixels(int fd, int *rows, int *cols, int *xpixel, int *ypixel) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0) return -1;
+    *rows = ws.ws_row;
+    *cols = ws.ws_col;
+    *xpixel = ws.ws_xpixel;
+    *ypixel = ws.ws_ypixel;
+    return 0;
+}
+
 /* Not dumpable: no core file, no ptrace by other processes of the user (prctl is variadic too). */
 static inline int sw_set_not_dumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
 

@@ -64,6 +64,13 @@ public struct AppState: Equatable, Sendable {
     public var linkTitles: [String: String] = [:]
     /// Bumped whenever `linkTitles` changes, so views can tell cheaply.
     public var linkTitlesVersion = 0
+    /// Links' thumbnails in the media cache, by post URL (issue 29); the pixels stay there.
+    public var thumbnails: [String: Thumbnail] = [:]
+    /// Bumped whenever `thumbnails` changes, so views can tell cheaply.
+    public var thumbnailsVersion = 0
+    /// Whether this terminal draws pictures (`images` is not "off"): feed rows and the post detail
+    /// make room for thumbnails only then.
+    public var showsImages = false
     public var overlay: Overlay?
     public var status: StatusLine?
     public var screen = ScreenSize(columns: 80, rows: 24)

@@ -15,6 +15,8 @@ public final class AccountSession: Sendable {
     public let store: AccountStore
     public let sync: AccountSync
     public let previews: LinkPreviewCache
+    /// Links' thumbnails, sealed in the account's media cache (nil for a store in memory).
+    public let thumbnails: Thumbnails?
     public let search: PostSearch
     public let tasks = AccountTasks()
     /// The listed sessions in memory: news pushes the rows it touched (`SessionTable`).
@@ -30,8 +32,9 @@ public final class AccountSession: Sendable {
 
     /// Opens `key`'s account in `local`: its store, its relays (`overrides`: `--relay`, for this run),
     /// a pool and engine that connect only when `sync.connect` gives them the relays.
+    /// `mediaCacheBytes`: the media cache's limit (`media_cache_mb`).
     public init(_ key: SecretKey, in local: LocalStore, relayOverrides: [String], previewFetcher: LinkPreviewFetcher = .configured(),
-                time: TimeSource = .live) throws {
+                imageFetcher: ImageFetcher = .configured(), mediaCacheBytes: Int64 = Thumbnails.defaultCacheBytes, time: TimeSource = .live) throws {
         self.key = key
         self.time = time
         let now = time.wallSeconds()
@@ -39,6 +42,9 @@ public final class AccountSession: Sendable {
         relayList = Mutex(try RelayList(store: store, overrides: relayOverrides, now: now))
         sync = AccountSync(key, store: store, time: time)
         previews = LinkPreviewCache(store: store, fetcher: previewFetcher, clock: time.wallSeconds)
+        thumbnails = local.mediaCache(for: store, limitBytes: mediaCacheBytes).map { [store] in
+            Thumbnails(store: store, media: $0, fetcher: imageFetcher, clock: time.wallSeconds)
+        }
         search = PostSearch(store: store)
         sessions = SessionTable(store: store, me: key.publicKey.hex)
     }

@@ -37,6 +37,9 @@ struct Linkstr: AsyncParsableCommand {
     @Option(name: .long, help: "Colour theme: night, storm, moon or day (default: `theme` in config.toml, else night).")
     var theme: String?
 
+    @Option(name: .long, help: "How pictures are drawn: auto, kitty, sixel, iterm, symbols or off (default: `images` in config.toml, else auto).")
+    var images: String?
+
     /// A terminal that cannot move its cursor (`TERM=dumb`, or none) drew the app on one line: say so.
     static func refuseTerminalWithoutCursor(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let term = environment["TERM"] ?? ""
@@ -51,7 +54,12 @@ struct Linkstr: AsyncParsableCommand {
                 throw CLIError("the terminal app needs a terminal. For scripts, see `linkstr --help` for commands.")
             }
             try Self.refuseTerminalWithoutCursor()
-            try Self.runApp(global, theme: theme, openLink: nil)
+            var setting: ImageSetting?
+            if let images {
+                guard let parsed = ImageSetting(rawValue: images) else { throw CLIError("--images is \(ImageSetting.choices)", .invalidInput) }
+                setting = parsed
+            }
+            try Self.runApp(global, theme: theme, images: setting, openLink: nil)
         } catch let e as CLIError {
             // As every command says it: one plain line, exit status 1.
             FileHandle.standardError.write(Data("linkstr: \(e.description)\n".utf8))
@@ -60,7 +68,7 @@ struct Linkstr: AsyncParsableCommand {
     }
 
     /// The terminal app, optionally showing `openLink` once the account is open.
-    static func runApp(_ global: GlobalOptions, theme: String?, openLink: DeepLink.Link?) throws {
+    static func runApp(_ global: GlobalOptions, theme: String?, images: ImageSetting? = nil, openLink: DeepLink.Link?) throws {
         let paths = DataPaths.resolve(home: global.home)
         // A mistyped --relay is an error here as in every command, before the screen is taken.
         do { _ = try RelayList.validated(global.relays) } catch { throw CLIError(error.description, .invalidInput) }
@@ -95,6 +103,14 @@ struct Linkstr: AsyncParsableCommand {
         configured.reopen = config.reopen
         configured.keymap = keymap
         configured.hyperlinks = config.hyperlinks.enabled(environment: ProcessInfo.processInfo.environment)
+        // Pictures: decided before curses takes the terminal (the query reads the terminal's answers).
+        let pictures = (images ?? config.images).resolve(environment: ProcessInfo.processInfo.environment, noColor: noColor,
+                                                         tmuxPassthrough: TmuxPassthrough.isOn, query: { TerminalQuery.ask() },
+                                                         windowCell: TerminalQuery.cellFromWindowSize)
+        configured.images = pictures.proto
+        configured.imagesThroughTmux = pictures.throughTmux
+        configured.cellPixels = pictures.cell
+        configured.mediaCacheBytes = Int64(config.mediaCacheMB) << 20
         let app = TerminalApp(options: configured, theme: chosen)
         let receive = app.receiveLink
         let door = LinkHandOff.listen(paths) { text in if let link = DeepLink.parse(text) { receive(link) } }

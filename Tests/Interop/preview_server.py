@@ -1,7 +1,9 @@
 """Web pages for link-preview tests, on 127.0.0.1 (port printed on stdout): titles in every form, redirects,
 a page larger than the fetch limit, a slow page, an image, an error. With a file argument, every requested
-path is appended to that file (a test checks what was, and was not, fetched)."""
+path is appended to that file (a test checks what was, and was not, fetched). With a second argument, a
+directory: /files/NAME serves its file NAME (images a test made), and /page/NAME a page naming it as og:image."""
 import http.server
+import os
 import struct
 import sys
 import time
@@ -60,6 +62,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 log.write(path + "\n")
         if path in PAGES:
             ctype, body = PAGES[path]
+            return self.send(200, ctype, body)
+        if len(sys.argv) > 2 and (path.startswith("/files/") or path.startswith("/page/")):
+            name = os.path.basename(path)
+            if path.startswith("/page/"):
+                return self.send(200, "text/html", b"<title>Picture " + name.encode() + b'</title><meta property="og:image" content="/files/' + name.encode() + b'">')
+            try:
+                with open(os.path.join(sys.argv[2], name), "rb") as f:
+                    body = f.read()
+            except OSError:
+                return self.send(404, "text/html", b"<title>Not found</title>")
+            ctype = {"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp", "gif": "image/gif"}.get(name.rsplit(".", 1)[-1], "application/octet-stream")
             return self.send(200, ctype, body)
         if path == "/redirect":
             return self.send(302, "text/plain", b"", [("Location", "/og")])

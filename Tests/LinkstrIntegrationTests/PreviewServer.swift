@@ -8,10 +8,11 @@ final class PreviewServer {
     /// Every path requested so far, in order.
     private let log = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-preview-requests-\(UUID().uuidString)")
 
-    init() throws {
+    /// `files`: a directory served as /files/NAME, each also named by a page /page/NAME.
+    init(files: URL? = nil) throws {
         let p = Process()
         p.executableURL = try TestEnvironment.python()
-        p.arguments = [TestEnvironment.interopScript("preview_server.py").path, log.path]
+        p.arguments = [TestEnvironment.interopScript("preview_server.py").path, log.path] + (files.map { [$0.path] } ?? [])
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice

@@ -1,45 +1,16 @@
-import CImage
 import LinkstrDomain
 import LinkstrMedia
+import LinkstrTestSupport
 import XCTest
 
-/// Images made here with the same Debian libraries' encoders (stb_image_write, libwebp), and a GIF by
-/// hand: each format decodes to its pixels; hostile ones cost a header read and show nothing.
+/// Images made with the same Debian libraries' encoders (`ImageFixtures`): each format decodes to its
+/// pixels; hostile ones cost a header read and show nothing.
 final class ImageDecoderTests: XCTestCase {
-    /// `width`×`height`, the left half red and the right half blue, opaque.
-    static func halves(width: Int, height: Int) -> [UInt8] {
-        var rgba = [UInt8]()
-        for _ in 0..<height {
-            for x in 0..<width { rgba += x < width / 2 ? [255, 0, 0, 255] : [0, 0, 255, 255] }
-        }
-        return rgba
-    }
-
+    static func halves(width: Int, height: Int) -> [UInt8] { ImageFixtures.halves(width: width, height: height) }
     static func encode(_ rgba: [UInt8], width: Int, height: Int, as format: ImageFormat) -> [UInt8] {
-        final class Sink { var bytes = [UInt8]() }
-        let sink = Sink()
-        let write: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32) -> Void = { context, data, size in
-            let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
-            sink.bytes += UnsafeRawBufferPointer(start: data, count: Int(size))
-        }
-        let context = Unmanaged.passUnretained(sink).toOpaque()
-        switch format {
-        case .png: _ = stbi_write_png_to_func(write, context, Int32(width), Int32(height), 4, rgba, Int32(width * 4))
-        case .jpeg: _ = stbi_write_jpg_to_func(write, context, Int32(width), Int32(height), 4, rgba, 95)
-        case .webp:
-            var output: UnsafeMutablePointer<UInt8>?
-            let size = WebPEncodeLosslessRGBA(rgba, Int32(width), Int32(height), Int32(width * 4), &output)
-            defer { WebPFree(output) }
-            return Array(UnsafeBufferPointer(start: output, count: size))
-        case .gif: XCTFail("stb writes no GIF")
-        }
-        return sink.bytes
+        ImageFixtures.encode(rgba, width: width, height: height, as: format) ?? []
     }
-
-    /// A 1×1 red GIF89a (global palette red, black), the classic smallest one.
-    static let redGIF: [UInt8] = [0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0xFF, 0x00, 0x00,
-                                  0x00, 0x00, 0x00, 0x2C, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44,
-                                  0x01, 0x00, 0x3B]
+    static let redGIF = ImageFixtures.redGIF
 
     func testEachFormatDecodesToItsPixels() throws {
         let rgba = Self.halves(width: 8, height: 4)

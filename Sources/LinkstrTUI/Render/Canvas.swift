@@ -35,6 +35,15 @@ public struct LinkSpan: Equatable, Sendable {
     public var end: Int
 }
 
+/// A box of cells that shows a link's thumbnail (drawn over the blank cells by the backend, after curses).
+public struct ImageSpot: Equatable, Hashable, Sendable {
+    public var link: String
+    public var x: Int
+    public var y: Int
+    public var columns: Int
+    public var rows: Int
+}
+
 /// An in-memory screen: views draw into it, the terminal backend copies what changed, and tests read it.
 public struct Canvas: Equatable, Sendable {
     public let width: Int
@@ -42,6 +51,8 @@ public struct Canvas: Equatable, Sendable {
     public private(set) var cells: [Cell]
     /// Cells that show a link, for terminals that take OSC 8 hyperlinks (drawn over the text by the backend).
     public private(set) var links: [LinkSpan] = []
+    /// Boxes that show thumbnails, for the backend to draw in the terminal's way of showing pictures.
+    public private(set) var images: [ImageSpot] = []
 
     /// One-character strings for the ASCII bytes, made once.
     private static let asciiCells: [String] = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
@@ -102,9 +113,18 @@ public struct Canvas: Equatable, Sendable {
         links.append(LinkSpan(url: url, x: x, y: y, end: min(end, width)))
     }
 
-    /// Drops the links under a box drawn over them (an overlay), so its text is never a link.
-    public mutating func unlink(x: Int, y: Int, width: Int, height: Int) {
+    /// Marks `columns`×`rows` cells from (x, y) as showing `link`'s thumbnail; the cells stay blank in
+    /// the canvas. A box that does not fit on the screen is not drawn.
+    public mutating func image(_ link: String, x: Int, y: Int, columns: Int, rows: Int) {
+        guard x >= 0, y >= 0, columns > 0, rows > 0, x + columns <= width, y + rows <= height else { return }
+        for row in y..<y + rows { fill(y: row, from: x, to: x + columns, .text) }
+        images.append(ImageSpot(link: link, x: x, y: y, columns: columns, rows: rows))
+    }
+
+    /// A box drawn over what was there (an overlay): its text is never a link, and no picture shows through.
+    public mutating func cover(x: Int, y: Int, width: Int, height: Int) {
         links.removeAll { $0.y >= y && $0.y < y + height && $0.x < x + width && x < $0.end }
+        images.removeAll { $0.y < y + height && y < $0.y + $0.rows && $0.x < x + width && x < $0.x + $0.columns }
     }
 
     /// Paints a row segment's background style (spaces).

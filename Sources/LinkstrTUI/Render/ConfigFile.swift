@@ -20,6 +20,11 @@ public struct ConfigFile: Equatable, Sendable {
     public var hyperlinks: HyperlinkSetting = .auto
     /// Whether the app opens where it was when it quit (pane, session, post). Default: yes.
     public var reopen = true
+    /// How pictures are drawn: "auto" (default: ask the terminal), "kitty", "sixel", "iterm", "symbols" or "off".
+    public var images: ImageSetting = .auto
+    /// The media cache's size in MiB (thumbnails and saved media, least recently used out first). Default: 1024.
+    public var mediaCacheMB = 1024
+    public static let mediaCacheRange = 16...1_048_576
 
     public init() {}
 
@@ -49,6 +54,16 @@ public struct ConfigFile: Equatable, Sendable {
             config.hyperlinks = parsed
         } else if toml.has("hyperlinks") {
             throw TOMLFile.Failure("\(url.path): hyperlinks is \"auto\", \"on\" or \"off\"")
+        }
+        if let value = try toml.string("images") {
+            guard let parsed = ImageSetting(rawValue: value) else { throw TOMLFile.Failure("\(url.path): images is \(ImageSetting.choices)") }
+            config.images = parsed
+        }
+        if let mb = try toml.int("media_cache_mb") {
+            guard mediaCacheRange.contains(mb) else {
+                throw TOMLFile.Failure("\(url.path): media_cache_mb is a size in MiB from \(mediaCacheRange.lowerBound) to \(mediaCacheRange.upperBound)")
+            }
+            config.mediaCacheMB = mb
         }
         if let path = try toml.string("tls_ca_file"), !path.isEmpty {
             let expanded = (path as NSString).expandingTildeInPath

@@ -39,6 +39,12 @@ public struct TOMLFile {
         return b
     }
 
+    public func int(_ key: String) throws(Failure) -> Int? {
+        guard let value = table[key] else { return nil }
+        guard let n = value.integer, let int = Int(exactly: n) else { throw Failure("\(source): \(name(key)) must be a whole number") }
+        return int
+    }
+
     public func strings(_ key: String) throws(Failure) -> [String]? {
         guard let value = table[key] else { return nil }
         guard let array = value.array else { throw Failure("\(source): \(name(key)) must be an array of strings") }

@@ -11,6 +11,7 @@ public indirect enum TOMLValue: Equatable, Sendable {
 
     var string: String? { if case .string(let s) = self { s } else { nil } }
     var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
+    var integer: Int64? { if case .integer(let n) = self { n } else { nil } }
     var array: [TOMLValue]? { if case .array(let a) = self { a } else { nil } }
     var table: [String: TOMLValue]? { if case .table(let t) = self { t } else { nil } }
 }

@@ -37,7 +37,8 @@ extension EffectRunner {
     func openSession(_ key: SecretKey) async throws {
         guard let local else { throw StorageError.closed }
         await closeAccount()
-        account = try AccountSession(key, in: local, relayOverrides: options.relays, time: services.time)
+        account = try AccountSession(key, in: local, relayOverrides: options.relays, mediaCacheBytes: options.mediaCacheBytes, time: services.time)
+        services.pictures.use(account?.thumbnails)
         accountView = AccountView()
     }
 
@@ -47,6 +48,7 @@ extension EffectRunner {
         accountView.updatesTask?.cancel()
         accountView = AccountView()
         pendingUnlock = nil
+        services.pictures.use(nil)
         guard let closing = account else { return }
         account = nil
         await closing.close()

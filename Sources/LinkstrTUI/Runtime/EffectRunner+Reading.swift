@@ -26,7 +26,7 @@ extension EffectRunner {
             guard let store, let actions else { return [] }
             let view = try store.postView(id)
             let summary = try view.flatMap { try actions.summary(of: $0.post.sessionID) }
-            return [.post(.postLoaded(postID: id, view: view, sessionName: summary?.name ?? ""))]
+            return [.post(.postLoaded(postID: id, view: view, sessionName: summary?.name ?? "", listed: summary?.standing == .listed))]
                 + (view.map { loadLinkTitles([$0.post.url], fetching: summary?.standing == .listed, session: $0.post.sessionID) } ?? [])
         case .you(.loadContacts):
             guard let store else { return [] }
@@ -88,19 +88,23 @@ extension EffectRunner {
         }
     }
 
-    /// Cached titles at once (returned); missing ones fetched in the background (unless previews are off,
-    /// or the links are a stranger's session request: fetching tells the site our address) and sent as
-    /// they are found. Fetched titles are searchable: the session's posts are read into the search index again.
+    /// Cached titles and thumbnails at once (returned); missing ones fetched in the background (unless
+    /// previews are off, or the links are a stranger's session request: fetching tells the site our
+    /// address) and sent as they are found: titles first (they name the pages' images), then thumbnails
+    /// (only where pictures are drawn). Fetched titles are searchable: the session's posts are read into
+    /// the search index again.
     func loadLinkTitles(_ urls: [String], fetching: Bool, session: String) -> [AppAction] {
         guard let store, let previews, !urls.isEmpty else { return [] }
         // A cache: when it cannot be read, the titles are fetched again.
         let cached = (try? store.linkTitles(for: urls)) ?? [:]
+        let thumbnails = options.images == nil ? nil : account?.thumbnails
+        let cachedThumbnails = fetching ? thumbnails?.cached(urls) ?? [:] : [:]
         // Fetched titles merge into what is shown, so they may land before or after this answer.
-        fetchLinkTitles(urls, fetching: fetching, session: session, previews: previews)
-        return cached.isEmpty ? [] : [.post(.linkTitlesLoaded(cached))]
+        fetchLinkTitles(urls, fetching: fetching, session: session, previews: previews, thumbnails: thumbnails)
+        return (cached.isEmpty ? [] : [.post(.linkTitlesLoaded(cached))]) + (cachedThumbnails.isEmpty ? [] : [.post(.thumbnailsLoaded(cachedThumbnails))])
     }
 
-    private func fetchLinkTitles(_ urls: [String], fetching: Bool, session: String, previews: LinkPreviewCache) {
+    private func fetchLinkTitles(_ urls: [String], fetching: Bool, session: String, previews: LinkPreviewCache, thumbnails: Thumbnails?) {
         guard options.linkPreviews, fetching else { return }
         let search = self.search
         startAccountTask { answer in
@@ -108,6 +112,10 @@ extension EffectRunner {
             if !fetched.isEmpty {
                 search?.invalidate([session])
                 answer(.post(.linkTitlesLoaded(fetched)))
+            }
+            if let thumbnails {
+                let found = await thumbnails.refresh(urls)
+                if !found.isEmpty { answer(.post(.thumbnailsLoaded(found))) }
             }
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import LinkstrApp
 import LinkstrClient
 import LinkstrDomain
+import LinkstrMedia
 import LinkstrRelay
 import LinkstrStorage
 import LinkstrSync
@@ -29,6 +30,14 @@ public struct AppOptions: Sendable {
     public var mouse = false
     /// Links drawn as OSC 8 hyperlinks (`hyperlinks` in config.toml, resolved for this terminal).
     public var hyperlinks = false
+    /// How this terminal draws pictures (`images` in config.toml or `--images`, resolved), nil: not at all.
+    public var images: ImageProtocol?
+    /// Inside tmux with passthrough on: picture sequences are wrapped for the terminal outside.
+    public var imagesThroughTmux = false
+    /// A cell's size in pixels, as the terminal said (`CSI 16 t`), for the pixel protocols.
+    public var cellPixels = TerminalImage.fallbackCell
+    /// The media cache's limit in bytes (`media_cache_mb`).
+    public var mediaCacheBytes = Thumbnails.defaultCacheBytes
     /// The keys in force (`keys.toml`).
     public var keymap = Keymap.standard
     /// A link to show once the account is open (`linkstr open URL`).

@@ -35,6 +35,8 @@ public struct Services: Sendable {
     public var time: TimeSource
     /// The open account's use cases that go to relays: live, or a test's (recording, failing).
     public var accountClient: @Sendable (AccountSession, SessionRequestPolicy) -> AccountClient = AccountClient.live
+    /// The open account's thumbnails, for the UI's picture drawing (which runs off the UI thread).
+    public var pictures = Pictures()
 
     public static func live(outbox: TerminalOutbox) -> Services {
         Services(

@@ -2,6 +2,7 @@ import CNcursesw
 import Foundation
 import LinkstrApp
 import LinkstrDomain
+import LinkstrMedia
 import LinkstrStorage
 import Synchronization
 #if canImport(Glibc)
@@ -25,6 +26,8 @@ public final class TerminalApp {
     private let signals = SignalFlags()
     private var signalSources: [DispatchSourceSignal] = []
     private var stats: FrameStats?
+    /// Pictures drawn off the UI thread (nil when this terminal shows none).
+    private var art: ImageArt?
 
     /// `processStart`: wall-clock seconds when `main` began, for the first-frame figure. `terminal`:
     /// the real one unless a test hands in a `HeadlessTerminal`.
@@ -53,6 +56,18 @@ public final class TerminalApp {
         if terminal.handlesSignals { installSignalHandlers() }
         terminal.start(noColor: options.noColor, mouse: options.mouse)
         terminal.hyperlinks = options.hyperlinks
+        if let proto = options.images, let real = terminal as? NcursesTerminal {
+            // Symbols in the colours the terminal has (known once curses started).
+            let colors: SymbolArt.Colors = switch real.depth {
+            case .trueColor: .truecolor
+            case .xterm256: .palette256
+            default: .palette16
+            }
+            let inbox = self.inbox
+            let art = ImageArt(proto: proto, colors: colors, cell: options.cellPixels, pictures: services.pictures) { inbox.wake() }
+            self.art = art
+            real.painter = ImagePainter(art: art, throughTmux: options.imagesThroughTmux)
+        }
         defer {
             // Where the app was, for the next start.
             runner.shutdown(saving: UIPosition(state))
@@ -63,6 +78,7 @@ public final class TerminalApp {
         state.notifyMode = options.notify
         state.keymap = options.keymap
         state.themeName = options.theme
+        state.showsImages = options.images != nil
         apply(.started(now: services.time.wallSeconds(), size: terminal.size))
         if let link = options.openLink { apply(.linkReceived(link)) }
         render()
@@ -117,6 +133,7 @@ public final class TerminalApp {
             guard running else { break }
             let answersDone = Monotonic.now
             let frame = render()
+            if art?.takeReady() == true { terminal.imagesReady() }
             if sawKey {
                 stats?.recordKey(Monotonic.now - batchStart,
                                  parts: [inputDone - batchStart, answersDone - inputDone] + frame.parts(since: answersDone),

@@ -18,6 +18,8 @@ public final class NcursesTerminal {
     private var mouseCapture = false
     /// Links drawn as OSC 8 hyperlinks (`hyperlinks` in config.toml; on where the terminal takes them).
     public var hyperlinks = false
+    /// Draws the canvas's pictures (`images` is not "off").
+    public var painter: ImagePainter?
 
     public init(theme: Theme) { self.theme = theme }
 
@@ -48,6 +50,8 @@ public final class NcursesTerminal {
 
     public func stop(clearing: Bool = false) {
         guard started else { return }
+        // No picture stays behind: kitty's lie above the text and outlive the screen they were put on.
+        if let painter { writeRaw(painter.eraseAll()) }
         if clearing {
             // Nothing of the app's screen stays where the terminal keeps it (the alternate screen).
             werase(sw_stdscr())
@@ -122,6 +126,9 @@ public final class NcursesTerminal {
         // A full redraw starts from blank cells: what the canvas does not cover (a smaller canvas, the
         // right halves of wide characters) must not keep the previous screen's text.
         if full { werase(sw_stdscr()); clearok(sw_stdscr(), true) }
+        // Rows a picture drawn in cells leaves are painted again whole, which takes it off the screen.
+        let leaving = painter?.rowsLeaving(canvas.images, full: full) ?? []
+        for rows in leaving { wredrawln(sw_stdscr(), Int32(rows.y), Int32(rows.rows)) }
         for y in 0..<canvas.height {
             var x = 0
             while x < canvas.width {
@@ -136,6 +143,15 @@ public final class NcursesTerminal {
         previous = canvas
         wrefresh(sw_stdscr())
         if hyperlinks { drawLinks(canvas, over: full ? nil : before) }
+        if let painter, full || !leaving.isEmpty || canvas.images != before?.images {
+            writeRaw(painter.paint(canvas.images, repainted: leaving, full: full))
+        }
+    }
+
+    /// Pictures drawn in the background since the last frame: put on the screen as it is.
+    public func imagesReady() {
+        guard started, let painter, let canvas = previous, !canvas.images.isEmpty else { return }
+        writeRaw(painter.paint(canvas.images, repainted: [], full: false))
     }
 
     /// OSC 8: curses cannot carry a hyperlink, so after the refresh the cells of each link that is new

@@ -24,6 +24,8 @@ public protocol TerminalDriver: AnyObject {
     /// The last mouse event, after the mouse key code.
     func mouse() -> MouseEvent?
     func draw(_ canvas: Canvas, forceFull: Bool)
+    /// Pictures finished drawing in the background: paint them over the screen as it is.
+    func imagesReady()
     func writeRaw(_ s: String)
     func use(_ theme: Theme)
     /// Whether the loop installs process-wide signal handlers (the real terminal does; a test does not).
@@ -125,6 +127,7 @@ public final class HeadlessTerminal: TerminalDriver, Sendable {
 
     public func mouse() -> MouseEvent? { nil }
     public func draw(_ canvas: Canvas, forceFull: Bool) { shared.withLock { $0.frames.append(canvas) } }
+    public func imagesReady() {}
     public func writeRaw(_ s: String) { shared.withLock { $0.raw.append(s) } }
     public func use(_ theme: Theme) {}
 }

@@ -144,7 +144,7 @@ enum OverlayViews {
     static func box(_ c: inout Canvas, title: String, width: Int, height: Int) -> Rect {
         let w = max(10, min(width, c.width)), h = max(3, min(height, c.height))
         let r = Rect(x: (c.width - w) / 2, y: max(1, (c.height - h) / 2), width: w, height: h)
-        c.unlink(x: r.x, y: r.y, width: w, height: h)
+        c.cover(x: r.x, y: r.y, width: w, height: h)
         for y in stride(from: r.y, to: min(r.bottom, c.height), by: 1) { c.fill(y: y, from: r.x, to: r.x + w, Style(.text)) }
         c.put("┌" + String(repeating: "─", count: w - 2) + "┐", x: r.x, y: r.y, Style(.border))
         for y in stride(from: r.y + 1, to: min(r.bottom - 1, c.height), by: 1) {

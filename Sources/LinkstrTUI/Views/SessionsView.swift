@@ -105,10 +105,13 @@ enum FeedView {
         var dot = false
         /// The post's link, on the line that shows it (a hyperlink, and where its hint goes).
         var url: String?
+        /// The post's thumbnail, boxed at column 4 from this line down, beside the post's lines.
+        var image: (link: String, columns: Int, rows: Int)?
     }
 
     static func lines(_ state: AppState, _ feed: SessionFeed, width: Int) -> [Line] {
         var out = [Line]()
+        let listed = (feed.summary?.standing ?? .listed) == .listed
         var changes = feed.membershipChanges.sorted { $0.at > $1.at }
         var previousAuthor: String?
         func separators(newerThan t: Int64) {
@@ -141,16 +144,24 @@ enum FeedView {
                 previousAuthor = p.author
             }
             let label = URLClassifier.classify(p.url).label
-            out.append(Line(text: "[\(label)] " + DisplayText.singleLine(p.url), style: Style(.link), x: 4, post: i, dot: view.unread, url: p.url))
+            // With a thumbnail, the post's lines move right of its box, and the post is at least as tall.
+            let box = ThumbnailBox.thumbnail(state, p.url, listed: listed).map(ThumbnailBox.feed)
+            let indent = box.map { $0.columns + 1 } ?? 0
+            let first = out.count
+            out.append(Line(text: "[\(label)] " + DisplayText.singleLine(p.url), style: Style(.link), x: 4 + indent, post: i, dot: view.unread, url: p.url))
             // The page's own title (link preview), when fetched; cleaned when it was parsed, cleaned again here.
             if let title = state.linkTitles[p.url] {
-                out.append(Line(text: DisplayText.singleLine(title), style: Style(.text, bold: true), x: 6, post: i))
+                out.append(Line(text: DisplayText.singleLine(title), style: Style(.text, bold: true), x: 6 + indent, post: i))
             }
             if let note = p.note, !note.isEmpty {
-                out.append(Line(text: "▌ " + DisplayText.singleLine(note), style: Style(.note), x: 4, post: i))
+                out.append(Line(text: "▌ " + DisplayText.singleLine(note), style: Style(.note), x: 4 + indent, post: i))
             }
             if !view.reactions.isEmpty {
-                out.append(Line(text: AppView.reactionSummary(view.reactions), style: Style(.text), x: 6, post: i))
+                out.append(Line(text: AppView.reactionSummary(view.reactions), style: Style(.text), x: 6 + indent, post: i))
+            }
+            if let box {
+                while out.count - first < box.rows { out.append(Line(text: "", style: .text, x: 4 + indent, post: i)) }
+                out[first].image = (p.url, box.columns, box.rows)
             }
         }
         separators(newerThan: Int64.min)
@@ -169,13 +180,17 @@ enum FeedView {
             var contacts: [Contact]
             var profileNames: [Pubkey: String]
             var linkTitlesVersion: Int
+            var thumbnailsVersion: Int
+            var showsImages: Bool
+            var standing: SessionStanding?
         }
         nonisolated(unsafe) private static var last: (key: Key, lines: [Line])?
 
         static func lines(_ state: AppState, _ feed: SessionFeed, width: Int) -> [Line] {
             let key = Key(posts: feed.posts, changes: feed.membershipChanges, width: width, now: state.now,
                           me: state.identity?.pubkey, contacts: state.contacts, profileNames: state.profileNames,
-                          linkTitlesVersion: state.linkTitlesVersion)
+                          linkTitlesVersion: state.linkTitlesVersion, thumbnailsVersion: state.thumbnailsVersion,
+                          showsImages: state.showsImages, standing: feed.summary?.standing)
             if let last, last.key == key { return last.lines }  // unchanged arrays compare by buffer identity
             let fresh = FeedView.lines(state, feed, width: width)
             last = (key, fresh)
@@ -235,6 +250,8 @@ enum FeedView {
                 if let post = line.post, let label = hints[post] { c.put(String(label), x: 2, y: y, Style(.accent, bold: true, reverse: true)) }
             }
             if line.dot && dots { c.put("●", x: c.width - 2, y: y, Style(.unread, bold: true)) }
+            // A box only when all of it is in view: a picture is never cut at the pane's edge.
+            if let image = line.image, row + image.rows <= height { c.image(image.link, x: 4, y: y, columns: image.columns, rows: image.rows) }
         }
         // Older posts exist beyond the last one loaded: said under it (issue 33 item 4: nothing said so).
         let below = top + min(height, all.count - start)

@@ -43,6 +43,7 @@ extension AppReducer {
             state.inMemory = kept.inMemory
             state.passphraseInEnvironment = kept.passphraseInEnvironment
             state.version = kept.version
+            state.showsImages = kept.showsImages
             state.phase = .booting(.loadingAccount)
             return [.boot]
         case .wiped:

@@ -252,6 +252,10 @@ extension AppReducer {
                 state.linkTitles = [:]
                 state.linkTitlesVersion += 1
             }
+            if !state.thumbnails.isEmpty {
+                state.thumbnails = [:]
+                state.thumbnailsVersion += 1
+            }
             return [.settings(.clearCache)]
         case .discardSharedLink:
             state.status = StatusLine("shared link discarded.")

@@ -163,7 +163,7 @@ extension AppReducer {
     /// What the post feature's effects answered.
     static func apply(_ state: inout AppState, _ action: PostAction) -> [AppEffect] {
         switch action {
-        case .postLoaded(let id, let view, let sessionName):
+        case .postLoaded(let id, let view, let sessionName, let listed):
             if case .detail(var d) = state.post.mode, d.postID == id {
                 guard let view else {
                     // Deleted meanwhile (by its author, or the session went away).
@@ -174,16 +174,16 @@ extension AppReducer {
                 }
                 d.view = view
                 d.sessionName = sessionName
+                d.listed = listed
                 d.busy = false
                 state.post.mode = .detail(d)
             }
             return []
         case .linkTitlesLoaded(let titles):
-            let merged = state.linkTitles.merging(titles) { $1 }
-            if merged != state.linkTitles {
-                state.linkTitles = merged
-                state.linkTitlesVersion += 1
-            }
+            merge(titles, into: &state.linkTitles, version: &state.linkTitlesVersion)
+            return []
+        case .thumbnailsLoaded(let thumbnails):
+            merge(thumbnails, into: &state.thumbnails, version: &state.thumbnailsVersion)
             return []
         case .postSent(let postID, let sessionID):
             if let sent = state.sendingInBackground.removeValue(forKey: sessionID), !isSending(state, sessionID) {
@@ -264,5 +264,13 @@ extension AppReducer {
             }
             return []
         }
+    }
+
+    /// Merges what arrived into what is shown, bumping the version views compare only when something changed.
+    private static func merge<Value: Equatable>(_ arrived: [String: Value], into shown: inout [String: Value], version: inout Int) {
+        let merged = shown.merging(arrived) { $1 }
+        guard merged != shown else { return }
+        shown = merged
+        version += 1
     }
 }

@@ -2,9 +2,12 @@ import LinkstrDomain
 
 /// What happened to a post: shown, sent from the composer, reacted to, deleted, opened.
 public enum PostAction: Equatable, Sendable {
-    case postLoaded(postID: String, view: PostView?, sessionName: String)
+    /// `listed`: its session is one of the user's, not a stranger's request (nothing is fetched or drawn for those).
+    case postLoaded(postID: String, view: PostView?, sessionName: String, listed: Bool = true)
     /// Titles of shared pages, from the cache or just fetched.
     case linkTitlesLoaded([String: String])
+    /// Links' thumbnails, from the media cache or just fetched.
+    case thumbnailsLoaded([String: Thumbnail])
     case postSent(postID: String, sessionID: String)
     case postSendFailed(ClientError)
     /// We deleted one of our posts for everyone; `warnings`: what the best-effort kind 5 could not do.

@@ -52,5 +52,7 @@ public struct PostDetail: Equatable, Sendable {
     public var busy = false
     /// The first line of the note shown (j/k, PgDn/PgUp scroll a note longer than the screen).
     public var noteScroll = 0
+    /// Its session is listed (not a request): only then is its thumbnail drawn.
+    public var listed = true
     public init(postID: String, view: PostView?, sessionName: String) { self.postID = postID; self.view = view; self.sessionName = sessionName }
 }

@@ -1,0 +1,8 @@
+/// A link's thumbnail as the screens know it: which link, and its size in pixels (for the box's shape).
+/// The pixels themselves stay in the sealed media cache until a box is drawn.
+public struct Thumbnail: Equatable, Hashable, Sendable {
+    public let link: String
+    public let width: Int
+    public let height: Int
+    public init(link: String, width: Int, height: Int) { self.link = link; self.width = width; self.height = height }
+}
