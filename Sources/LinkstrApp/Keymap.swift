@@ -94,6 +94,7 @@ public struct Keymap: Equatable, Sendable {
         .init(.post, "previous_reaction", [.left], "previous reaction"),
         .init(.post, "toggle_reaction", [.enter, .char(" ")], "toggle it"),
         .init(.post, "delete", [.char("d")], "delete"),
+        .init(.post, "refresh", [.char("R")], "refresh title and picture"),
 
         .init(.you, "edit_name", [.char("e")], "profile name"),
         .init(.you, "copy_npub", [.char("y")], "copy npub"),

@@ -324,4 +324,31 @@ final class PostReducerTests: XCTestCase {
         h.send(.sessions(.messagesArrived(touchedSessions: ["s1"], notifications: [])), [.sessions(.loadSessions(.active)), .sessions(.loadFeed(sessionID: "s1", limit: 50)), .post(.loadPost("p1"))])
         h.send(.post(.postLoaded(postID: "p1", view: updated, sessionName: "Films"))) { $0.post.mode = self.detail(updated) }
     }
+
+    /// `R` in a post's detail fetches its title and picture again; never for a stranger's request; the
+    /// answer merges what was found and says it.
+    func testRefreshFetchesTheTitleAndPictureAgainButNeverForARequest() {
+        let view = F.post("p1", in: "s1")
+        var h = ReducerHarness(F.feed(films, posts: [view]))
+        h.send(.keyPressed(.enter), [.post(.loadPost("p1")), .post(.markPostRead("p1"))]) { $0.post.mode = self.detail(view); $0.pane = .post }
+        h.send(.keyPressed(.char("R")), [.post(.refreshPreview(view.post.url))]) { $0.status = StatusLine("refreshing the title and picture…") }
+        let picture = Thumbnail(link: view.post.url, width: 640, height: 360, revision: 9)
+        h.send(.post(.previewRefreshed(url: view.post.url, title: "A film", thumbnail: picture, error: nil))) {
+            $0.linkTitles = [view.post.url: "A film"]
+            $0.linkTitlesVersion = 1
+            $0.thumbnails = [view.post.url: picture]
+            $0.thumbnailsVersion = 1
+            $0.status = StatusLine("refreshed the title and picture.")
+        }
+        h.send(.post(.previewRefreshed(url: view.post.url, title: nil, thumbnail: nil, error: ClientError(.timeout, "the site did not answer in time")))) {
+            $0.status = StatusLine("could not refresh: the site did not answer in time", .error)
+        }
+        // A request's post: nothing is fetched.
+        h.send(.post(.postLoaded(postID: "p1", view: view, sessionName: "Films", listed: false))) {
+            var d = PostDetail(postID: "p1", view: view, sessionName: "Films")
+            d.listed = false
+            $0.post.mode = .detail(d)
+        }
+        h.send(.keyPressed(.char("R"))) { $0.status = StatusLine("this post is in a session request: accept the session first.", .error) }
+    }
 }

@@ -88,8 +88,13 @@ final class ThumbnailScreenTests: XCTestCase {
             // The detail: a large picture.
             try tmux.keys(w, "Enter")
             try tmux.waitFor(w, text: "+ 👍  - 👎  * 👀")
-            let large = try Self.waitForRed(tmux, w, "the large picture in \(term)") { $0 >= 6 }
-            _ = large
+            try Self.waitForRed(tmux, w, "the large picture in \(term)") { $0 >= 6 }
+            if i == 0 {
+                // R fetches the page and its picture again, past the caches, and the new drawing replaces the old.
+                try tmux.keys(w, "R")
+                try tmux.waitFor(w, text: "refreshed the title and picture.", timeout: 20)
+                try Self.waitForRed(tmux, w, "the refreshed picture") { $0 >= 6 }
+            }
             // Back: the large one is taken off, the small one is there again; and a box over it takes it off.
             try tmux.keys(w, "Escape")
             try Self.waitForRed(tmux, w, "only the feed's picture in \(term)") { $0 == 3 }
@@ -104,7 +109,8 @@ final class ThumbnailScreenTests: XCTestCase {
             try tmux.waitFor(w, "the app to exit") { !$0.contains("1 Sessions") }
             XCTAssertEqual(Self.redRows(try tmux.screen(w, escapes: true)), 0, "nothing left after quitting")
         }
-        XCTAssertEqual(scene.server.requests.filter { $0.hasPrefix("/files/") }, ["/files/wide.png"], "fetched once, then from the cache")
+        XCTAssertEqual(scene.server.requests.filter { $0.hasPrefix("/files/") }, ["/files/wide.png", "/files/wide.png"],
+                       "fetched once, once more for R, else from the cache")
 
         // A stranger's request with the same link: nothing drawn, though the picture is in the cache.
         try scene.alice.startApp(tmux, "r", relay: scene.relay.url, environment: environment)

@@ -38,9 +38,17 @@ public actor Thumbnails {
         for link in Set(links) {
             // A cache: a file that does not open is removed and counts as missing.
             guard let entry = try? media.entry(Self.key(link)), let w = entry.width, let h = entry.height else { continue }
-            found[link] = Thumbnail(link: link, width: w, height: h)
+            found[link] = Thumbnail(link: link, width: w, height: h, revision: entry.savedAt)
         }
         return found
+    }
+
+    /// Forgets `link`'s thumbnail (and that it failed), so the next refresh fetches it again.
+    public func forget(_ link: String) {
+        retryAfter[link] = nil
+        do { try media.remove(Self.key(link)) } catch {
+            LinkstrLogging.logger("media").error("could not remove a thumbnail", metadata: ["error": "\(type(of: error))"])
+        }
     }
 
     /// A cached thumbnail's pixels, for drawing (nil when it is not cached or does not decode).
@@ -106,6 +114,6 @@ public actor Thumbnails {
             LinkstrLogging.logger("media").error("could not cache a thumbnail", metadata: ["error": "\(type(of: error))"])
             return .failure(.notStored)
         }
-        return .success(Thumbnail(link: link, width: small.width, height: small.height))
+        return .success(Thumbnail(link: link, width: small.width, height: small.height, revision: now))
     }
 }

@@ -4,5 +4,9 @@ public struct Thumbnail: Equatable, Hashable, Sendable {
     public let link: String
     public let width: Int
     public let height: Int
-    public init(link: String, width: Int, height: Int) { self.link = link; self.width = width; self.height = height }
+    /// When it was cached: a picture fetched again is another drawing.
+    public let revision: Int64
+    public init(link: String, width: Int, height: Int, revision: Int64 = 0) {
+        self.link = link; self.width = width; self.height = height; self.revision = revision
+    }
 }

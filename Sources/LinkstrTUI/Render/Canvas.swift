@@ -1,3 +1,5 @@
+import LinkstrDomain
+
 /// What a cell means, not its colour: the theme maps roles to colours for the terminal at hand.
 public enum Role: UInt8, CaseIterable, Sendable {
     case text, dim, title, accent, selection, unread, success, warning, error, link, note, label
@@ -38,6 +40,8 @@ public struct LinkSpan: Equatable, Sendable {
 /// A box of cells that shows a link's thumbnail (drawn over the blank cells by the backend, after curses).
 public struct ImageSpot: Equatable, Hashable, Sendable {
     public var link: String
+    /// The thumbnail's revision: a picture fetched again is drawn again.
+    public var revision: Int64
     public var x: Int
     public var y: Int
     public var columns: Int
@@ -115,10 +119,10 @@ public struct Canvas: Equatable, Sendable {
 
     /// Marks `columns`×`rows` cells from (x, y) as showing `link`'s thumbnail; the cells stay blank in
     /// the canvas. A box that does not fit on the screen is not drawn.
-    public mutating func image(_ link: String, x: Int, y: Int, columns: Int, rows: Int) {
+    public mutating func image(_ thumbnail: Thumbnail, x: Int, y: Int, columns: Int, rows: Int) {
         guard x >= 0, y >= 0, columns > 0, rows > 0, x + columns <= width, y + rows <= height else { return }
         for row in y..<y + rows { fill(y: row, from: x, to: x + columns, .text) }
-        images.append(ImageSpot(link: link, x: x, y: y, columns: columns, rows: rows))
+        images.append(ImageSpot(link: thumbnail.link, revision: thumbnail.revision, x: x, y: y, columns: columns, rows: rows))
     }
 
     /// A box drawn over what was there (an overlay): its text is never a link, and no picture shows through.

@@ -8,6 +8,7 @@ import Synchronization
 public final class ImageArt: Sendable {
     public struct Key: Hashable, Sendable {
         public var link: String
+        public var revision: Int64
         public var columns: Int
         public var rows: Int
     }
@@ -64,7 +65,7 @@ public final class ImageArt: Sendable {
     public static func kittyID(_ key: Key) -> UInt32 {
         var hasher = FNV1a()
         hasher.add(key.link)
-        hasher.add("|\(key.columns)x\(key.rows)")
+        hasher.add("|\(key.revision)|\(key.columns)x\(key.rows)")
         return hasher.value % 0xFF_FFFE + 1
     }
 

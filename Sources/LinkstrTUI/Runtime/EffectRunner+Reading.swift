@@ -104,6 +104,27 @@ extension EffectRunner {
         return (cached.isEmpty ? [] : [.post(.linkTitlesLoaded(cached))]) + (cachedThumbnails.isEmpty ? [] : [.post(.thumbnailsLoaded(cachedThumbnails))])
     }
 
+    /// A post's title and picture fetched again, past the caches (the post detail's `R`).
+    func refreshPreview(_ url: String) {
+        guard let previews else { return }
+        guard options.linkPreviews else {
+            dispatch(.post(.previewRefreshed(url: url, title: nil, thumbnail: nil,
+                                             error: ClientError(.invalid, "link previews are off (link_previews = false in config.toml)"))))
+            return
+        }
+        let thumbnails = options.images == nil ? nil : account?.thumbnails
+        startAccountTask { answer in
+            let title: String?
+            do { title = try await previews.preview(url).title } catch {
+                answer(.post(.previewRefreshed(url: url, title: nil, thumbnail: nil, error: ClientError(error))))
+                return
+            }
+            await thumbnails?.forget(url)
+            let thumbnail = await thumbnails?.refresh([url])[url]
+            answer(.post(.previewRefreshed(url: url, title: title, thumbnail: thumbnail, error: nil)))
+        }
+    }
+
     private func fetchLinkTitles(_ urls: [String], fetching: Bool, session: String, previews: LinkPreviewCache, thumbnails: Thumbnails?) {
         guard options.linkPreviews, fetching else { return }
         let search = self.search

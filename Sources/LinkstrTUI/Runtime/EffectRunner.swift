@@ -198,6 +198,8 @@ public actor EffectRunner {
             for action in try await runRelays(effect) { dispatch(action) }
         case .settings(.repairDamagedRecords):
             for action in try runRepair() { dispatch(action) }
+        case .post(.refreshPreview(let url)):
+            refreshPreview(url)
         case .copy, .notify, .settings(.copySecret), .settings(.clearCache), .post(.readClipboard), .post(.openURL):
             for action in try runSystem(effect) { dispatch(action) }
         case .quit, .post(.editNote), .settings(.applyTheme):

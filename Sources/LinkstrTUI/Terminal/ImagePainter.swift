@@ -71,7 +71,7 @@ public final class ImagePainter {
         return wrap(TerminalImage.kittyEraseAll)
     }
 
-    private func key(_ spot: ImageSpot) -> ImageArt.Key { ImageArt.Key(link: spot.link, columns: spot.columns, rows: spot.rows) }
+    private func key(_ spot: ImageSpot) -> ImageArt.Key { ImageArt.Key(link: spot.link, revision: spot.revision, columns: spot.columns, rows: spot.rows) }
 
     private func wrap(_ sequence: String) -> String { throughTmux ? TerminalImage.tmuxPassthrough(sequence) : sequence }
 }

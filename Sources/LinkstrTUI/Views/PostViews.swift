@@ -73,7 +73,7 @@ enum PostViews {
         // The large thumbnail, in what is left above the note and the reactions.
         if let thumbnail = ThumbnailBox.thumbnail(state, p.url, listed: d.listed),
            let box = ThumbnailBox.detail(thumbnail, columns: c.width - 4, rows: area.bottom - y - 5 - min(view.reactions.count, 2)) {
-            c.image(p.url, x: 2, y: y + 1, columns: box.columns, rows: box.rows)
+            c.image(thumbnail, x: 2, y: y + 1, columns: box.columns, rows: box.rows)
             y += box.rows + 1
         }
         if let note = p.note, !note.isEmpty {

@@ -106,7 +106,7 @@ enum FeedView {
         /// The post's link, on the line that shows it (a hyperlink, and where its hint goes).
         var url: String?
         /// The post's thumbnail, boxed at column 4 from this line down, beside the post's lines.
-        var image: (link: String, columns: Int, rows: Int)?
+        var image: (thumbnail: Thumbnail, columns: Int, rows: Int)?
     }
 
     static func lines(_ state: AppState, _ feed: SessionFeed, width: Int) -> [Line] {
@@ -145,7 +145,8 @@ enum FeedView {
             }
             let label = URLClassifier.classify(p.url).label
             // With a thumbnail, the post's lines move right of its box, and the post is at least as tall.
-            let box = ThumbnailBox.thumbnail(state, p.url, listed: listed).map(ThumbnailBox.feed)
+            let thumbnail = ThumbnailBox.thumbnail(state, p.url, listed: listed)
+            let box = thumbnail.map(ThumbnailBox.feed)
             let indent = box.map { $0.columns + 1 } ?? 0
             let first = out.count
             out.append(Line(text: "[\(label)] " + DisplayText.singleLine(p.url), style: Style(.link), x: 4 + indent, post: i, dot: view.unread, url: p.url))
@@ -159,9 +160,9 @@ enum FeedView {
             if !view.reactions.isEmpty {
                 out.append(Line(text: AppView.reactionSummary(view.reactions), style: Style(.text), x: 6 + indent, post: i))
             }
-            if let box {
+            if let thumbnail, let box {
                 while out.count - first < box.rows { out.append(Line(text: "", style: .text, x: 4 + indent, post: i)) }
-                out[first].image = (p.url, box.columns, box.rows)
+                out[first].image = (thumbnail, box.columns, box.rows)
             }
         }
         separators(newerThan: Int64.min)
@@ -251,7 +252,7 @@ enum FeedView {
             }
             if line.dot && dots { c.put("●", x: c.width - 2, y: y, Style(.unread, bold: true)) }
             // A box only when all of it is in view: a picture is never cut at the pane's edge.
-            if let image = line.image, row + image.rows <= height { c.image(image.link, x: 4, y: y, columns: image.columns, rows: image.rows) }
+            if let image = line.image, row + image.rows <= height { c.image(image.thumbnail, x: 4, y: y, columns: image.columns, rows: image.rows) }
         }
         // Older posts exist beyond the last one loaded: said under it (issue 33 item 4: nothing said so).
         let below = top + min(height, all.count - start)

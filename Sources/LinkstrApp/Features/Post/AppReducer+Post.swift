@@ -133,6 +133,15 @@ extension AppReducer {
             }
             state.overlay = .confirm(Confirmation(.deletePost(post.id), "delete this post for everyone? (y/n)"))
             return []
+        case .char("R"):
+            guard let url = d.view?.post.url else { return [] }
+            // Fetching tells the site our address: never for a stranger's request.
+            guard d.listed else {
+                state.status = StatusLine("this post is in a session request: accept the session first.", .error)
+                return []
+            }
+            state.status = StatusLine("refreshing the title and picture…")
+            return [.post(.refreshPreview(url))]
         case .down, .char("j"), .pageDown, .up, .char("k"), .pageUp:
             // The note scrolls (issue 33 item 1: it was cut at three lines). The view stops at its end;
             // here the bound is the most lines the note could take at this width.
@@ -184,6 +193,16 @@ extension AppReducer {
             return []
         case .thumbnailsLoaded(let thumbnails):
             merge(thumbnails, into: &state.thumbnails, version: &state.thumbnailsVersion)
+            return []
+        case .previewRefreshed(let url, let title, let thumbnail, let error):
+            if let title { merge([url: title], into: &state.linkTitles, version: &state.linkTitlesVersion) }
+            if let thumbnail { merge([url: thumbnail], into: &state.thumbnails, version: &state.thumbnailsVersion) }
+            if let error {
+                state.status = StatusLine("could not refresh: " + say(error), .error)
+            } else {
+                state.status = StatusLine(title == nil ? "refreshed: the page has no title." : thumbnail == nil ? "refreshed: the page names no picture linkstr can draw."
+                                              : "refreshed the title and picture.")
+            }
             return []
         case .postSent(let postID, let sessionID):
             if let sent = state.sendingInBackground.removeValue(forKey: sessionID), !isSending(state, sessionID) {

@@ -8,6 +8,8 @@ public enum PostAction: Equatable, Sendable {
     case linkTitlesLoaded([String: String])
     /// Links' thumbnails, from the media cache or just fetched.
     case thumbnailsLoaded([String: Thumbnail])
+    /// The page was fetched again: its title and picture as found now (nil: none), or why it could not be.
+    case previewRefreshed(url: String, title: String?, thumbnail: Thumbnail?, error: ClientError?)
     case postSent(postID: String, sessionID: String)
     case postSendFailed(ClientError)
     /// We deleted one of our posts for everyone; `warnings`: what the best-effort kind 5 could not do.

@@ -11,4 +11,6 @@ public enum PostEffect: Equatable, Sendable {
     case deletePost(String)
     case readClipboard
     case openURL(String)
+    /// Fetches the page's title and picture again, past the caches ("refresh metadata" in the iOS app).
+    case refreshPreview(String)
 }
