@@ -20,7 +20,8 @@ struct Linkstr: AsyncParsableCommand {
         version: Version.full,
         subcommands: [IdentityCommand.self, LogoutCommand.self, AccountCommand.self, ContactsCommand.self, RelaysCommand.self,
                       SessionCommand.self, PostCommand.self, PostsCommand.self, ReactCommand.self, DeleteCommand.self,
-                      ReadCommand.self, SearchCommand.self, SyncCommand.self, OpenCommand.self, PreviewCommand.self, BackupCommand.self, RepairCommand.self, WipeCommand.self]
+                      ReadCommand.self, SearchCommand.self, SyncCommand.self, OpenCommand.self, PreviewCommand.self, MediaCommand.self, CacheCommand.self,
+                      BackupCommand.self, RepairCommand.self, WipeCommand.self]
     )
 
     @OptionGroup var global: GlobalOptions

@@ -81,7 +81,7 @@ final class KeymapTests: XCTestCase {
         h.send(.keyPressed(.home)) { $0.helpScroll = 0 }
         h.send(.keyPressed(.up))
         // Another key does what it does, the help open over the new place.
-        h.send(.keyPressed(.char("4"))) { $0.pane = .settings }
+        h.send(.keyPressed(.char("4")), [.settings(.loadMediaUsage)]) { $0.pane = .settings }
         h.send(.keyPressed(.escape)) { $0.overlay = nil }
     }
 }

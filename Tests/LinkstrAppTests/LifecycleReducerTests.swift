@@ -351,7 +351,7 @@ final class LifecycleReducerTests: XCTestCase {
     func testNotesFadeAndErrorsStayUntilAcknowledged() {
         var h = ReducerHarness(Fixture.main())
         let t = h.state.now
-        h.send(.settings(.cacheCleared)) { $0.status = StatusLine("cached media and previews cleared.", .success) }
+        h.send(.settings(.cacheCleared), [.settings(.loadMediaUsage)]) { $0.status = StatusLine("cached media and previews cleared.", .success) }
         h.send(.clockTicked(t + StatusLine.lifetime - 1)) { $0.now = t + StatusLine.lifetime - 1 }
         h.send(.clockTicked(t + StatusLine.lifetime)) { $0.now = t + StatusLine.lifetime; $0.status = nil }
         h.send(.failed(.relayList, ClientError(.invalid, "enter a valid relay url."))) { $0.status = StatusLine("enter a valid relay url.", .error) }

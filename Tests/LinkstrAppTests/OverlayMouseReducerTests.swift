@@ -164,7 +164,7 @@ final class OverlayMouseReducerTests: XCTestCase {
     func testHelpClosesOnlyOnItsKeysAndDoesNotSwallowOthers() {
         var h = ReducerHarness(F.main())
         h.send(.keyPressed(.char("?"))) { $0.overlay = .help }
-        h.send(.keyPressed(.char("4"))) { $0.pane = .settings }
+        h.send(.keyPressed(.char("4")), [.settings(.loadMediaUsage)]) { $0.pane = .settings }
         XCTAssertEqual(h.state.overlay, .help, "switching panes keeps the help, now for Settings")
         h.send(.keyPressed(.char("?"))) { $0.overlay = nil }
         h.send(.keyPressed(.char("?"))) { $0.overlay = .help }

@@ -207,7 +207,7 @@ final class PostReducerTests: XCTestCase {
         h.send(.keyPressed(.char("1"))) { $0.pane = .sessions }
         h.send(.keyPressed(.char("2"))) { $0.pane = .post }
         h.send(.keyPressed(.char("3")), [.you(.loadIdentities)]) { $0.pane = .you }
-        h.send(.keyPressed(.char("4"))) { $0.pane = .settings }
+        h.send(.keyPressed(.char("4")), [.settings(.loadMediaUsage)]) { $0.pane = .settings }
         h.send(.keyPressed(.char("2"))) { $0.pane = .post }
         XCTAssertEqual(h.state.post.mode, self.detail(view), "the detail is still open, nothing was sent")
     }

@@ -23,7 +23,7 @@ final class SessionsReducerTests: XCTestCase {
                     F.session("s3", "Articles", unreadCount: 120, at: 1_000)]
         var h = ReducerHarness(F.main(sessions: list))
         XCTAssertEqual(h.state.sessions.unreadActive.map(\.id), ["s1", "s3"])
-        h.send(.keyPressed(.char("4")), []) { $0.pane = .settings }
+        h.send(.keyPressed(.char("4")), [.settings(.loadMediaUsage)]) { $0.pane = .settings }
         h.send(.keyPressed(.char("u")), [.sessions(.loadFeed(sessionID: "s1", limit: 50))]) {
             $0.pane = .sessions
             var feed = SessionFeed(sessionID: "s1"); feed.summary = list[0]

@@ -145,7 +145,7 @@ final class YouSettingsReducerTests: XCTestCase {
 
     func settings() -> ReducerHarness {
         var h = ReducerHarness(F.main())
-        h.send(.keyPressed(.char("4"))) { $0.pane = .settings }
+        h.send(.keyPressed(.char("4")), [.settings(.loadMediaUsage)]) { $0.pane = .settings }
         return h
     }
 
@@ -245,7 +245,7 @@ final class YouSettingsReducerTests: XCTestCase {
     func testRelayFiguresAreRefreshedWhileShown() {
         var h = ReducerHarness(F.main())
         h.send(.clockTicked(20_000)) { $0.now = 20_000 }
-        h.send(.keyPressed(.char("4"))) { $0.pane = .settings }
+        h.send(.keyPressed(.char("4")), [.settings(.loadMediaUsage)]) { $0.pane = .settings }
         h.send(.clockTicked(20_001)) { $0.now = 20_001 }
         h.send(.keyPressed(.char("s"))) { $0.settings.showStats = true }
         h.send(.clockTicked(20_002), [.settings(.refreshRelayStats)]) { $0.now = 20_002 }

@@ -200,6 +200,10 @@ public actor EffectRunner {
             for action in try runRepair() { dispatch(action) }
         case .post(.refreshPreview(let url)):
             refreshPreview(url)
+        case .settings(.loadMediaUsage):
+            guard let media = account?.thumbnails?.media else { return }
+            let usage = try media.usage()
+            dispatch(.settings(.mediaUsageLoaded(MediaUsage(files: usage.files, bytes: usage.bytes, limit: options.mediaCacheBytes))))
         case .copy, .notify, .settings(.copySecret), .settings(.clearCache), .post(.readClipboard), .post(.openURL):
             for action in try runSystem(effect) { dispatch(action) }
         case .quit, .post(.editNote), .settings(.applyTheme):

@@ -41,7 +41,11 @@ enum SettingsView {
         }
         y = max(y, area.bottom - 6)
         c.put(" Storage", x: 0, y: y, Style(.title, bold: true))
-        c.put("C clear cached media and previews (posts stay)", x: 12, y: y, Style(.dim))
+        var storage = "C clear cached media and previews (posts stay)"
+        if let usage = s.mediaUsage {
+            storage = "media cache \(usage.files) file\(usage.files == 1 ? "" : "s"), \(MediaSize.words(usage.bytes)) of \(MediaSize.words(usage.limit)) · " + storage
+        }
+        c.put(storage, x: 12, y: y, Style(.dim), limit: c.width - 13)
         y += 2
         c.put(" Identity", x: 0, y: y, Style(.title, bold: true))
         if let secret = s.revealedSecret {

@@ -235,7 +235,7 @@ struct ReadCommand: LinkstrCommand {
 
 struct PreviewCommand: LinkstrCommand {
     static let configuration = CommandConfiguration(commandName: "preview",
-                                                    abstract: "Fetch a page's title (link preview) and cache it for the app and `posts --json`.")
+                                                    abstract: "Fetch a page's title and thumbnail (link preview) and cache them for the app, `posts --json` and `media info`.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "A web address (or a post id whose link to fetch).") var target: String
 
@@ -256,11 +256,20 @@ struct PreviewCommand: LinkstrCommand {
         let cache = LinkPreviewCache(store: store, fetcher: .configured(), clock: TimeSource.live.wallSeconds)
         let preview: LinkPreview
         do { preview = try await cache.preview(url) } catch { throw CLIError("no preview: \(error)") }
+        // The thumbnail too, made small and sealed in the media cache; a page with none (or a picture that
+        // does not draw) leaves the title as the answer.
+        var thumbnail: Thumbnail?
+        if let media = try ctx.mediaCache(store) {
+            let thumbnails = Thumbnails(store: store, media: media, fetcher: .configured(), clock: TimeSource.live.wallSeconds)
+            await thumbnails.forget(url)
+            thumbnail = await thumbnails.refresh([url])[url]
+        }
         if global.json {
+            let picture: JSONValue = thumbnail.map { .object(JSONObject([("width", .integer(Int64($0.width))), ("height", .integer(Int64($0.height)))])) } ?? .null
             printLine(Output.json(.object(JSONObject([("url", .string(url)), ("title", .string(preview.title)),
-                                                      ("site_name", preview.siteName.map { .string($0) } ?? .null)]))))
+                                                      ("site_name", preview.siteName.map { .string($0) } ?? .null), ("thumbnail", picture)]))))
         } else {
-            printLine(preview.title + (preview.siteName.map { "\n\($0)" } ?? ""))
+            printLine(preview.title + (preview.siteName.map { "\n\($0)" } ?? "") + (thumbnail.map { "\nthumbnail \($0.width)×\($0.height), cached" } ?? ""))
         }
     }
 }

@@ -100,6 +100,7 @@ extension AppReducer {
         state.pane = pane
         state.status = nil
         if pane == .you { effects.append(.you(.loadIdentities)) }
+        if pane == .settings { effects.append(.settings(.loadMediaUsage)) }
         return effects
     }
 

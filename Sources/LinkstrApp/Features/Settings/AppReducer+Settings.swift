@@ -88,9 +88,12 @@ extension AppReducer {
                 state.status = StatusLine("added \(url).", .success)
             }
             return []
+        case .mediaUsageLoaded(let usage):
+            state.settings.mediaUsage = usage
+            return []
         case .cacheCleared:
             state.status = StatusLine("cached media and previews cleared.", .success)
-            return []
+            return [.settings(.loadMediaUsage)]
         case .backupExported(let path):
             if case .exportBackup = state.overlay { state.overlay = nil }
             state.identity?.backedUp = true

@@ -5,6 +5,7 @@ public enum SettingsAction: Equatable, Sendable {
     case relaysChanged([RelayRow])
     /// Cached media and previews were cleared.
     case cacheCleared
+    case mediaUsageLoaded(MediaUsage)
     /// A backup file was written at `path`.
     case backupExported(path: String)
     case backupExportFailed(ClientError)

@@ -20,6 +20,8 @@ public enum SettingsEffect: Equatable, Sendable {
     case logout(clearData: Bool)
     case deleteAccount
     case clearCache
+    /// How much the media cache holds, for the Storage row.
+    case loadMediaUsage
     /// Drops stored records that no longer open, so relays can bring them back.
     case repairDamagedRecords
     /// Fresh relay figures (counts, latency) while Settings shows them: the pool counts without telling.

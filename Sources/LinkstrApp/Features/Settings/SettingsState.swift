@@ -13,6 +13,8 @@ public struct SettingsState: Equatable, Sendable {
     public var revealedSecret: RevealedSecret?
     public var revealedUntil: Int64?
     public var identityActionSelection = 0
+    /// The media cache's usage, read when the pane opens and after clearing.
+    public var mediaUsage: MediaUsage?
     public init() {}
 
     /// The header figure: relays connected or read-only, of all.
@@ -44,4 +46,12 @@ public struct ExportBackupForm: Equatable, Sendable {
     public var busy = false
     public var error: String?
     public init(path: String) { self.path = path }
+}
+
+/// What the media cache holds, against its limit (`media_cache_mb`).
+public struct MediaUsage: Equatable, Sendable {
+    public var files: Int
+    public var bytes: Int64
+    public var limit: Int64
+    public init(files: Int, bytes: Int64, limit: Int64) { self.files = files; self.bytes = bytes; self.limit = limit }
 }

@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import LinkstrClient
+import LinkstrDomain
+import LinkstrStorage
+import NostrProtocol
+
+/// `linkstr media`: what the media cache holds for a post (issue 29).
+struct MediaCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "media", abstract: "A post's media: its title, thumbnail and saved copy.",
+                                                    subcommands: [MediaInfoCommand.self])
+}
+
+struct MediaInfoCommand: LinkstrCommand {
+    static let readsOnly = true
+    static let configuration = CommandConfiguration(commandName: "info", abstract: "A post's title, thumbnail and whether it is saved (nothing is fetched).")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The post's id.") var postID: String
+
+    func execute() async throws {
+        let ctx = try CLIContext(global)
+        let (_, store) = try ctx.account()
+        guard let post = try store.postView(postID)?.post else { throw CLIError("no post \(postID).", .notFound) }
+        let media = try ctx.mediaCache(store)
+        let title = try store.linkTitles(for: [post.url])[post.url].map(DisplayText.singleLine)
+        let thumbnail: MediaCache.Entry?
+        do { thumbnail = try media?.entry(Thumbnails.key(post.url)) } catch { throw CLIError("the media cache: \(error)") }
+        let kind = URLClassifier.classify(post.url)
+        if global.json {
+            let picture: JSONValue = thumbnail.map { entry in
+                .object(JSONObject([("width", .integer(Int64(entry.width ?? 0))), ("height", .integer(Int64(entry.height ?? 0))),
+                                    ("format", entry.format.map { .string($0) } ?? .null), ("source", .string(DisplayText.singleLine(entry.source))),
+                                    ("cached_at", .integer(entry.savedAt))]))
+            } ?? .null
+            printLine(Output.json(.object(JSONObject([
+                ("post_id", .string(post.id)), ("url", .string(DisplayText.singleLine(post.url))), ("type", .string(kind.type.rawValue)),
+                ("label", .string(kind.label)), ("playable", .bool(kind.isPlayable)), ("title", title.map { .string($0) } ?? .null),
+                ("thumbnail", picture), ("saved", .bool(false)),
+            ]))))
+        } else {
+            var lines = [DisplayText.singleLine(post.url), "\(kind.label)\(kind.isPlayable ? " (plays)" : "")"]
+            lines.append("title: " + (title ?? "none fetched"))
+            lines.append("thumbnail: " + (thumbnail.map { "\($0.width ?? 0)×\($0.height ?? 0) \($0.format ?? "image"), cached" } ?? "none cached"))
+            lines.append("saved: no")
+            printLine(lines.joined(separator: "\n"))
+        }
+    }
+}
+
+/// `linkstr cache`: the account's media cache (thumbnails, saved media) and cached page titles.
+struct CacheCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "cache", abstract: "How much the media cache holds, and clearing it (posts stay).",
+                                                    subcommands: [CacheUsageCommand.self, CacheClearCommand.self])
+}
+
+struct CacheUsageCommand: LinkstrCommand {
+    static let readsOnly = true
+    static let configuration = CommandConfiguration(commandName: "usage", abstract: "Files and bytes in the media cache, and its limit (media_cache_mb).")
+    @OptionGroup var global: GlobalOptions
+
+    func execute() async throws {
+        let ctx = try CLIContext(global)
+        let usage = try ctx.mediaUsage().1
+        let limit = Int64(ctx.config.mediaCacheMB) << 20
+        Output.say("media cache: \(usage.files) file\(usage.files == 1 ? "" : "s"), \(MediaSize.words(usage.bytes)) of \(MediaSize.words(limit))",
+                   json: global.json, [("files", .integer(Int64(usage.files))), ("bytes", .integer(usage.bytes)), ("limit_bytes", .integer(limit))])
+    }
+}
+
+struct CacheClearCommand: LinkstrCommand {
+    static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove cached thumbnails, saved media and page titles (posts stay).")
+    @OptionGroup var global: GlobalOptions
+
+    func execute() async throws {
+        let ctx = try CLIContext(global)
+        let (media, usage) = try ctx.mediaUsage()
+        do { try media?.clear() } catch { throw CLIError("the media cache: \(error)") }
+        try ctx.account().1.clearLinkMetadata()
+        Output.say("cleared \(usage.files) file\(usage.files == 1 ? "" : "s") (\(MediaSize.words(usage.bytes))) and the cached page titles; posts stay.",
+                   json: global.json, [("cleared_files", .integer(Int64(usage.files))), ("cleared_bytes", .integer(usage.bytes))])
+    }
+}
+
+extension CLIContext {
+    /// The open account's media cache and what it holds now.
+    func mediaUsage() throws -> (MediaCache?, MediaCache.Usage) {
+        let media = try mediaCache(try account().1)
+        do { return (media, try media?.usage() ?? .init(files: 0, bytes: 0)) } catch { throw CLIError("the media cache: \(error)") }
+    }
+
+    /// The account's sealed media cache, at `media_cache_mb`.
+    func mediaCache(_ store: AccountStore) throws -> MediaCache? {
+        try self.store().mediaCache(for: store, limitBytes: Int64(config.mediaCacheMB) << 20)
+    }
+}
