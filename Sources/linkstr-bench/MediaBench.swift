@@ -1,6 +1,6 @@
 import Foundation
-import LinkstrDomain
 import LinkstrClient
+import LinkstrDomain
 import LinkstrMedia
 import LinkstrRelay
 import LinkstrStorage

@@ -49,12 +49,7 @@ enum MediaTUIBench {
                 try tmux.keys(window, "G")
                 usleep(500_000)
                 for _ in 0..<(posts / 12) { try tmux.keys(window, "PageUp"); usleep(15_000) }
-                try tmux.keys(window, "Escape")
-                usleep(100_000)
-                try tmux.keys(window, "q")
-                let deadline = Date().addingTimeInterval(20)
-                while !FileManager.default.fileExists(atPath: stats.path), Date() < deadline { usleep(50_000) }
-                let object = try JSONSerialization.jsonObject(with: Data(contentsOf: stats)) as? [String: Any] ?? [:]
+                let object = try TUIBench.quitAndReadStats(tmux, window, stats)
                 let latencies = object["key_latencies_ms"] as? [Double] ?? []
                 keys += latencies.dropFirst(1).prefix(150)  // after Enter: the 150 j
                 peak.append(object["peak_rss_kib"] as? Int ?? 0)

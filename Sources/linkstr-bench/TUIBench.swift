@@ -39,12 +39,7 @@ enum TUIBench {
             try tmux.keys(window, "Enter")
             try tmux.waitFor(window, text: "example.com/999/", timeout: 30)
             try press(tmux, window, Array(repeating: "j", count: 120))
-            try tmux.keys(window, "Escape")
-            usleep(100_000)
-            try tmux.keys(window, "q")
-            let deadline = Date().addingTimeInterval(20)
-            while !FileManager.default.fileExists(atPath: stats.path), Date() < deadline { usleep(50_000) }
-            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: stats)) as? [String: Any] ?? [:]
+            let object = try quitAndReadStats(tmux, window, stats)
             guard let first = object["first_frame_ms"] as? Double, let full = object["first_full_frame_ms"] as? Double,
                   let keys = object["key_latencies_ms"] as? [Double], keys.count >= listKeyCount else {
                 throw ProcessRunner.Failure(description: "unexpected frame stats: \(object)")
@@ -121,5 +116,15 @@ enum TUIBench {
             usleep(8_000)
         }
         return keys.count
+    }
+
+    /// Leaves the feed, quits, and reads the frame statistics the app wrote on its way out.
+    static func quitAndReadStats(_ tmux: Tmux, _ window: String, _ stats: URL) throws -> [String: Any] {
+        try tmux.keys(window, "Escape")
+        usleep(100_000)
+        try tmux.keys(window, "q")
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: stats.path), Date() < deadline { usleep(50_000) }
+        return try JSONSerialization.jsonObject(with: Data(contentsOf: stats)) as? [String: Any] ?? [:]
     }
 }
