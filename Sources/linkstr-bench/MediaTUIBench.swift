@@ -43,6 +43,8 @@ enum MediaTUIBench {
                 try tmux.waitFor(window, text: "Session 0", timeout: 60)
                 try tmux.keys(window, "Enter")
                 try tmux.waitFor(window, text: "example.com/0/", timeout: 30)
+                // With pictures, the posts' lines stand right of their boxes once the thumbnails are read.
+                if images != "off" { try tmux.waitFor(window, text: String(repeating: " ", count: 17) + "[Link] https://example.com/0/", timeout: 30) }
                 usleep(300_000)  // the first page's pictures drawn
                 for _ in 0..<150 { try tmux.keys(window, "j"); usleep(8_000) }
                 // Then through every post: the oldest (every page loaded), and back up a page at a time.
@@ -57,7 +59,7 @@ enum MediaTUIBench {
             func pct(_ v: [Double], _ q: Double) -> Double { let s = v.sorted(); return s[min(s.count - 1, Int(Double(s.count) * q))] }
             Timing.report("keypress → frame, feed, images \(images) (\(keys.count))",
                           String(format: "median %.2f ms, p99 %.2f ms, max %.2f ms", pct(keys, 0.5), pct(keys, 0.99), keys.max() ?? 0))
-            Timing.report("peak resident memory, images \(images), every post shown", String(format: "%.1f MiB (max over launches)", Double(peak.max() ?? 0) / 1024))
+            Timing.report("peak memory, images \(images)", String(format: "%.1f MiB after showing every post (max over launches)", Double(peak.max() ?? 0) / 1024))
         }
     }
 

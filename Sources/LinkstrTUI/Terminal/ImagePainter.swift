@@ -2,8 +2,9 @@ import LinkstrMedia
 
 /// Puts the canvas's pictures on the terminal after curses' refresh, and takes them off again (issue 29).
 /// Curses knows nothing of them: their cells are blank in its idea of the screen. So a picture drawn in
-/// cells (symbols, sixel, iTerm2) is taken off by having curses paint its rows again (`rowsLeaving`,
-/// before the refresh), and a kitty picture, which lies above the text, by deleting its placement. Only
+/// cells (symbols, sixel, iTerm2) is taken off by writing the canvas's own cells again where it was and
+/// no new picture goes (`cellsLeaving`; repainting whole rows through curses cost a 200-column terminal a
+/// millisecond a key), and a kitty picture, which lies above the text, by deleting its placement. Only
 /// the UI thread uses it.
 public final class ImagePainter {
     public let art: ImageArt
@@ -20,24 +21,32 @@ public final class ImagePainter {
 
     var inCells: Bool { art.proto != .kitty }
 
-    /// Before the refresh: the rows (first, count) that curses must paint again because a picture drawn
-    /// in cells leaves them. Everything counts as leaving on a full redraw.
-    func rowsLeaving(_ spots: [ImageSpot], full: Bool) -> [(y: Int, rows: Int)] {
-        guard inCells else { return [] }
+    /// The cells (row, columns `x..<end`) a picture drawn in cells leaves that no new picture covers: the
+    /// terminal writes the canvas's cells there again. None on a full redraw (curses paints everything).
+    func cellsLeaving(_ spots: [ImageSpot], full: Bool) -> [(y: Int, x: Int, end: Int)] {
+        guard inCells, !full else { return [] }
         let now = Set(spots)
-        return shown.filter { full || !now.contains($0) }.map { ($0.y, $0.rows) }
+        var spans = [(y: Int, x: Int, end: Int)]()
+        for old in shown where !now.contains(old) {
+            for y in old.y..<old.y + old.rows {
+                var left = [(old.x, old.x + old.columns)]
+                for new in spots where new.y <= y && y < new.y + new.rows {
+                    left = left.flatMap { a, b in [(a, min(b, new.x)), (max(a, new.x + new.columns), b)].filter { $0.0 < $0.1 } }
+                }
+                spans += left.map { (y, $0.0, $0.1) }
+            }
+        }
+        return spans
     }
 
-    /// After the refresh: the bytes that take leaving pictures off (kitty) and draw the new ones, and the
-    /// ones on rows curses just painted again. Pictures not drawn yet are drawn when `art` has them.
-    func paint(_ spots: [ImageSpot], repainted: [(y: Int, rows: Int)], full: Bool) -> String {
+    /// After the refresh: the bytes that take leaving kitty pictures off and draw the new ones. Pictures
+    /// not drawn yet are drawn when `art` has them.
+    func paint(_ spots: [ImageSpot], full: Bool) -> String {
         let now = Set(spots)
         var out = ""
         if inCells {
-            // Curses painted these rows again: the pictures on them are gone from the screen.
-            shown = shown.filter { spot in
-                now.contains(spot) && !full && !repainted.contains { $0.y < spot.y + spot.rows && spot.y < $0.y + $0.rows }
-            }
+            // A full redraw painted over every picture; otherwise those that stay are still on the screen.
+            shown = full ? [] : shown.intersection(now)
         } else {
             // A full redraw clears the screen, which may take kitty's placements with it: all placed again.
             for spot in shown where full || !now.contains(spot) { out += wrap(TerminalImage.kittyErase(id: ImageArt.kittyID(key(spot)))) }

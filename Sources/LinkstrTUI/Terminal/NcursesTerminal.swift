@@ -126,9 +126,7 @@ public final class NcursesTerminal {
         // A full redraw starts from blank cells: what the canvas does not cover (a smaller canvas, the
         // right halves of wide characters) must not keep the previous screen's text.
         if full { werase(sw_stdscr()); clearok(sw_stdscr(), true) }
-        // Rows a picture drawn in cells leaves are painted again whole, which takes it off the screen.
-        let leaving = painter?.rowsLeaving(canvas.images, full: full) ?? []
-        for rows in leaving { wredrawln(sw_stdscr(), Int32(rows.y), Int32(rows.rows)) }
+
         for y in 0..<canvas.height {
             var x = 0
             while x < canvas.width {
@@ -143,15 +141,36 @@ public final class NcursesTerminal {
         previous = canvas
         wrefresh(sw_stdscr())
         if hyperlinks { drawLinks(canvas, over: full ? nil : before) }
-        if let painter, full || !leaving.isEmpty || canvas.images != before?.images {
-            writeRaw(painter.paint(canvas.images, repainted: leaving, full: full))
+        if let painter, full || canvas.images != before?.images {
+            // Where a picture drawn in cells was and none goes now, the canvas's cells are written again.
+            let leaving = painter.cellsLeaving(canvas.images, full: full)
+            writeRaw(cells(leaving, of: canvas) + painter.paint(canvas.images, full: full))
         }
+    }
+
+    /// The canvas's cells in `spans`, in their colours, the cursor saved and put back around them.
+    private func cells(_ spans: [(y: Int, x: Int, end: Int)], of canvas: Canvas) -> String {
+        guard !spans.isEmpty else { return "" }
+        var out = "\u{1B}7"
+        for span in spans where span.y < canvas.height && span.x < canvas.width {
+            // A span that starts on the right half of a wide character starts with the character.
+            let start = span.x > 0 && canvas[span.x, span.y].text.isEmpty ? span.x - 1 : span.x
+            out += "\u{1B}[\(span.y + 1);\(start + 1)H"
+            var style: Style?
+            for x in start..<min(span.end, canvas.width) {
+                let cell = canvas[x, span.y]
+                if cell.text.isEmpty { continue }
+                if cell.style != style { out += sgr(cell.style); style = cell.style }
+                out += cell.text
+            }
+        }
+        return out + "\u{1B}[0m\u{1B}8"
     }
 
     /// Pictures drawn in the background since the last frame: put on the screen as it is.
     public func imagesReady() {
         guard started, let painter, let canvas = previous, !canvas.images.isEmpty else { return }
-        writeRaw(painter.paint(canvas.images, repainted: [], full: false))
+        writeRaw(painter.paint(canvas.images, full: false))
     }
 
     /// OSC 8: curses cannot carry a hyperlink, so after the refresh the cells of each link that is new
