@@ -71,6 +71,8 @@ public struct AppState: Equatable, Sendable {
     /// Whether this terminal draws pictures (`images` is not "off"): feed rows and the post detail
     /// make room for thumbnails only then.
     public var showsImages = false
+    /// Videos play in this terminal (`playback = "terminal"`) rather than in a window.
+    public var playsInTerminal = false
     public var overlay: Overlay?
     public var status: StatusLine?
     public var screen = ScreenSize(columns: 80, rows: 24)

@@ -351,4 +351,21 @@ final class PostReducerTests: XCTestCase {
         }
         h.send(.keyPressed(.char("R"))) { $0.status = StatusLine("this post is in a session request: accept the session first.", .error) }
     }
+
+    /// `o` on a video plays it in this terminal when asked to (the loop's effect), else goes to the
+    /// runner; a link that is no video always goes to the runner. The player's account is the status line.
+    func testVideosPlayInTheTerminalWhenAskedAndThePlayerIsHeard() {
+        let video = F.post("p1", in: "s1", url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ")
+        var h = ReducerHarness(F.feed(films, posts: [video]))
+        h.send(.keyPressed(.enter), [.post(.loadPost("p1")), .post(.markPostRead("p1"))]) { $0.post.mode = self.detail(video); $0.pane = .post }
+        h.send(.keyPressed(.char("o")), [.post(.openURL(video.post.url))])
+        h.state.playsInTerminal = true
+        h.send(.keyPressed(.char("o")), [.post(.playInTerminal(video.post.url))])
+        h.send(.post(.playbackChanged(.starting(player: "mpv")))) { $0.status = StatusLine("starting mpv…") }
+        h.send(.post(.playbackChanged(.playing(title: "Night")))) { $0.status = StatusLine("playing: Night.") }
+        h.send(.post(.playbackChanged(.ended))) { $0.status = StatusLine("playback ended.", .success) }
+        h.send(.post(.playbackChanged(.failed(MpvEventReader.installYtdlp)))) { $0.status = StatusLine("could not play: " + MpvEventReader.installYtdlp, .error) }
+        let page = F.post("p2", in: "s1", url: "https://example.com/page")
+        XCTAssertEqual(AppReducer.open(h.state, page.post.url), .post(.openURL(page.post.url)))
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LinkstrApp
+import LinkstrClient
 
 /// `config.toml` in the config directory: `theme = "storm"`, `link_previews = false`, `session_requests = false`,
 /// `tls_ca_file = "…"`. A missing file is fine; a malformed one, or a key with the wrong type, is an error
@@ -25,6 +26,13 @@ public struct ConfigFile: Equatable, Sendable {
     /// The media cache's size in MiB (thumbnails and saved media, least recently used out first). Default: 1024.
     public var mediaCacheMB = 1024
     public static let mediaCacheRange = 16...1_048_576
+    /// `player`: another program for videos, as a command line (`{url}` for the link); nil: mpv.
+    public var player: [String]?
+    /// `ytdl_format`: mpv's `--ytdl-format`; `mpv_args`: more arguments for mpv.
+    public var ytdlFormat: String?
+    public var mpvArguments: [String] = []
+    /// `playback`: "window" (default) or "terminal" (mpv draws in this terminal, the app suspended).
+    public var playsInTerminal = false
 
     public init() {}
 
@@ -64,6 +72,20 @@ public struct ConfigFile: Equatable, Sendable {
                 throw TOMLFile.Failure("\(url.path): media_cache_mb is a size in MiB from \(mediaCacheRange.lowerBound) to \(mediaCacheRange.upperBound)")
             }
             config.mediaCacheMB = mb
+        }
+        if let words = try? toml.string("player") {
+            let parts = words.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            config.player = parts.isEmpty ? nil : parts
+        } else if let parts = try? toml.strings("player") {
+            config.player = parts.isEmpty ? nil : parts
+        } else if toml.has("player") {
+            throw TOMLFile.Failure("\(url.path): player is a command line (\"vlc --play-and-exit {url}\") or an array of its words")
+        }
+        config.ytdlFormat = try toml.string("ytdl_format").flatMap { $0.isEmpty ? nil : $0 }
+        config.mpvArguments = try toml.strings("mpv_args") ?? []
+        if let mode = try toml.string("playback") {
+            guard mode == "window" || mode == "terminal" else { throw TOMLFile.Failure("\(url.path): playback is \"window\" or \"terminal\"") }
+            config.playsInTerminal = mode == "terminal"
         }
         if let path = try toml.string("tls_ca_file"), !path.isEmpty {
             let expanded = (path as NSString).expandingTildeInPath
@@ -118,5 +140,12 @@ public enum KeymapFile {
             tables[context] = actions
         }
         do { return try Keymap.make(tables) } catch { throw TOMLFile.Failure("\(url.path): \(error.description)") }
+    }
+}
+
+extension ConfigFile {
+    /// How videos play, as configured; `terminalOutput`: mpv's video output when playing in the terminal.
+    public func playerSettings(terminalOutput: String?) -> PlayerSettings {
+        PlayerSettings(template: player, ytdlFormat: ytdlFormat, mpvArguments: mpvArguments, terminalOutput: terminalOutput)
     }
 }

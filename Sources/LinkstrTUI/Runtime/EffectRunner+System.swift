@@ -20,6 +20,9 @@ extension EffectRunner {
         case .post(.readClipboard):
             return [.post(.clipboardRead(services.clipboard.read()))]
         case .post(.openURL(let url)):
+            // A video plays when this machine has a player: what happens comes back as it happens.
+            let dispatch = self.dispatch
+            if services.player.play(url, { dispatch(.post(.playbackChanged($0))) }) { return [] }
             switch services.browser.open(url) {
             case .success(let m): return [.post(.linkOpened(how: m))]
             case .failure(let e): return [.failed(.openLink, ClientError(.invalid, e.description))]

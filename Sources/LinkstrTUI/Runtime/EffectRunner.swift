@@ -36,6 +36,8 @@ public struct AppOptions: Sendable {
     public var imagesThroughTmux = false
     /// A cell's size in pixels, as the terminal said (`CSI 16 t`), for the pixel protocols.
     public var cellPixels = TerminalImage.fallbackCell
+    /// How videos play (`player`, `ytdl_format`, `mpv_args`, `playback` in config.toml).
+    public var player = PlayerSettings()
     /// The media cache's limit in bytes (`media_cache_mb`).
     public var mediaCacheBytes = Thumbnails.defaultCacheBytes
     /// The keys in force (`keys.toml`).
@@ -206,7 +208,7 @@ public actor EffectRunner {
             dispatch(.settings(.mediaUsageLoaded(MediaUsage(files: usage.files, bytes: usage.bytes, limit: options.mediaCacheBytes))))
         case .copy, .notify, .settings(.copySecret), .settings(.clearCache), .post(.readClipboard), .post(.openURL):
             for action in try runSystem(effect) { dispatch(action) }
-        case .quit, .post(.editNote), .settings(.applyTheme):
+        case .quit, .post(.editNote), .post(.playInTerminal), .settings(.applyTheme):
             break  // the terminal loop's own (it owns the screen)
         }
     }

@@ -23,6 +23,25 @@ public struct Browser: Sendable {
     public var open: @Sendable (String) -> Result<String, DomainError>
 }
 
+/// Plays videos (issue 29): `play` starts the player when this machine has one for the link and answers
+/// true, then tells `report` what happens; false: the link is opened another way (the browser).
+public struct Player: Sendable {
+    public var play: @Sendable (_ url: String, _ report: @escaping @Sendable (PlaybackEvent) -> Void) -> Bool
+
+    public init(play: @escaping @Sendable (_ url: String, _ report: @escaping @Sendable (PlaybackEvent) -> Void) -> Bool) { self.play = play }
+
+    /// mpv (or the `player` template) for videos, in a window; nothing else.
+    public static func live(_ settings: PlayerSettings) -> Player {
+        Player { url, report in
+            guard URLClassifier.classify(url).isPlayable, MediaPlayer.available(settings) else { return false }
+            Task.detached { await MediaPlayer.play(url, settings: settings, report: report) }
+            return true
+        }
+    }
+
+    public static let none = Player { _, _ in false }
+}
+
 public struct Notifier: Sendable {
     public var notify: @Sendable (_ title: String, _ body: String, _ bell: Bool, _ desktop: Bool) -> Void
 }
@@ -31,6 +50,8 @@ public struct Services: Sendable {
     public var clipboard: Clipboard
     public var browser: Browser
     public var notifier: Notifier
+    /// Videos: mpv over its IPC socket, or the `player` template (the live value is set from the options).
+    public var player: Player = .none
     /// The app's clock (the open account's pool and engine run on it too).
     public var time: TimeSource
     /// The open account's use cases that go to relays: live, or a test's (recording, failing).
@@ -56,11 +77,7 @@ public struct Services: Sendable {
                 }),
             browser: Browser(open: { url in
                 guard WebURL.normalized(url) != nil else { return .failure(.message("that is not a web address.")) }
-                // Videos play with mpv (which uses yt-dlp itself) when installed; everything else opens in the browser.
-                if URLClassifier.classify(url).isPlayable, let mpv = Tools.find("mpv") {
-                    Tools.spawn(mpv, ["--really-quiet", url])
-                    return .success("playing with mpv…")
-                }
+                // Videos go to the player first (`Services.player`); what reaches here opens in the browser.
                 if let browser = ProcessInfo.processInfo.environment["BROWSER"], !browser.isEmpty, let exe = Tools.find(browser) {
                     Tools.spawn(exe, [url])
                     return .success("opened in \(exe.lastPathComponent).")

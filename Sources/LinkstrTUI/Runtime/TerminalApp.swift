@@ -1,6 +1,7 @@
 import CNcursesw
 import Foundation
 import LinkstrApp
+import LinkstrClient
 import LinkstrDomain
 import LinkstrMedia
 import LinkstrStorage
@@ -35,7 +36,9 @@ public final class TerminalApp {
         self.options = options
         self.theme = theme
         self.terminal = terminal ?? NcursesTerminal(theme: theme)
-        services = .live(outbox: outbox)
+        var services = Services.live(outbox: outbox)
+        services.player = .live(options.player)
+        self.services = services
         if let path = ProcessInfo.processInfo.environment["LINKSTR_FRAME_STATS"], !path.isEmpty {
             // The benchmark passes its launch time, so the figure includes exec and dynamic loading.
             let launch = ProcessInfo.processInfo.environment["LINKSTR_LAUNCH_NS"].flatMap(Double.init).map { $0 / 1e9 }
@@ -79,6 +82,7 @@ public final class TerminalApp {
         state.keymap = options.keymap
         state.themeName = options.theme
         state.showsImages = options.images != nil
+        state.playsInTerminal = options.player.terminalOutput != nil
         apply(.started(now: services.time.wallSeconds(), size: terminal.size))
         if let link = options.openLink { apply(.linkReceived(link)) }
         render()
@@ -161,6 +165,7 @@ public final class TerminalApp {
             if effect == .quit { running = false; continue }
             // The editor needs the terminal: the loop runs it, with the screen suspended.
             if case .post(.editNote(let note)) = effect { editNote(note); continue }
+            if case .post(.playInTerminal(let url)) = effect { playInTerminal(url); continue }
             if case .settings(.applyTheme(let name)) = effect { applyTheme(name); continue }
             runner.perform(effect)
         }
@@ -225,6 +230,17 @@ public final class TerminalApp {
         case .success(let edited): apply(.post(.editorFinished(text: edited.text, error: edited.warning)))
         case .failure(let why): apply(.post(.editorFinished(text: nil, error: why.description)))
         }
+    }
+
+    /// A video played in this terminal (`playback = "terminal"`): the screen is given to mpv, drawing in
+    /// kitty's pictures or truecolour blocks, and taken back when it ends; what it said goes to the status line.
+    private func playInTerminal(_ url: String) {
+        terminal.stop(clearing: false)
+        let events = Mutex<[PlaybackEvent]>([])
+        MediaPlayer.playBlocking(url, settings: options.player) { event in events.withLock { $0.append(event) } }
+        terminal.resume()
+        apply(.resized(terminal.size))
+        for event in events.withLock({ $0 }) { apply(.post(.playbackChanged(event))) }
     }
 
     private func installSignalHandlers() {

@@ -4,11 +4,12 @@ import LinkstrClient
 import LinkstrDomain
 import LinkstrStorage
 import NostrProtocol
+import Synchronization
 
 /// `linkstr media`: what the media cache holds for a post (issue 29).
 struct MediaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "media", abstract: "A post's media: its title, thumbnail and saved copy.",
-                                                    subcommands: [MediaInfoCommand.self])
+                                                    subcommands: [MediaInfoCommand.self, MediaPlayCommand.self])
 }
 
 struct MediaInfoCommand: LinkstrCommand {
@@ -44,6 +45,34 @@ struct MediaInfoCommand: LinkstrCommand {
             lines.append("saved: no")
             printLine(lines.joined(separator: "\n"))
         }
+    }
+}
+
+struct MediaPlayCommand: LinkstrCommand {
+    static let readsOnly = true
+    static let configuration = CommandConfiguration(
+        commandName: "play", abstract: "Play a post's video with mpv (or `player` in config.toml), saying on stderr what happens.",
+        discussion: "Exit status 0 when it played to its end or was closed, 1 when it could not play (the reason and the fix on stderr).")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The post's id.") var postID: String
+    @Flag(name: .customLong("in-terminal"), help: "Play in this terminal (mpv's kitty or truecolour output) instead of a window.") var inTerminal = false
+
+    func execute() async throws {
+        let ctx = try CLIContext(global)
+        let (_, store) = try ctx.account()
+        guard let post = try store.postView(postID)?.post else { throw CLIError("no post \(postID).", .notFound) }
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        let settings = ctx.config.playerSettings(terminalOutput: inTerminal || ctx.config.playsInTerminal ? (term == "xterm-kitty" ? "kitty" : "tct") : nil)
+        let events = Mutex<[PlaybackEvent]>([])
+        await MediaPlayer.play(post.url, settings: settings) { event in
+            events.withLock { $0.append(event) }
+            FileHandle.standardError.write(Data("linkstr: \(event.words)\n".utf8))
+        }
+        let all = events.withLock { $0 }
+        if global.json {
+            printLine(Output.json(.object(JSONObject([("post_id", .string(post.id)), ("events", .array(all.map { .string($0.words) }))]))))
+        }
+        if case .failed = all.last { throw ExitCode(1) }
     }
 }
 

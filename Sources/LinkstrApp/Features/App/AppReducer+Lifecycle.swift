@@ -44,6 +44,7 @@ extension AppReducer {
             state.passphraseInEnvironment = kept.passphraseInEnvironment
             state.version = kept.version
             state.showsImages = kept.showsImages
+            state.playsInTerminal = kept.playsInTerminal
             state.phase = .booting(.loadingAccount)
             return [.boot]
         case .wiped:

@@ -47,7 +47,10 @@ enum CommandTable {
         Command(["post"], help: ":post URL note", AppReducer.postCommand),
         Command(["react"], help: ":react 👍", completesEmoji: true, AppReducer.reactCommand),
         Command(["who"], help: ":who", AppReducer.whoCommand),
-        Command(["open"], help: ":open") { state, input in AppReducer.withPost(&state, input) { [.post(.openURL($0.post.url))] } },
+        Command(["open"], help: ":open") { state, input in
+            let shown = state
+            return AppReducer.withPost(&state, input) { [AppReducer.open(shown, $0.post.url)] }
+        },
         Command(["copy"], help: ":copy") { state, input in AppReducer.withPost(&state, input) { [.copy($0.post.url, label: "link")] } },
         Command(["read"], help: ":read") { state, input in AppReducer.withSession(&state, input) { AppReducer.markAllRead(&$0, $1) } },
         Command(["unread"], help: ":unread") { state, _ in AppReducer.nextUnread(&state) },

@@ -118,7 +118,7 @@ extension AppReducer {
             return []
         case .char("o"):
             guard let url = d.view?.post.url else { return [] }
-            return [.post(.openURL(url))]
+            return [open(state, url)]
         case .char("y"):
             guard let url = d.view?.post.url else { return [] }
             return [.copy(url, label: "link")]
@@ -193,6 +193,13 @@ extension AppReducer {
             return []
         case .thumbnailsLoaded(let thumbnails):
             merge(thumbnails, into: &state.thumbnails, version: &state.thumbnailsVersion)
+            return []
+        case .playbackChanged(let event):
+            switch event {
+            case .failed: state.status = StatusLine(event.words, .error)
+            case .ended, .closed, .handedOff: state.status = StatusLine(event.words, .success)
+            case .starting, .playing: state.status = StatusLine(event.words)
+            }
             return []
         case .previewRefreshed(let url, let title, let thumbnail, let error):
             if let title { merge([url: title], into: &state.linkTitles, version: &state.linkTitlesVersion) }
@@ -283,6 +290,12 @@ extension AppReducer {
             }
             return []
         }
+    }
+
+    /// Opening a link: a video plays in this terminal when asked to (the loop suspends the screen for it);
+    /// everything else goes to the runner, which plays videos in a window or opens the browser.
+    public static func open(_ state: AppState, _ url: String) -> AppEffect {
+        state.playsInTerminal && URLClassifier.classify(url).isPlayable ? .post(.playInTerminal(url)) : .post(.openURL(url))
     }
 
     /// Merges what arrived into what is shown, bumping the version views compare only when something changed.

@@ -18,6 +18,8 @@ public enum PostAction: Equatable, Sendable {
     case reactionSent(postID: String, sessionID: String, emoji: String, removed: Bool)
     /// A link went to the player or the browser (`how`, in words: "playing with mpv…").
     case linkOpened(how: String)
+    /// The player said what happened (mpv's IPC): starting, playing, ended, closed, failed and why.
+    case playbackChanged(PlaybackEvent)
     /// The editor (`$VISUAL`/`$EDITOR`) was left; nil text: it could not run or failed (`error` says why);
     /// with text, `error` is a warning (its temporary copy could not be removed).
     case editorFinished(text: String?, error: String?)

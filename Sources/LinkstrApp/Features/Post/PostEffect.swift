@@ -11,6 +11,9 @@ public enum PostEffect: Equatable, Sendable {
     case deletePost(String)
     case readClipboard
     case openURL(String)
+    /// Plays a video in this terminal (`playback = "terminal"`): the terminal loop suspends the screen
+    /// around the player, as for the editor.
+    case playInTerminal(String)
     /// Fetches the page's title and picture again, past the caches ("refresh metadata" in the iOS app).
     case refreshPreview(String)
 }

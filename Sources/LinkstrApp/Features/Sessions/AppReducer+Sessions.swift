@@ -188,7 +188,7 @@ extension AppReducer {
                 return []
             }
             state.status = nil
-            return [hints == .open ? .post(.openURL(post.post.url)) : .copy(post.post.url, label: "link")]
+            return [hints == .open ? open(state, post.post.url) : .copy(post.post.url, label: "link")]
         }
         switch key {
         case .char("f"), .char("F"):
@@ -253,7 +253,7 @@ extension AppReducer {
             return [.you(.loadContacts)]
         case .char("o"):
             guard let post = feed.posts[safe: feed.selection] else { return [] }
-            return [.post(.openURL(post.post.url))]
+            return [open(state, post.post.url)]
         case .char("r"):
             guard let summary = feed.summary else { return [] }
             state.sessions.open = feed

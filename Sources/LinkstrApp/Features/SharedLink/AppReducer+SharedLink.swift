@@ -34,7 +34,7 @@ extension AppReducer {
         case .down, .ctrl("n"): picker.selection = min(max(0, count - 1), picker.selection + 1)
         case .pageUp: picker.selection = max(0, picker.selection - sharedLinkPage)
         case .pageDown: picker.selection = min(max(0, count - 1), picker.selection + sharedLinkPage)
-        case .ctrl("o"): return [.post(.openURL(picker.link.url))]
+        case .ctrl("o"): return [open(state, picker.link.url)]
         case .ctrl("y"): return [.copy(picker.link.url, label: "link")]
         case .enter:
             if let session = picker.chosen(in: state.sessions) { return share(&state, picker.link, into: session) }

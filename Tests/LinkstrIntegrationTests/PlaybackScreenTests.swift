@@ -1,0 +1,75 @@
+import Foundation
+import LinkstrTestSupport
+import XCTest
+
+/// Playing a post's video from the app in tmux, with the stub mpv (Tests/Interop/stub_mpv.py) first on
+/// PATH: the status line follows what mpv says over its socket; yt-dlp's failure is said with the fix;
+/// with `playback = "terminal"` the app gives the terminal to mpv (truecolour blocks) and takes it back.
+final class PlaybackScreenTests: XCTestCase {
+    func testTheStatusLineFollowsMpvAndTerminalPlaybackGivesTheScreenBack() throws {
+        let relay = try TestRelay()
+        defer { relay.stop() }
+        let stubs = try StubTools("playback-screen")
+        defer { stubs.remove() }
+        let python = try TestEnvironment.python().path, script = TestEnvironment.interopScript("stub_mpv.py").path
+        try stubs.install("mpv", script: "exec '\(python)' '\(script)' \"$@\"")
+        try stubs.install("yt-dlp", script: "exit 0")
+        let log = stubs.directory.appendingPathComponent("mpv.log")
+        var home = try Home("playback", relays: [relay.url])
+        defer { home.remove() }
+        _ = try home.createIdentity()
+        home.relays = [relay.url]
+        // YouTube's thumbnails would be fetched from the internet: not in tests.
+        try home.writeConfig("link_previews = false\nytdl_format = \"best[height<=480]\"\n")
+        let session = try home.ok(["session", "create", "Films"]).trimmed
+        let post = try home.ok(["post", session, "https://www.youtube.com/watch?v=dQw4w9WgXcQ", "--note", "tonight"]).trimmed
+        let tmux = try Tmux()
+        func start(_ window: String, scenario: String) throws {
+            try home.startApp(tmux, window, relay: relay.url, environment: ["PATH": stubs.path, "STUB_MPV_LOG": log.path,
+                                                                            "STUB_MPV_SCENARIO": scenario, "STUB_MPV_SECONDS": "1"])
+            try tmux.waitFor(window, text: "Films", timeout: 30)
+            try tmux.keys(window, "Enter")
+            try tmux.waitFor(window, text: "▌ tonight", timeout: 20)
+        }
+
+        try start("w", scenario: "ok")
+        try tmux.keys("w", "o")
+        try tmux.waitFor("w", text: "playing: A [2Jfilm.", timeout: 20)
+        try tmux.waitFor("w", text: "playback ended.", timeout: 20)
+        let args = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        XCTAssertTrue(args.contains("--ytdl-format=best[height<=480]"), "\(args)")
+        XCTAssertTrue(args.contains("--no-terminal"), "\(args)")
+        try tmux.keys("w", "Escape", "q")
+        try tmux.waitFor("w", "the app to exit") { !$0.contains("1 Sessions") }
+
+        try start("f", scenario: "ytdl")
+        try tmux.keys("f", "o")
+        let failed = try tmux.waitFor("f", text: "could not play: yt-dlp could not play this", timeout: 20)
+        XCTAssertTrue(failed.contains("(ERROR: [generic] Unsupported"), failed)
+        try tmux.keys("f", "Escape", "q")
+        try tmux.waitFor("f", "the app to exit") { !$0.contains("1 Sessions") }
+
+        // In the terminal: the app steps aside, mpv draws in blocks, the app comes back where it was.
+        try home.writeConfig("link_previews = false\nplayback = \"terminal\"\n")
+        try "".write(to: log, atomically: true, encoding: .utf8)
+        try start("t", scenario: "ok")
+        try tmux.keys("t", "Enter")
+        try tmux.waitFor("t", text: "+ 👍  - 👎  * 👀")
+        try tmux.keys("t", "o")
+        try tmux.waitFor("t", "the app to step aside") { !$0.contains("1 Sessions") }
+        try tmux.waitFor("t", text: "playback ended.", timeout: 20)
+        try tmux.waitFor("t", text: "+ 👍  - 👎  * 👀")
+        let terminalArgs = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        XCTAssertTrue(terminalArgs.contains("--vo=tct") && !terminalArgs.contains("--no-terminal"), "\(terminalArgs)")
+        try tmux.keys("t", "Escape", "Escape", "q")
+        try tmux.waitFor("t", "the app to exit") { !$0.contains("1 Sessions") }
+
+        // The CLI: what happens on stderr, the exit status says whether it played.
+        let played = try home.run(["media", "play", post], environment: ["PATH": stubs.path, "STUB_MPV_LOG": log.path])
+        XCTAssertEqual(played.status, 0, played.err)
+        XCTAssertEqual(played.err, "linkstr: starting mpv…\nlinkstr: playing: A [2Jfilm.\nlinkstr: playback ended.\n")
+        let refused = try home.run(["media", "play", post], environment: ["PATH": stubs.path, "STUB_MPV_SCENARIO": "ytdl"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.err.contains("could not play: yt-dlp could not play this"), refused.err)
+    }
+}
