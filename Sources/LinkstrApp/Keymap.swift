@@ -95,6 +95,7 @@ public struct Keymap: Equatable, Sendable {
         .init(.post, "toggle_reaction", [.enter, .char(" ")], "toggle it"),
         .init(.post, "delete", [.char("d")], "delete"),
         .init(.post, "refresh", [.char("R")], "refresh title and picture"),
+        .init(.post, "save", [.char("s")], "save for offline (again: cancel)"),
 
         .init(.you, "edit_name", [.char("e")], "profile name"),
         .init(.you, "copy_npub", [.char("y")], "copy npub"),

@@ -17,6 +17,8 @@ public final class AccountSession: Sendable {
     public let previews: LinkPreviewCache
     /// Links' thumbnails, sealed in the account's media cache (nil for a store in memory).
     public let thumbnails: Thumbnails?
+    /// Media saved for offline, into the same cache (nil for a store in memory).
+    public let saver: MediaSaver?
     public let search: PostSearch
     public let tasks = AccountTasks()
     /// The listed sessions in memory: news pushes the rows it touched (`SessionTable`).
@@ -42,9 +44,9 @@ public final class AccountSession: Sendable {
         relayList = Mutex(try RelayList(store: store, overrides: relayOverrides, now: now))
         sync = AccountSync(key, store: store, time: time)
         previews = LinkPreviewCache(store: store, fetcher: previewFetcher, clock: time.wallSeconds)
-        thumbnails = local.mediaCache(for: store, limitBytes: mediaCacheBytes).map { [store] in
-            Thumbnails(store: store, media: $0, fetcher: imageFetcher, clock: time.wallSeconds)
-        }
+        let media = local.mediaCache(for: store, limitBytes: mediaCacheBytes)
+        thumbnails = media.map { [store] in Thumbnails(store: store, media: $0, fetcher: imageFetcher, clock: time.wallSeconds) }
+        saver = media.map { MediaSaver(media: $0, fetcher: imageFetcher) }
         search = PostSearch(store: store)
         sessions = SessionTable(store: store, me: key.publicKey.hex)
     }

@@ -1,7 +1,8 @@
 """A stand-in for mpv in tests: records its arguments (one per line, then a blank line) in $STUB_MPV_LOG,
 opens the IPC socket named by --input-ipc-server, answers the client's requests, and plays out
 $STUB_MPV_SCENARIO on it: "ok" (loaded, then the end), "ytdl" (yt-dlp's hook fails: an error and an
-end with an error), "quit" (closed by the user), "crash" (exits 3 without a word). `--vo=help` lists outputs."""
+end with an error), "quit" (closed by the user), "crash" (exits 3 without a word). `--vo=help` lists outputs. Given "-", it reads a saved copy from
+standard input first and records its size and SHA-256."""
 import json
 import os
 import socket
@@ -17,6 +18,13 @@ if log:
     with open(log, "a") as f:
         f.write("\n".join(args) + "\n\n")
 scenario = os.environ.get("STUB_MPV_SCENARIO", "ok")
+if args and args[-1] == "-":
+    # A saved copy through the pipe: what arrived is recorded, its size and digest.
+    import hashlib
+    received = sys.stdin.buffer.read()
+    if log:
+        with open(log, "a") as f:
+            f.write("stdin %d %s\n\n" % (len(received), hashlib.sha256(received).hexdigest()))
 if scenario == "crash":
     sys.exit(3)
 path = next((a.split("=", 1)[1] for a in args if a.startswith("--input-ipc-server=")), None)

@@ -24,9 +24,9 @@ final class PlaybackScreenTests: XCTestCase {
         let session = try home.ok(["session", "create", "Films"]).trimmed
         let post = try home.ok(["post", session, "https://www.youtube.com/watch?v=dQw4w9WgXcQ", "--note", "tonight"]).trimmed
         let tmux = try Tmux()
-        func start(_ window: String, scenario: String) throws {
+        func start(_ window: String, scenario: String, _ extra: [String: String] = [:]) throws {
             try home.startApp(tmux, window, relay: relay.url, environment: ["PATH": stubs.path, "STUB_MPV_LOG": log.path,
-                                                                            "STUB_MPV_SCENARIO": scenario, "STUB_MPV_SECONDS": "1"])
+                                                                            "STUB_MPV_SCENARIO": scenario, "STUB_MPV_SECONDS": "1"].merging(extra) { $1 })
             try tmux.waitFor(window, text: "Films", timeout: 30)
             try tmux.keys(window, "Enter")
             try tmux.waitFor(window, text: "▌ tonight", timeout: 20)
@@ -63,6 +63,30 @@ final class PlaybackScreenTests: XCTestCase {
         XCTAssertTrue(terminalArgs.contains("--vo=tct") && !terminalArgs.contains("--no-terminal"), "\(terminalArgs)")
         try tmux.keys("t", "Escape", "Escape", "q")
         try tmux.waitFor("t", "the app to exit") { !$0.contains("1 Sessions") }
+
+        // Saving for offline: a progress bar, `s` again cancels; saved, `o` plays the copy through a pipe.
+        try home.writeConfig("link_previews = false\n")
+        try "".write(to: log, atomically: true, encoding: .utf8)
+        try stubs.install("yt-dlp", script: "exec '\(python)' '\(TestEnvironment.interopScript("stub_ytdlp.py").path)' \"$@\"")
+        try start("s", scenario: "ok", ["STUB_YTDLP_SCENARIO": "slow"])
+        try tmux.keys("s", "Enter")
+        try tmux.waitFor("s", text: "+ 👍  - 👎  * 👀")
+        try tmux.keys("s", "s")
+        try tmux.waitFor("s", "the progress bar") { $0.contains("saving ▕█") && $0.contains("% · s again cancels") }
+        try tmux.keys("s", "s")
+        try tmux.waitFor("s", text: "save cancelled; nothing was kept.", timeout: 10)
+        try tmux.keys("s", "Escape", "Escape", "q")
+        try tmux.waitFor("s", "the app to exit") { !$0.contains("1 Sessions") }
+        try start("o", scenario: "ok")
+        try tmux.keys("o", "Enter")
+        try tmux.waitFor("o", text: "+ 👍  - 👎  * 👀")
+        try tmux.keys("o", "s")
+        try tmux.waitFor("o", text: "saved for offline (3.0 MiB): o plays it from the cache.", timeout: 20)
+        try tmux.keys("o", "o")
+        try tmux.waitFor("o", text: "playback ended.", timeout: 20)
+        XCTAssertTrue(((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("stdin \(3 << 20) "), "played from the cache through the pipe")
+        try tmux.keys("o", "Escape", "Escape", "q")
+        try tmux.waitFor("o", "the app to exit") { !$0.contains("1 Sessions") }
 
         // The CLI: what happens on stderr, the exit status says whether it played.
         let played = try home.run(["media", "play", post], environment: ["PATH": stubs.path, "STUB_MPV_LOG": log.path])

@@ -1,5 +1,6 @@
 import Foundation
 import LinkstrDomain
+import LinkstrStorage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,6 +19,18 @@ public struct PlayerSettings: Equatable, Sendable {
 
     public init(template: [String]? = nil, ytdlFormat: String? = nil, mpvArguments: [String] = [], terminalOutput: String? = nil) {
         self.template = template; self.ytdlFormat = ytdlFormat; self.mpvArguments = mpvArguments; self.terminalOutput = terminalOutput
+    }
+}
+
+/// A copy saved for offline, as the player reads it: its chunks, opened one after another.
+public struct SavedCopy: Sendable {
+    public let stream: @Sendable (_ body: ([UInt8]) throws -> Void) throws -> Void
+    public init(stream: @escaping @Sendable (_ body: ([UInt8]) throws -> Void) throws -> Void) { self.stream = stream }
+
+    /// The saved copy of `link` in `media`, if there is one.
+    public static func of(_ link: String, in media: MediaCache) -> SavedCopy? {
+        guard let entry = (try? media.entry(MediaSaver.key(link))) ?? nil, entry.kind == .video || entry.kind == .image else { return nil }
+        return SavedCopy { body in _ = try media.stream(MediaSaver.key(link), to: body) }
     }
 }
 
@@ -43,21 +56,24 @@ public enum MediaPlayer {
     /// Plays `url`, telling `report` each event; returns when the player has exited (a template's
     /// program: once started). In a window unless `settings.terminalOutput` is set: then mpv draws in
     /// this terminal, which the caller has given up for it.
-    public static func play(_ url: String, settings: PlayerSettings, environment: [String: String] = ProcessInfo.processInfo.environment,
+    /// `saved`: a copy saved for offline, streamed to mpv through a pipe (never written out in the clear).
+    public static func play(_ url: String, settings: PlayerSettings, saved: SavedCopy? = nil,
+                            environment: [String: String] = ProcessInfo.processInfo.environment,
                             report: @escaping @Sendable (PlaybackEvent) -> Void) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             // Blocking reads of the socket: a thread of its own, not one of the cooperative pool's.
             Thread.detachNewThread {
-                playBlocking(url, settings: settings, environment: environment, report: report)
+                playBlocking(url, settings: settings, saved: saved, environment: environment, report: report)
                 done.resume()
             }
         }
     }
 
     /// `play` on the calling thread.
-    public static func playBlocking(_ url: String, settings: PlayerSettings, environment: [String: String] = ProcessInfo.processInfo.environment,
+    public static func playBlocking(_ url: String, settings: PlayerSettings, saved: SavedCopy? = nil,
+                                    environment: [String: String] = ProcessInfo.processInfo.environment,
                                     report: @Sendable (PlaybackEvent) -> Void) {
-        if let template = settings.template, let program = template.first {
+        if saved == nil, let template = settings.template, let program = template.first {
             guard let exe = find(program, environment: environment) else { return report(.failed("the player `\(program)` is not installed or not on PATH.")) }
             var arguments = template.dropFirst().map { $0.replacingOccurrences(of: "{url}", with: url) }
             if !template.contains(where: { $0.contains("{url}") }) { arguments.append(url) }
@@ -72,7 +88,8 @@ public enum MediaPlayer {
         guard let mpv = find("mpv", environment: environment) else {
             return report(.failed("mpv is not installed: `sudo apt install mpv yt-dlp` (or set `player` in config.toml)."))
         }
-        if URLClassifier.classify(url).isPlayable, find("yt-dlp", environment: environment) == nil, find("youtube-dl", environment: environment) == nil {
+        if saved == nil, URLClassifier.classify(url).isPlayable, find("yt-dlp", environment: environment) == nil,
+           find("youtube-dl", environment: environment) == nil {
             return report(.failed(MpvEventReader.installYtdlp))
         }
         // The socket lives in a directory only we can enter, removed afterwards.
@@ -92,15 +109,26 @@ public enum MediaPlayer {
         } else {
             arguments += ["--no-terminal", "--force-window=immediate"]
         }
-        if let format = settings.ytdlFormat { arguments.append("--ytdl-format=" + format) }
-        arguments += settings.mpvArguments + ["--", url]
+        if let format = settings.ytdlFormat, saved == nil { arguments.append("--ytdl-format=" + format) }
+        arguments += settings.mpvArguments + ["--", saved == nil ? url : "-"]
         let process = Process()
         process.executableURL = mpv
         process.arguments = arguments
         process.environment = environment
         quiet(process, inTerminal: settings.terminalOutput != nil)
+        let pipe = saved.map { _ in Pipe() }
+        if let pipe { process.standardInput = pipe }
         do { try process.run() } catch { return report(.failed("mpv did not start: \(error.localizedDescription)")) }
         report(.starting(player: "mpv"))
+        if let saved, let pipe {
+            // The saved copy opened a chunk at a time into mpv's standard input; mpv closing it ends this.
+            Thread.detachNewThread {
+                signal(SIGPIPE, SIG_IGN)
+                let handle = pipe.fileHandleForWriting
+                do { try saved.stream { try handle.write(contentsOf: $0) } } catch {}
+                do { try handle.close() } catch {}
+            }
+        }
         var reader = MpvEventReader()
         var finished = false
         if let fd = connect(socketPath, while: process) {
@@ -178,7 +206,7 @@ public enum MediaPlayer {
         do { try process.run() } catch { return "" }
         let deadline = Date().addingTimeInterval(2)
         while process.isRunning, Date() < deadline { usleep(20_000) }
-        if process.isRunning { process.terminate(); return "" }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); return "" }
         return String(decoding: out.fileHandleForReading.readDataToEndOfFile().prefix(65_536), as: UTF8.self)
     }
 

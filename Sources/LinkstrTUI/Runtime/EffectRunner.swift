@@ -202,6 +202,16 @@ public actor EffectRunner {
             for action in try runRepair() { dispatch(action) }
         case .post(.refreshPreview(let url)):
             refreshPreview(url)
+        case .post(.saveMedia(let url)):
+            guard let saver = account?.saver else {
+                return dispatch(.post(.saveProgressed(url: url, .failed("nothing is saved while running in memory."))))
+            }
+            let now = self.now
+            startAccountTask { answer in
+                await saver.save(url, now: now) { answer(.post(.saveProgressed(url: url, $0))) }
+            }
+        case .post(.cancelSave(let url)):
+            account?.saver?.cancel(url)
         case .settings(.loadMediaUsage):
             guard let media = account?.thumbnails?.media else { return }
             let usage = try media.usage()

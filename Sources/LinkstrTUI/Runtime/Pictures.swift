@@ -1,5 +1,6 @@
 import LinkstrClient
 import LinkstrMedia
+import LinkstrStorage
 import Synchronization
 
 /// The open account's thumbnails as the picture drawing sees them: the runner sets them when an account
@@ -17,6 +18,9 @@ public final class Pictures: Sendable {
 
     /// Bumped on every change of account: drawings made for another account are dropped.
     var current: Int { generation.withLock { $0 } }
+
+    /// The open account's media cache (saved copies play from it).
+    var media: MediaCache? { thumbnails.withLock { $0 }?.media }
 
     /// A cached thumbnail's pixels (read and opened from the sealed cache), or nil.
     func pixels(_ link: String) -> DecodedImage? { thumbnails.withLock { $0 }?.pixels(link) }

@@ -30,11 +30,14 @@ public struct Player: Sendable {
 
     public init(play: @escaping @Sendable (_ url: String, _ report: @escaping @Sendable (PlaybackEvent) -> Void) -> Bool) { self.play = play }
 
-    /// mpv (or the `player` template) for videos, in a window; nothing else.
-    public static func live(_ settings: PlayerSettings) -> Player {
+    /// mpv (or the `player` template) for videos, in a window; a copy saved for offline (`saved`) plays
+    /// from the cache through a pipe, with mpv; nothing else.
+    public static func live(_ settings: PlayerSettings, saved: @escaping @Sendable (String) -> SavedCopy?) -> Player {
         Player { url, report in
-            guard URLClassifier.classify(url).isPlayable, MediaPlayer.available(settings) else { return false }
-            Task.detached { await MediaPlayer.play(url, settings: settings, report: report) }
+            let copy = saved(url)
+            let playable = copy != nil ? MediaPlayer.find("mpv") != nil : URLClassifier.classify(url).isPlayable && MediaPlayer.available(settings)
+            guard playable else { return false }
+            Task.detached { await MediaPlayer.play(url, settings: settings, saved: copy, report: report) }
             return true
         }
     }

@@ -37,7 +37,8 @@ public final class TerminalApp {
         self.theme = theme
         self.terminal = terminal ?? NcursesTerminal(theme: theme)
         var services = Services.live(outbox: outbox)
-        services.player = .live(options.player)
+        let pictures = services.pictures
+        services.player = .live(options.player) { link in pictures.media.flatMap { SavedCopy.of(link, in: $0) } }
         self.services = services
         if let path = ProcessInfo.processInfo.environment["LINKSTR_FRAME_STATS"], !path.isEmpty {
             // The benchmark passes its launch time, so the figure includes exec and dynamic loading.
@@ -237,7 +238,8 @@ public final class TerminalApp {
     private func playInTerminal(_ url: String) {
         terminal.stop(clearing: false)
         let events = Mutex<[PlaybackEvent]>([])
-        MediaPlayer.playBlocking(url, settings: options.player) { event in events.withLock { $0.append(event) } }
+        let saved = services.pictures.media.flatMap { SavedCopy.of(url, in: $0) }
+        MediaPlayer.playBlocking(url, settings: options.player, saved: saved) { event in events.withLock { $0.append(event) } }
         terminal.resume()
         apply(.resized(terminal.size))
         for event in events.withLock({ $0 }) { apply(.post(.playbackChanged(event))) }

@@ -9,7 +9,7 @@ import Synchronization
 /// `linkstr media`: what the media cache holds for a post (issue 29).
 struct MediaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "media", abstract: "A post's media: its title, thumbnail and saved copy.",
-                                                    subcommands: [MediaInfoCommand.self, MediaPlayCommand.self])
+                                                    subcommands: [MediaInfoCommand.self, MediaPlayCommand.self, MediaSaveCommand.self])
 }
 
 struct MediaInfoCommand: LinkstrCommand {
@@ -27,6 +27,7 @@ struct MediaInfoCommand: LinkstrCommand {
         let thumbnail: MediaCache.Entry?
         do { thumbnail = try media?.entry(Thumbnails.key(post.url)) } catch { throw CLIError("the media cache: \(error)") }
         let kind = URLClassifier.classify(post.url)
+        let saved = try media.flatMap { try $0.entry(MediaSaver.key(post.url)) }
         if global.json {
             let picture: JSONValue = thumbnail.map { entry in
                 .object(JSONObject([("width", .integer(Int64(entry.width ?? 0))), ("height", .integer(Int64(entry.height ?? 0))),
@@ -36,13 +37,13 @@ struct MediaInfoCommand: LinkstrCommand {
             printLine(Output.json(.object(JSONObject([
                 ("post_id", .string(post.id)), ("url", .string(DisplayText.singleLine(post.url))), ("type", .string(kind.type.rawValue)),
                 ("label", .string(kind.label)), ("playable", .bool(kind.isPlayable)), ("title", title.map { .string($0) } ?? .null),
-                ("thumbnail", picture), ("saved", .bool(false)),
+                ("thumbnail", picture), ("saved", .bool(saved != nil)), ("saved_kind", saved.map { .string($0.kind.rawValue) } ?? .null),
             ]))))
         } else {
             var lines = [DisplayText.singleLine(post.url), "\(kind.label)\(kind.isPlayable ? " (plays)" : "")"]
             lines.append("title: " + (title ?? "none fetched"))
             lines.append("thumbnail: " + (thumbnail.map { "\($0.width ?? 0)×\($0.height ?? 0) \($0.format ?? "image"), cached" } ?? "none cached"))
-            lines.append("saved: no")
+            lines.append("saved: " + (saved.map { "yes, a \($0.kind.rawValue) (plays from the cache)" } ?? "no"))
             printLine(lines.joined(separator: "\n"))
         }
     }
@@ -64,7 +65,8 @@ struct MediaPlayCommand: LinkstrCommand {
         let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
         let settings = ctx.config.playerSettings(terminalOutput: inTerminal || ctx.config.playsInTerminal ? (term == "xterm-kitty" ? "kitty" : "tct") : nil)
         let events = Mutex<[PlaybackEvent]>([])
-        await MediaPlayer.play(post.url, settings: settings) { event in
+        let saved = try ctx.mediaCache(store).flatMap { SavedCopy.of(post.url, in: $0) }
+        await MediaPlayer.play(post.url, settings: settings, saved: saved) { event in
             events.withLock { $0.append(event) }
             FileHandle.standardError.write(Data("linkstr: \(event.words)\n".utf8))
         }
@@ -73,6 +75,48 @@ struct MediaPlayCommand: LinkstrCommand {
             printLine(Output.json(.object(JSONObject([("post_id", .string(post.id)), ("events", .array(all.map { .string($0.words) }))]))))
         }
         if case .failed = all.last { throw ExitCode(1) }
+    }
+}
+
+struct MediaSaveCommand: LinkstrCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "save", abstract: "Save a post's video (through yt-dlp) or image into the sealed media cache, for offline.",
+        discussion: "Progress goes to stderr. `media play` then plays the saved copy through a pipe; nothing is written out in the clear.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The post's id.") var postID: String
+
+    func execute() async throws {
+        let ctx = try CLIContext(global)
+        let (me, store) = try ctx.account()
+        guard let post = try store.postView(postID)?.post else { throw CLIError("no post \(postID).", .notFound) }
+        // Saving fetches the link: a stranger's request does not get our address until it is accepted.
+        guard try await ctx.withActions(me, store, { try $0.allowsPreviews(inSession: post.sessionID) }) else {
+            throw CLIError("that post is in a session request: accept the session first (`linkstr session accept \(post.sessionID)`).")
+        }
+        guard let media = try ctx.mediaCache(store) else { throw CLIError("there is no media cache here.") }
+        let last = Mutex<SaveProgress?>(nil)
+        let shown = Mutex(-1)
+        await MediaSaver(media: media).save(post.url, now: ctx.now) { progress in
+            last.withLock { $0 = progress }
+            if case .saving(let fraction) = progress {
+                // A line per whole ten per cent, not one per yt-dlp line.
+                let step = fraction.map { Int($0 * 10) } ?? 0
+                let isNew = shown.withLock { last in
+                    guard step > last else { return false }
+                    last = step
+                    return true
+                }
+                guard isNew else { return }
+                FileHandle.standardError.write(Data("linkstr: saving… \(fraction.map { "\(Int($0 * 100))%" } ?? "")\n".utf8))
+            } else {
+                FileHandle.standardError.write(Data("linkstr: \(progress.words())\n".utf8))
+            }
+        }
+        guard case .saved(let bytes, let video) = last.withLock({ $0 }) else { throw ExitCode(1) }
+        if global.json {
+            printLine(Output.json(.object(JSONObject([("post_id", .string(post.id)), ("bytes", .integer(bytes)),
+                                                      ("kind", .string(video ? "video" : "image"))]))))
+        }
     }
 }
 

@@ -133,6 +133,17 @@ extension AppReducer {
             }
             state.overlay = .confirm(Confirmation(.deletePost(post.id), "delete this post for everyone? (y/n)"))
             return []
+        case .char("s"):
+            guard let url = d.view?.post.url else { return [] }
+            if state.post.saving.contains(url) { return [.post(.cancelSave(url))] }
+            // Saving fetches the link: never for a stranger's request.
+            guard d.listed else {
+                state.status = StatusLine("this post is in a session request: accept the session first.", .error)
+                return []
+            }
+            state.post.saving.insert(url)
+            state.status = StatusLine(SaveProgress.saving(nil).words())
+            return [.post(.saveMedia(url))]
         case .char("R"):
             guard let url = d.view?.post.url else { return [] }
             // Fetching tells the site our address: never for a stranger's request.
@@ -193,6 +204,15 @@ extension AppReducer {
             return []
         case .thumbnailsLoaded(let thumbnails):
             merge(thumbnails, into: &state.thumbnails, version: &state.thumbnailsVersion)
+            return []
+        case .saveProgressed(let url, let progress):
+            guard state.post.saving.contains(url) else { return [] }
+            if progress.isFinal { state.post.saving.remove(url) }
+            switch progress {
+            case .failed: state.status = StatusLine(progress.words(), .error)
+            case .saved: state.status = StatusLine(progress.words(), .success)
+            case .saving, .cancelled: state.status = StatusLine(progress.words())
+            }
             return []
         case .playbackChanged(let event):
             switch event {

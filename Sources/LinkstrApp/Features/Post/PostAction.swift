@@ -20,6 +20,8 @@ public enum PostAction: Equatable, Sendable {
     case linkOpened(how: String)
     /// The player said what happened (mpv's IPC): starting, playing, ended, closed, failed and why.
     case playbackChanged(PlaybackEvent)
+    /// A save for offline went on (progress) or ended.
+    case saveProgressed(url: String, SaveProgress)
     /// The editor (`$VISUAL`/`$EDITOR`) was left; nil text: it could not run or failed (`error` says why);
     /// with text, `error` is a warning (its temporary copy could not be removed).
     case editorFinished(text: String?, error: String?)

@@ -14,6 +14,9 @@ public enum PostEffect: Equatable, Sendable {
     /// Plays a video in this terminal (`playback = "terminal"`): the terminal loop suspends the screen
     /// around the player, as for the editor.
     case playInTerminal(String)
+    /// Saves the post's video (yt-dlp) or image into the media cache; `cancelSave` stops it.
+    case saveMedia(String)
+    case cancelSave(String)
     /// Fetches the page's title and picture again, past the caches ("refresh metadata" in the iOS app).
     case refreshPreview(String)
 }

@@ -7,6 +7,8 @@ public struct PostPaneState: Equatable, Sendable {
         case detail(PostDetail)
     }
     public var mode: Mode = .empty
+    /// Links being saved for offline (`s` in a post; again cancels).
+    public var saving: Set<String> = []
     public init() {}
 }
 

@@ -1,0 +1,25 @@
+/// How saving a post's media for offline goes (issue 29): the status line's progress bar, and its end.
+public enum SaveProgress: Equatable, Sendable {
+    /// Under way; the fraction when the size is known.
+    case saving(Double?)
+    case saved(bytes: Int64, video: Bool)
+    case cancelled
+    case failed(String)
+
+    public var isFinal: Bool { if case .saving = self { return false } else { return true } }
+
+    /// The status line: a bar of `width` cells while saving, else what happened.
+    public func words(width: Int = 20) -> String {
+        switch self {
+        case .saving(let fraction?):
+            let filled = Int((fraction * Double(width)).rounded(.down))
+            return "saving ▕" + String(repeating: "█", count: filled) + String(repeating: "░", count: max(0, width - filled))
+                + "▏ \(Int((fraction * 100).rounded(.down)))% · s again cancels"
+        case .saving(nil): return "saving… · s again cancels"
+        case .saved(let bytes, let video):
+            return "saved for offline (\(MediaSize.words(bytes)))" + (video ? ": o plays it from the cache." : ".")
+        case .cancelled: return "save cancelled; nothing was kept."
+        case .failed(let why): return "could not save: " + why
+        }
+    }
+}
