@@ -66,8 +66,8 @@ public enum TerminalImage {
 
     // MARK: kitty
 
-    /// Kitty's graphics protocol: the box's pixels (RGBA) sent and placed at once over `columns`×`rows`
-    /// cells, quietly (`q=2`: no answers arrive as input), the cursor left where it was (`C=1`).
+    /// Kitty's graphics protocol: the box's pixels (RGBA) sent under `id`, quietly (`q=2`: no answers
+    /// arrive as input); `kittyPlace` puts them on the screen, as often as the same picture shows.
     static func kitty(_ image: DecodedImage, columns: Int, rows: Int, id: UInt32) -> String {
         let payload = Data(image.rgba).base64EncodedString()
         var out = ""
@@ -76,7 +76,7 @@ public enum TerminalImage {
         repeat {
             let end = payload.index(start, offsetBy: 4096, limitedBy: payload.endIndex) ?? payload.endIndex
             let more = end < payload.endIndex ? 1 : 0
-            let control = first ? "a=T,f=32,s=\(image.width),v=\(image.height),i=\(id),c=\(columns),r=\(rows),C=1,q=2,m=\(more)" : "m=\(more),q=2"
+            let control = first ? "a=t,f=32,s=\(image.width),v=\(image.height),i=\(id),q=2,m=\(more)" : "m=\(more),q=2"
             out += "\u{1B}_G\(control);\(payload[start..<end])\u{1B}\\"
             start = end
             first = false
@@ -84,10 +84,13 @@ public enum TerminalImage {
         return out
     }
 
-    /// Places an image already sent under `id` again.
-    public static func kittyPlace(id: UInt32, columns: Int, rows: Int) -> String { "\u{1B}_Ga=p,i=\(id),c=\(columns),r=\(rows),C=1,q=2\u{1B}\\" }
-    /// Takes an image's placements off the screen (its pixels stay in the terminal for `kittyPlace`).
-    public static func kittyErase(id: UInt32) -> String { "\u{1B}_Ga=d,d=i,i=\(id),q=2\u{1B}\\" }
+    /// Places the image sent under `id` at the cursor over `columns`×`rows` cells, as placement
+    /// `placement` (one per box: the same picture may show twice), the cursor left where it was (`C=1`).
+    public static func kittyPlace(id: UInt32, placement: UInt32, columns: Int, rows: Int) -> String {
+        "\u{1B}_Ga=p,i=\(id),p=\(placement),c=\(columns),r=\(rows),C=1,q=2\u{1B}\\"
+    }
+    /// Takes one placement off the screen (the pixels stay in the terminal for `kittyPlace`).
+    public static func kittyErase(id: UInt32, placement: UInt32) -> String { "\u{1B}_Ga=d,d=i,i=\(id),p=\(placement),q=2\u{1B}\\" }
     /// Takes every image off the screen and out of the terminal's memory (quit, suspend, logout).
     public static let kittyEraseAll = "\u{1B}_Ga=d,d=A,q=2\u{1B}\\"
 

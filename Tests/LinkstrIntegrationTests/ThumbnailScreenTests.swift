@@ -104,6 +104,14 @@ final class ThumbnailScreenTests: XCTestCase {
             try Self.waitForRed(tmux, w, "the picture under the help in \(term)") { $0 == (columns == 80 ? 0 : 3) }
             try tmux.keys(w, "Escape")
             try Self.waitForRed(tmux, w, "the picture back in \(term)") { $0 == 3 }
+            if i == 0 {
+                // Settings' Storage row says what the cache holds; going there takes the picture off.
+                try tmux.keys(w, "4")
+                try tmux.waitFor(w, text: "media cache 1 file, ")
+                try Self.waitForRed(tmux, w, "no picture in Settings") { $0 == 0 }
+                try tmux.keys(w, "1")
+                try Self.waitForRed(tmux, w, "the picture back with the feed") { $0 == 3 }
+            }
             try tmux.keys(w, "Escape")
             try tmux.keys(w, "q")
             try tmux.waitFor(w, "the app to exit") { !$0.contains("1 Sessions") }
@@ -158,7 +166,7 @@ final class ThumbnailScreenTests: XCTestCase {
             try tmux.waitFor(proto, text: "Pictures", timeout: 30)
             try tmux.keys(proto, "Enter")
             try tmux.waitFor(proto, text: "Picture wide.png", timeout: 20)
-            let start = proto == "kitty" ? "\u{1B}\u{1B}_Ga=T,f=32," : "\u{1B}\u{1B}P"
+            let start = proto == "kitty" ? "\u{1B}\u{1B}_Ga=t,f=32," : "\u{1B}\u{1B}P"
             try wait("the \(proto) picture") { count(start) == 1 }
             XCTAssertTrue(output().contains("\u{1B}Ptmux;"), "wrapped for tmux")
             try tmux.keys(proto, "?")
@@ -168,7 +176,7 @@ final class ThumbnailScreenTests: XCTestCase {
             }
             try tmux.keys(proto, "Escape")
             if proto == "kitty" {
-                try wait("the picture placed again") { count("_Ga=p,i=") == 1 }
+                try wait("the picture placed again") { count("_Ga=p,i=") == 2 }
                 XCTAssertEqual(count(start), 1, "sent once, placed again by its id")
             } else {
                 try wait("the picture drawn again") { count(start) == 2 }
@@ -177,5 +185,38 @@ final class ThumbnailScreenTests: XCTestCase {
             try tmux.waitFor(proto, "the app to exit") { !$0.contains("1 Sessions") }
             if proto == "kitty" { try wait("every image deleted on quitting") { count("_Ga=d,d=A") == 1 } }
         }
+
+        // Scrolling: a feed of eight posts with pictures of their own; each box its own placement, the
+        // ones that move or leave deleted one by one, each picture sent once.
+        let gallery = try scene.alice.ok(["session", "create", "Gallery"]).trimmed
+        for n in 0..<8 {
+            try FileManager.default.copyItem(at: scene.files.appendingPathComponent("wide.png"), to: scene.files.appendingPathComponent("wide\(n).png"))
+            try scene.alice.ok(["post", gallery, scene.server.url("/page/wide\(n).png"), "--note", "picture \(n)"])
+        }
+        let raw = scene.files.appendingPathComponent("scroll.out")
+        try scene.alice.startApp(tmux, "g", relay: scene.relay.url, arguments: ["--images", "kitty"], environment: ["LINKSTR_ALLOW_PRIVATE_ADDRESSES": "1"])
+        try tmux.tmux(["pipe-pane", "-O", "-t", "g", "cat >> '\(raw.path)'"])
+        func count(_ needle: String) -> Int { ((try? String(contentsOf: raw, encoding: .utf8)) ?? "").components(separatedBy: needle).count - 1 }
+        try tmux.waitFor("g", text: "Gallery", timeout: 30)
+        try tmux.keys("g", "Enter")
+        try tmux.waitFor("g", text: "▌ picture 7", timeout: 20)
+        let deadline = Date().addingTimeInterval(15)
+        while count("_Ga=p,i=") < 3, Date() < deadline { usleep(100_000) }
+        let placed = count("_Ga=p,i="), erased = count("_Ga=d,d=i,")
+        XCTAssertGreaterThanOrEqual(placed, 3, "several boxes on the first screen")
+        try tmux.keys("g", "G")
+        try tmux.waitFor("g", text: "▌ picture 0", timeout: 10)
+        let scrolled = Date().addingTimeInterval(10)
+        while count("_Ga=d,d=i,") == erased, Date() < scrolled { usleep(100_000) }
+        let screen = try tmux.screen("g")
+        XCTAssertGreaterThan(count("_Ga=d,d=i,"), erased, "boxes that scrolled were taken off: \(screen)")
+        XCTAssertGreaterThan(count("_Ga=p,i="), placed, "and placed where they went")
+        let sent = ((try? String(contentsOf: raw, encoding: .utf8)) ?? "").components(separatedBy: "_Ga=t,f=32,").dropFirst()
+            .compactMap { $0.split(separator: ",").first { $0.hasPrefix("i=") } }
+        XCTAssertEqual(sent.count, Set(sent).count, "each picture sent once: \(sent)")
+        let ids = Set(((try? String(contentsOf: raw, encoding: .utf8)) ?? "").components(separatedBy: "_Ga=p,").dropFirst()
+            .compactMap { $0.split(separator: ",").first { $0.hasPrefix("p=") } })
+        XCTAssertGreaterThanOrEqual(ids.count, 3, "a placement id per box: \(ids)")
+        try tmux.keys("g", "Escape", "q")
     }
 }

@@ -26,14 +26,15 @@ final class TerminalImageTests: XCTestCase {
 
     func testKittySendsTheBoxesPixelsQuietlyInChunks() throws {
         let out = try XCTUnwrap(TerminalImage.render(image, columns: 30, rows: 6, as: .kitty, colors: .truecolor, cell: (10, 20), id: 77).first)
-        XCTAssertTrue(out.hasPrefix("\u{1B}_Ga=T,f=32,s=300,v=120,i=77,c=30,r=6,C=1,q=2,m=1;"), String(out.prefix(80)))
+        XCTAssertTrue(out.hasPrefix("\u{1B}_Ga=t,f=32,s=300,v=120,i=77,q=2,m=1;"), String(out.prefix(80)))
         let chunks = out.components(separatedBy: "\u{1B}_G").dropFirst()
         XCTAssertEqual(chunks.count, Int((Double(300 * 120 * 4) / 3 * 4 / 4096).rounded(.up)))
         XCTAssertTrue(chunks.last!.hasPrefix("m=0,q=2;"))
         XCTAssertTrue(chunks.allSatisfy { $0.hasSuffix("\u{1B}\\") })
         let base64 = chunks.map { String($0.split(separator: ";", maxSplits: 1)[1].dropLast(2)) }.joined()
         XCTAssertEqual(Data(base64Encoded: base64)?.count, 300 * 120 * 4)
-        XCTAssertEqual(TerminalImage.kittyErase(id: 77), "\u{1B}_Ga=d,d=i,i=77,q=2\u{1B}\\")
+        XCTAssertEqual(TerminalImage.kittyPlace(id: 77, placement: 5, columns: 30, rows: 6), "\u{1B}_Ga=p,i=77,p=5,c=30,r=6,C=1,q=2\u{1B}\\")
+        XCTAssertEqual(TerminalImage.kittyErase(id: 77, placement: 5), "\u{1B}_Ga=d,d=i,i=77,p=5,q=2\u{1B}\\")
     }
 
     func testSixelAndITermComeFromChafa() throws {

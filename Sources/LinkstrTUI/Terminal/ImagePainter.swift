@@ -49,7 +49,9 @@ public final class ImagePainter {
             shown = full ? [] : shown.intersection(now)
         } else {
             // A full redraw clears the screen, which may take kitty's placements with it: all placed again.
-            for spot in shown where full || !now.contains(spot) { out += wrap(TerminalImage.kittyErase(id: ImageArt.kittyID(key(spot)))) }
+            for spot in shown where full || !now.contains(spot) {
+                out += wrap(TerminalImage.kittyErase(id: ImageArt.kittyID(key(spot)), placement: Self.placement(spot)))
+            }
             shown = full ? [] : shown.intersection(now)
         }
         for spot in spots where !shown.contains(spot) {
@@ -59,9 +61,11 @@ public final class ImagePainter {
             case .symbols:
                 for (i, row) in rows.enumerated() { out += "\u{1B}[\(spot.y + 1 + i);\(spot.x + 1)H" + row }
             case .kitty:
+                // Sent once, then placed by id wherever it shows.
                 let id = ImageArt.kittyID(key)
-                let sequence = sent.contains(id) ? TerminalImage.kittyPlace(id: id, columns: spot.columns, rows: spot.rows) : rows.joined()
-                out += "\u{1B}[\(spot.y + 1);\(spot.x + 1)H" + wrap(sequence)
+                if !sent.contains(id) { out += wrap(rows.joined()) }
+                out += "\u{1B}[\(spot.y + 1);\(spot.x + 1)H"
+                    + wrap(TerminalImage.kittyPlace(id: id, placement: Self.placement(spot), columns: spot.columns, rows: spot.rows))
                 sent.insert(id)
             case .sixel, .iterm:
                 out += "\u{1B}[\(spot.y + 1);\(spot.x + 1)H" + wrap(rows.joined())
@@ -79,6 +83,9 @@ public final class ImagePainter {
         sent = []
         return wrap(TerminalImage.kittyEraseAll)
     }
+
+    /// A box's placement id: its place on the screen (two boxes never share one).
+    static func placement(_ spot: ImageSpot) -> UInt32 { UInt32(truncatingIfNeeded: spot.y * 4096 + spot.x) % 0xFF_FFFE + 1 }
 
     private func key(_ spot: ImageSpot) -> ImageArt.Key { ImageArt.Key(link: spot.link, revision: spot.revision, columns: spot.columns, rows: spot.rows) }
 
