@@ -32,34 +32,44 @@ public enum TerminalImage {
 
     // MARK: symbols
 
+    /// Each row as SGR and symbols: a colour is sent only when it changes, and a space's foreground,
+    /// which shows nothing, never (a box scrolled in a feed is written again on every key).
     static func symbolRows(_ art: SymbolArt, colors: SymbolArt.Colors) -> [String] {
-        (0..<art.rows).map { y in
-            var row = ""
-            var last: (UInt32?, UInt32?, Int?, Int?)? = nil
+        struct Colour: Equatable { var rgb: UInt32?; var index: Int? }
+        return (0..<art.rows).map { y in
+            var row = "\u{1B}[0m"
+            var fg: Colour?, bg: Colour?  // nil: not sent on this row yet
             for x in 0..<art.columns {
                 let cell = art.cell(x: x, y: y)
-                let key = (cell.foreground, cell.background, cell.foregroundIndex, cell.backgroundIndex)
-                if last == nil || last! != key {
-                    row += "\u{1B}[0" + color(cell.foreground, cell.foregroundIndex, foreground: true, colors)
-                        + color(cell.background, cell.backgroundIndex, foreground: false, colors) + "m"
-                    last = key
+                var codes = ""
+                let wantBG = Colour(rgb: cell.background, index: cell.backgroundIndex)
+                if bg != wantBG {
+                    codes += color(wantBG.rgb, wantBG.index, foreground: false, colors, reset: "49")
+                    bg = wantBG
                 }
+                let wantFG = Colour(rgb: cell.foreground, index: cell.foregroundIndex)
+                if cell.symbol != " ", fg != wantFG {
+                    codes += color(wantFG.rgb, wantFG.index, foreground: true, colors, reset: "39")
+                    fg = wantFG
+                }
+                if !codes.isEmpty { row += "\u{1B}[" + codes.dropFirst() + "m" }
                 row.unicodeScalars.append(cell.symbol)
             }
             return row + "\u{1B}[0m"
         }
     }
 
-    private static func color(_ rgb: UInt32?, _ index: Int?, foreground: Bool, _ colors: SymbolArt.Colors) -> String {
+    /// `;`-led SGR parameters for one colour (`reset` where the image is transparent).
+    private static func color(_ rgb: UInt32?, _ index: Int?, foreground: Bool, _ colors: SymbolArt.Colors, reset: String) -> String {
         switch colors {
         case .truecolor:
-            guard let rgb else { return "" }
+            guard let rgb else { return ";" + reset }
             return ";\(foreground ? 38 : 48);2;\(rgb >> 16 & 0xFF);\(rgb >> 8 & 0xFF);\(rgb & 0xFF)"
         case .palette256:
-            guard let index else { return "" }
+            guard let index else { return ";" + reset }
             return ";\(foreground ? 38 : 48);5;\(index)"
         case .palette16:
-            guard let index else { return "" }
+            guard let index else { return ";" + reset }
             return index < 8 ? ";\((foreground ? 30 : 40) + index)" : ";\((foreground ? 90 : 100) + index - 8)"
         }
     }

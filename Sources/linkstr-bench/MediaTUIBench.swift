@@ -34,7 +34,7 @@ enum MediaTUIBench {
         defer { relay.stop() }
         let tmux = try Tmux()
         for images in ["symbols", "off"] {
-            var keys = [Double](), peak = [Int]()
+            var keys = [Double](), peak = [Int](), parts = [TUIBench.KeyFrame]()
             for launch in 0..<launches {
                 let stats = bench.home.appendingPathComponent("frames-\(images)-\(launch).json")
                 let window = "\(images)\(launch)"
@@ -54,11 +54,13 @@ enum MediaTUIBench {
                 let object = try TUIBench.quitAndReadStats(tmux, window, stats)
                 let latencies = object["key_latencies_ms"] as? [Double] ?? []
                 keys += latencies.dropFirst(1).prefix(150)  // after Enter: the 150 j
+                parts += TUIBench.KeyFrame.read(object, latencies: latencies).dropFirst(1).prefix(150)
                 peak.append(object["peak_rss_kib"] as? Int ?? 0)
             }
             func pct(_ v: [Double], _ q: Double) -> Double { let s = v.sorted(); return s[min(s.count - 1, Int(Double(s.count) * q))] }
             Timing.report("keypress → frame, feed, images \(images) (\(keys.count))",
                           String(format: "median %.2f ms, p99 %.2f ms, max %.2f ms", pct(keys, 0.5), pct(keys, 0.99), keys.max() ?? 0))
+            TUIBench.KeyFrame.report("images \(images)", parts)
             Timing.report("peak memory, images \(images)", String(format: "%.1f MiB after showing every post (max over launches)", Double(peak.max() ?? 0) / 1024))
         }
     }

@@ -12,7 +12,7 @@ final class TerminalImageTests: XCTestCase {
             let rows = TerminalImage.render(image, columns: 8, rows: 3, as: .symbols, colors: colors)
             XCTAssertEqual(rows.count, 3)
             for row in rows {
-                XCTAssertTrue(row.hasPrefix("\u{1B}[0;"), "\(colors): \(row.debugDescription)")
+                XCTAssertTrue(row.hasPrefix("\u{1B}[0m\u{1B}["), "\(colors): \(row.debugDescription)")
                 XCTAssertTrue(row.hasSuffix("\u{1B}[0m"))
                 // What is left without the colour sequences is exactly eight cells.
                 let bare = row.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
