@@ -126,7 +126,6 @@ public final class NcursesTerminal {
         // A full redraw starts from blank cells: what the canvas does not cover (a smaller canvas, the
         // right halves of wide characters) must not keep the previous screen's text.
         if full { werase(sw_stdscr()); clearok(sw_stdscr(), true) }
-
         for y in 0..<canvas.height {
             var x = 0
             while x < canvas.width {
