@@ -42,7 +42,9 @@ enum MediaBench {
     static func pipeline(_ rgba: [UInt8], _ width: Int, _ height: Int, runs: Int) async throws {
         let files = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-media-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: files) }
+        defer {
+            do { try FileManager.default.removeItem(at: files) } catch { print("  (could not remove \(files.path): \(error))") }
+        }
         let jpeg = ImageFixtures.encode(rgba, width: width, height: height, as: .jpeg, quality: 85) ?? []
         try Data(jpeg).write(to: files.appendingPathComponent("photo.jpg"))
         let server = Process()

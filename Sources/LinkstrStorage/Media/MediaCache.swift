@@ -112,7 +112,11 @@ public final class MediaCache: Sendable {
             try writeChunk(meta, index: 0, last: false)
         }
 
-        deinit { if !finished { try? FileManager.default.removeItem(at: temporary) } }
+        /// A writer dropped unfinished leaves nothing (its partial file, sealed, goes).
+        deinit {
+            guard !finished else { return }
+            do { try FileManager.default.removeItem(at: temporary) } catch {}
+        }
 
         public func append(_ bytes: [UInt8]) throws(Failure) {
             pending += bytes
