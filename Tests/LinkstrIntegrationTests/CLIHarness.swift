@@ -147,6 +147,14 @@ struct StubTools {
         return out
     }
 
+    /// The stand-ins for mpv and yt-dlp (Tests/Interop/stub_mpv.py, stub_ytdlp.py); `ytdlp: false` puts a
+    /// yt-dlp that only exists (mpv's hook needs one on PATH) instead of the one that streams.
+    func installMediaTools(ytdlp streams: Bool = true) throws {
+        let python = try TestEnvironment.python().path
+        try install("mpv", script: "exec '\(python)' '\(TestEnvironment.interopScript("stub_mpv.py").path)' \"$@\"")
+        try install("yt-dlp", script: streams ? "exec '\(python)' '\(TestEnvironment.interopScript("stub_ytdlp.py").path)' \"$@\"" : "exit 0")
+    }
+
     var path: String { directory.path + ":/usr/bin:/bin" }
     func remove() { try? FileManager.default.removeItem(at: directory) }
 }

@@ -19,9 +19,7 @@ final class MediaSaveTests: XCTestCase {
 
     override func setUpWithError() throws {
         stubs = try StubTools("media-save")
-        let python = try TestEnvironment.python().path
-        try stubs.install("yt-dlp", script: "exec '\(python)' '\(TestEnvironment.interopScript("stub_ytdlp.py").path)' \"$@\"")
-        try stubs.install("mpv", script: "exec '\(python)' '\(TestEnvironment.interopScript("stub_mpv.py").path)' \"$@\"")
+        try stubs.installMediaTools()
     }
 
     override func tearDown() { stubs.remove() }

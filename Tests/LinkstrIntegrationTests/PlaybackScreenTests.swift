@@ -11,9 +11,7 @@ final class PlaybackScreenTests: XCTestCase {
         defer { relay.stop() }
         let stubs = try StubTools("playback-screen")
         defer { stubs.remove() }
-        let python = try TestEnvironment.python().path, script = TestEnvironment.interopScript("stub_mpv.py").path
-        try stubs.install("mpv", script: "exec '\(python)' '\(script)' \"$@\"")
-        try stubs.install("yt-dlp", script: "exit 0")
+        try stubs.installMediaTools(ytdlp: false)
         let log = stubs.directory.appendingPathComponent("mpv.log")
         var home = try Home("playback", relays: [relay.url])
         defer { home.remove() }
@@ -67,7 +65,7 @@ final class PlaybackScreenTests: XCTestCase {
         // Saving for offline: a progress bar, `s` again cancels; saved, `o` plays the copy through a pipe.
         try home.writeConfig("link_previews = false\n")
         try "".write(to: log, atomically: true, encoding: .utf8)
-        try stubs.install("yt-dlp", script: "exec '\(python)' '\(TestEnvironment.interopScript("stub_ytdlp.py").path)' \"$@\"")
+        try stubs.installMediaTools()
         try start("s", scenario: "ok", ["STUB_YTDLP_SCENARIO": "slow"])
         try tmux.keys("s", "Enter")
         try tmux.waitFor("s", text: "+ 👍  - 👎  * 👀")

@@ -15,9 +15,7 @@ final class PlaybackTests: XCTestCase {
 
     override func setUpWithError() throws {
         stubs = try StubTools("playback")
-        let python = try TestEnvironment.python().path, script = TestEnvironment.interopScript("stub_mpv.py").path
-        try stubs.install("mpv", script: "exec '\(python)' '\(script)' \"$@\"")
-        try stubs.install("yt-dlp", script: "exit 0")
+        try stubs.installMediaTools(ytdlp: false)
     }
 
     override func tearDown() { stubs.remove() }

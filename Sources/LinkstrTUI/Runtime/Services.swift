@@ -105,14 +105,7 @@ public struct Services: Sendable {
 
 /// Helper programs found on PATH.
 enum Tools {
-    static func find(_ name: String) -> URL? {
-        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? URL(fileURLWithPath: name) : nil }
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let url = URL(fileURLWithPath: String(dir)).appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return nil
-    }
+    static func find(_ name: String) -> URL? { MediaPlayer.find(name) }
 
     /// Runs to completion (2 s at most) and returns stdout; nil when it failed (or took longer).
     static func run(_ exe: URL, _ args: [String], input: String? = nil) -> String? {

@@ -21,7 +21,7 @@ struct MediaInfoCommand: LinkstrCommand {
     func execute() async throws {
         let ctx = try CLIContext(global)
         let (_, store) = try ctx.account()
-        guard let post = try store.postView(postID)?.post else { throw CLIError("no post \(postID).", .notFound) }
+        let post = try ctx.post(postID, in: store)
         let media = try ctx.mediaCache(store)
         let title = try store.linkTitles(for: [post.url])[post.url].map(DisplayText.singleLine)
         let thumbnail: MediaCache.Entry?
@@ -61,7 +61,7 @@ struct MediaPlayCommand: LinkstrCommand {
     func execute() async throws {
         let ctx = try CLIContext(global)
         let (_, store) = try ctx.account()
-        guard let post = try store.postView(postID)?.post else { throw CLIError("no post \(postID).", .notFound) }
+        let post = try ctx.post(postID, in: store)
         let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
         let settings = ctx.config.playerSettings(terminalOutput: inTerminal || ctx.config.playsInTerminal ? (term == "xterm-kitty" ? "kitty" : "tct") : nil)
         let events = Mutex<[PlaybackEvent]>([])
@@ -88,7 +88,7 @@ struct MediaSaveCommand: LinkstrCommand {
     func execute() async throws {
         let ctx = try CLIContext(global)
         let (me, store) = try ctx.account()
-        guard let post = try store.postView(postID)?.post else { throw CLIError("no post \(postID).", .notFound) }
+        let post = try ctx.post(postID, in: store)
         // Saving fetches the link: a stranger's request does not get our address until it is accepted.
         guard try await ctx.withActions(me, store, { try $0.allowsPreviews(inSession: post.sessionID) }) else {
             throw CLIError("that post is in a session request: accept the session first (`linkstr session accept \(post.sessionID)`).")
@@ -155,6 +155,12 @@ struct CacheClearCommand: LinkstrCommand {
 }
 
 extension CLIContext {
+    /// The post `id`, or the error that says there is none.
+    func post(_ id: String, in store: AccountStore) throws -> PostRecord {
+        guard let post = try store.postView(id)?.post else { throw CLIError("no post \(id).", .notFound) }
+        return post
+    }
+
     /// The open account's media cache and what it holds now.
     func mediaUsage() throws -> (MediaCache?, MediaCache.Usage) {
         let media = try mediaCache(try account().1)
