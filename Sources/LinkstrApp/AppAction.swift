@@ -53,6 +53,8 @@ public enum FailedWork: Equatable, Sendable {
     case removeContact(Pubkey)
     /// Adding, removing or switching a relay (the list refused it).
     case relayList
+    /// Blocking or unblocking a relay (refused: not a relay URL, one of ours, …).
+    case blockedRelays
     case openLink
     case wipe
     case deleteAccount

@@ -110,6 +110,7 @@ public struct Keymap: Equatable, Sendable {
         .init(.settings, "test_relay", [.char("t")], "test relay"),
         .init(.settings, "default_relays", [.char("R")], "defaults"),
         .init(.settings, "stats", [.char("s")], "stats"),
+        .init(.settings, "blocked_relays", [.char("b")], "blocked relays"),
         .init(.settings, "clear_cache", [.char("C")], "clear cache"),
         .init(.settings, "show_secret", [.char("S")], "show nsec"),
         .init(.settings, "copy_secret", [.char("y")], "copy shown nsec"),

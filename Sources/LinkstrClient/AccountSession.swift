@@ -36,13 +36,14 @@ public final class AccountSession: Sendable {
     /// a pool and engine that connect only when `sync.connect` gives them the relays.
     /// `mediaCacheBytes`: the media cache's limit (`media_cache_mb`).
     public init(_ key: SecretKey, in local: LocalStore, relayOverrides: [String], previewFetcher: LinkPreviewFetcher = .configured(),
-                imageFetcher: ImageFetcher = .configured(), mediaCacheBytes: Int64 = Thumbnails.defaultCacheBytes, time: TimeSource = .live) throws {
+                imageFetcher: ImageFetcher = .configured(), mediaCacheBytes: Int64 = Thumbnails.defaultCacheBytes, indexers: [String] = [],
+                time: TimeSource = .live) throws {
         self.key = key
         self.time = time
         let now = time.wallSeconds()
         store = try local.account(key, now: now)
         relayList = Mutex(try RelayList(store: store, overrides: relayOverrides, now: now))
-        sync = AccountSync(key, store: store, time: time)
+        sync = AccountSync(key, store: store, time: time, indexers: indexers)
         previews = LinkPreviewCache(store: store, fetcher: previewFetcher, clock: time.wallSeconds)
         let media = local.mediaCache(for: store, limitBytes: mediaCacheBytes)
         thumbnails = media.map { [store] in Thumbnails(store: store, media: $0, fetcher: imageFetcher, clock: time.wallSeconds) }

@@ -40,18 +40,4 @@ struct OutboxBatch: Sendable {
         }
         return OutboxBatch(wraps: wraps, sent: sent, localMessages: messages, startedPosts: started, wrapsByRecipient: byRecipient)
     }
-
-    /// Which relay gets which wraps beyond ours: each recipient's inbox relays (kind 10050), else their
-    /// NIP-65 read relays, minus the relays we publish to anyway. `relayLists` reads what we stored.
-    static func deliveryPlan(_ wrapsByRecipient: [Pubkey: [NostrEvent]], ours: Set<String>,
-                             relayLists: (Pubkey) -> (inbox: [String]?, read: [String]?)) -> [String: [NostrEvent]] {
-        var plan = [String: [NostrEvent]]()
-        for recipient in wrapsByRecipient.keys.sorted() {
-            let lists = relayLists(recipient)
-            for relay in InboxRelayRule.deliveryRelays(inbox: lists.inbox, readRelays: lists.read, ours: ours) {
-                plan[relay, default: []].append(contentsOf: wrapsByRecipient[recipient] ?? [])
-            }
-        }
-        return plan
-    }
 }

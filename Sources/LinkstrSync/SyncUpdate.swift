@@ -17,6 +17,10 @@ public enum SyncUpdate: Sendable {
     case historyChanged(relay: String, note: String?)
     /// A post's best-effort delivery to its recipients' own inbox relays ended (after `send` returned).
     case inboxDelivery([InboxDelivery.Report])
+    /// What became of each member's copy of these rumors is recorded (`AccountStore.deliveries`).
+    case deliveriesRecorded([String])
+    /// A newer list of ours (blocked relays) came from a relay: another client edited it.
+    case ownListsChanged
 }
 
 /// Counters of one engine's life (`sync --json` prints them).
@@ -37,6 +41,8 @@ public struct SyncStats: Sendable, Equatable {
     /// Gift wraps delivered to recipients' own inbox relays (outside our pool), and those that were not.
     public var inboxDelivered = 0
     public var inboxUndelivered = 0
+    /// Connections opened to relays outside our pool for delivery.
+    public var extraConnections = 0
     /// Stage figures for the benchmark: the first and last wrap received (seconds on the continuous
     /// clock), and the time spent unwrapping (all cores at once) and storing.
     public var firstReceived: Double?

@@ -32,7 +32,7 @@ struct BenchHome {
         try IdentityVault(paths: paths).store(me, passphrase: Self.passphrase)
         try FileManager.default.createDirectory(at: paths.config, withIntermediateDirectories: true)
         // `reopen = false`: each launch starts at the session list, so its figures stay comparable.
-        try "link_previews = false\nsession_requests = false\nreopen = false\n".write(to: paths.config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        try "link_previews = false\nsession_requests = false\nreopen = false\nindexer_relays = []\n".write(to: paths.config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
     }
 
     func remove() {

@@ -21,7 +21,7 @@ struct Linkstr: AsyncParsableCommand {
         subcommands: [IdentityCommand.self, LogoutCommand.self, AccountCommand.self, ContactsCommand.self, RelaysCommand.self,
                       SessionCommand.self, PostCommand.self, PostsCommand.self, ReactCommand.self, DeleteCommand.self,
                       ReadCommand.self, SearchCommand.self, SyncCommand.self, OpenCommand.self, PreviewCommand.self, MediaCommand.self, CacheCommand.self,
-                      BackupCommand.self, RepairCommand.self, WipeCommand.self]
+                      BackupCommand.self, RepairCommand.self, WipeCommand.self, DoctorCommand.self]
     )
 
     @OptionGroup var global: GlobalOptions
@@ -112,6 +112,7 @@ struct Linkstr: AsyncParsableCommand {
         configured.imagesThroughTmux = pictures.throughTmux
         configured.cellPixels = pictures.cell
         configured.mediaCacheBytes = Int64(config.mediaCacheMB) << 20
+        configured.indexerRelays = config.indexerRelays
         configured.player = config.playerSettings(terminalOutput: config.playsInTerminal ? (pictures.proto == .kitty && !pictures.throughTmux ? "kitty" : "tct") : nil)
         let app = TerminalApp(options: configured, theme: chosen)
         let receive = app.receiveLink

@@ -184,19 +184,57 @@ def cmd_publish(req):
 
 
 def cmd_fetch(req):
-    """Every gift wrap for the recipient on the relay, opened by rust-nostr."""
+    """Every gift wrap for the recipient on the relay, opened by rust-nostr. A relay that wants NIP-42
+    (an inbox relay that lets only its owner read) is answered with the recipient's key, and the
+    request asked again after a CLOSED "auth-required:"."""
     from websockets.sync.client import connect
     recipient = keys(req["recipient_secret"])
     gifts, errors = [], []
     import time
     deadline = time.time() + req.get("timeout", 10)
+    request = json.dumps(["REQ", "peer", {"kinds": [1059], "#p": [recipient.public_key().to_hex()], "limit": 5000}])
+    auth_id, waiting_for_auth, authed, retried = None, False, False, False
     with connect(req["relay"], max_size=None) as ws:
-        ws.send(json.dumps(["REQ", "peer", {"kinds": [1059], "#p": [recipient.public_key().to_hex()], "limit": 5000}]))
+        ws.send(request)
         while True:
             try:
                 reply = json.loads(ws.recv(timeout=max(0.1, deadline - time.time())))
             except TimeoutError:
                 errors.append("timed out before EOSE")
+                break
+            if reply[0] == "AUTH" and not authed:
+                event = n.EventBuilder(n.Kind(22242), "").tags([n.Tag.parse(["relay", req["relay"]]),
+                                                                 n.Tag.parse(["challenge", reply[1]])]).finalize(recipient)
+                auth_id = event.id().to_hex()
+                ws.send(json.dumps(["AUTH", json.loads(event.as_json())]))
+                authed = True  # handled in order; nostr-relay never answers an AUTH with OK
+                if waiting_for_auth:
+                    waiting_for_auth = False
+                    ws.send(request)
+                continue
+            if reply[0] == "OK" and reply[1] == auth_id:
+                authed = bool(reply[2])
+                if authed and waiting_for_auth:
+                    waiting_for_auth = False
+                    ws.send(request)
+                continue
+            # nostr-relay refuses with a NOTICE ("restricted: permission denied") before AUTH.
+            refused = reply[0] == "NOTICE" and str(reply[1]).startswith(("restricted", "auth-required"))
+            if refused and not retried:
+                retried = True
+                if authed:
+                    ws.send(request)
+                else:
+                    waiting_for_auth = True
+                continue
+            if reply[0] == "CLOSED" and reply[1] == "peer" and str(reply[2]).startswith("auth-required") and not waiting_for_auth:
+                if authed:
+                    ws.send(request)
+                else:
+                    waiting_for_auth = True
+                continue
+            if reply[0] == "CLOSED":
+                errors.append("closed: " + str(reply[2]))
                 break
             if reply[0] == "EOSE":
                 break

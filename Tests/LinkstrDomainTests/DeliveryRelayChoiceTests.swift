@@ -76,3 +76,30 @@ final class DeliveryRelayChoiceTests: XCTestCase {
         XCTAssertEqual(both.deliveries["p"], r(2))
     }
 }
+
+/// What a member's delivery is called and how it is stored.
+final class MemberDeliveryTests: XCTestCase {
+    func testEveryOutcomeIsStoredAndReadBack() {
+        for outcome in [MemberDelivery.pending, .inbox(relay: "wss://a.example"), .sharedOnly, .notDelivered(why: "wss://b: refused: no")] {
+            XCTAssertEqual(MemberDelivery(stored: outcome.stored), outcome)
+        }
+        XCTAssertNil(MemberDelivery(stored: "inbox"), "a damaged record is not an outcome")
+        XCTAssertNil(MemberDelivery(stored: "delivered\nwss://x"))
+        XCTAssertTrue(MemberDelivery.inbox(relay: "wss://a").isDelivered)
+        XCTAssertFalse(MemberDelivery.sharedOnly.isDelivered, "on shared relays only is never counted as delivered")
+        XCTAssertEqual(MemberDelivery.notDelivered(why: "x").state, "not_delivered")
+    }
+
+    func testAdviceSaysWhatToDo() {
+        func advice(_ source: DeliveryRelayChoice.Source?, relays: [String] = [], blocked: [String] = [], answering: [String] = [],
+                    overlap: [String] = [], last: MemberDelivery? = nil) -> String {
+            DeliveryAdvice.words(.init(source: source, relays: relays, blocked: blocked, answering: answering, overlap: overlap, lastDelivery: last))
+        }
+        XCTAssertTrue(advice(nil).contains("publish no inbox relays"))
+        XCTAssertTrue(advice(.inbox, relays: ["wss://a"], blocked: ["wss://a"]).contains("unblock"))
+        XCTAssertTrue(advice(.inbox, relays: ["wss://a"]).contains("None of their inbox relays answers"))
+        XCTAssertTrue(advice(.inbox, relays: ["wss://a"], answering: ["wss://a"], last: .notDelivered(why: "too large")).contains("did not reach"))
+        XCTAssertEqual(advice(.inbox, relays: ["wss://a"], answering: ["wss://a"]), "Nothing to do: their inbox relays answer.")
+        XCTAssertTrue(advice(.readRelays, relays: ["wss://a"], answering: ["wss://a"]).contains("kind 10050"))
+    }
+}

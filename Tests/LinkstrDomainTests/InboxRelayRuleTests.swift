@@ -1,7 +1,8 @@
 import LinkstrDomain
 import XCTest
 
-/// Where someone's gift wraps go: their kind 10050, else their kind 10002 read relays, minus ours.
+/// Where someone's gift wraps go: their kind 10050, else their kind 10002 read relays (the choice is
+/// `DeliveryRelayChoiceTests`').
 final class InboxRelayRuleTests: XCTestCase {
     func testRelaysFromBothListKinds() {
         XCTAssertEqual(InboxRelayRule.relays(kind: 10050, tags: [["relay", "wss://inbox.example"], ["relay", "WSS://Inbox.Example/"],
@@ -11,8 +12,8 @@ final class InboxRelayRuleTests: XCTestCase {
         XCTAssertEqual(InboxRelayRule.relays(kind: 10002, tags: [["r", "wss://both.example"], ["r", "wss://write.example", "write"],
                                                                  ["r", "wss://read.example", "read"], ["relay", "wss://no.example"]]),
                        ["wss://both.example", "wss://read.example"], "write-only relays are where they post, not where they read")
-        let many = (0..<10).map { ["relay", "wss://r\($0).example"] }
-        XCTAssertEqual(InboxRelayRule.relays(kind: 10050, tags: many).count, InboxRelayRule.maxRelaysPerPerson)
+        let many = (0..<30).map { ["relay", "wss://r\($0).example"] }
+        XCTAssertEqual(InboxRelayRule.relays(kind: 10050, tags: many).count, InboxRelayRule.maxRelaysKept)
         XCTAssertEqual(InboxRelayRule.relays(kind: 3, tags: [["relay", "wss://x.example"]]), [])
     }
 
@@ -23,13 +24,5 @@ final class InboxRelayRuleTests: XCTestCase {
         XCTAssertFalse(InboxRelayRule.shouldStore(createdAt: 100, eventID: "bb", current: stored, now: 100))
         XCTAssertTrue(InboxRelayRule.shouldStore(createdAt: 100, eventID: "cc", current: stored, now: 100))
         XCTAssertFalse(InboxRelayRule.shouldStore(createdAt: 100 + 601, eventID: "cc", current: nil, now: 100))
-    }
-
-    func testDeliveryPrefersTheInboxListAndSkipsOurRelays() {
-        let ours: Set<String> = ["wss://ours.example"]
-        XCTAssertEqual(InboxRelayRule.deliveryRelays(inbox: ["wss://ours.example", "wss://inbox.example"], readRelays: ["wss://read.example"], ours: ours),
-                       ["wss://inbox.example"])
-        XCTAssertEqual(InboxRelayRule.deliveryRelays(inbox: [], readRelays: ["wss://read.example"], ours: ours), ["wss://read.example"])
-        XCTAssertEqual(InboxRelayRule.deliveryRelays(inbox: nil, readRelays: nil, ours: ours), [])
     }
 }

@@ -20,6 +20,7 @@ struct Home {
         self.relays = relays
         self.launcher = launcher
         binary = try TestEnvironment.builtProduct("linkstr")
+        try Self.writeConfig("", home: directory)
     }
 
     struct Run {
@@ -60,10 +61,12 @@ struct Home {
         try Self.writeConfig(text, home: directory)
     }
 
+    /// Unless the text names `indexer_relays`, none: a test never dials the public indexers.
     static func writeConfig(_ text: String, home: URL) throws {
         let dir = home.appendingPathComponent("config")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try text.write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        let full = text.contains("indexer_relays") ? text : text + (text.isEmpty || text.hasSuffix("\n") ? "" : "\n") + "indexer_relays = []\n"
+        try full.write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
     }
 
     func createIdentity(name: String? = nil) throws -> (npub: String, hex: String) {

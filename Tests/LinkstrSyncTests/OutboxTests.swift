@@ -72,20 +72,4 @@ final class OutboxTests: XCTestCase {
         XCTAssertEqual(batch.sent[0].wrapIDs.count, 2, "alice and us")
         XCTAssertNil(batch.wrapsByRecipient[offCurve])
     }
-
-    func testDeliveryUsesInboxRelaysElseReadRelaysAndNeverOurs() throws {
-        let a = alice.publicKey.hex, b = bob.publicKey.hex, c = SecretKey.generate().publicKey.hex
-        let wrap = { (n: Int) in UnsignedEvent(pubkey: self.me.publicKey, createdAt: Int64(n), kind: 1059, tags: [], content: "\(n)").signed(with: self.me) }
-        let wraps: [Pubkey: [NostrEvent]] = [a: [wrap(1)], b: [wrap(2), wrap(3)], c: [wrap(4)]]
-        let lists: [Pubkey: (inbox: [String]?, read: [String]?)] = [
-            a: (["wss://inbox.a", "wss://ours"], ["wss://read.a"]),  // the inbox list wins; ours is left out
-            b: (nil, ["wss://read.b", "wss://inbox.a"]),             // no inbox list: read relays, one shared with a
-            // c has published neither list: nothing beyond our relays
-        ]
-        let plan = OutboxBatch.deliveryPlan(wraps, ours: ["wss://ours"]) { lists[$0] ?? (nil, nil) }
-        XCTAssertEqual(Set(plan.keys), ["wss://inbox.a", "wss://read.b"])
-        XCTAssertEqual(Set(plan["wss://inbox.a"]?.map(\.id) ?? []), Set((wraps[a]! + wraps[b]!).map(\.id)))
-        XCTAssertEqual(plan["wss://read.b"]?.map(\.id), wraps[b]!.map(\.id))
-        XCTAssertTrue(OutboxBatch.deliveryPlan(wraps, ours: []) { _ in (nil, nil) }.isEmpty)
-    }
 }

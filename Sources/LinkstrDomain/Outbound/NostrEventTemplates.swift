@@ -7,6 +7,10 @@ public struct UnsignedEventTemplate: Equatable, Sendable {
     public let content: String
     public let createdAt: Int64
 
+    public init(kind: Int, tags: [[String]], content: String, createdAt: Int64) {
+        self.kind = kind; self.tags = tags; self.content = content; self.createdAt = createdAt
+    }
+
     public func event(author: PublicKey) -> UnsignedEvent {
         UnsignedEvent(pubkey: author, createdAt: createdAt, kind: kind, tags: tags, content: content)
     }

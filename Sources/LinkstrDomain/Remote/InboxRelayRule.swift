@@ -3,8 +3,9 @@
 public enum InboxRelayRule {
     public static let inboxKind = 10050
     public static let relayListKind = 10002
-    /// Relays used per recipient beyond our own: delivery stays bounded whatever a list says.
-    public static let maxRelaysPerPerson = 3
+    /// Relays kept from one list: enough to choose from when some are blocked or down, bounded whatever
+    /// a list says (a send dials at most `DeliveryRelayChoice.Budget.perRecipient` of them).
+    public static let maxRelaysKept = 12
 
     /// The usable relays a list names, in its order: valid ws/wss URLs (normalised), deduplicated, capped.
     public static func relays(kind: Int, tags: [[String]]) -> [String] {
@@ -16,7 +17,7 @@ public enum InboxRelayRule {
             default: continue
             }
             if let url = RelayURL.normalized(tag[1]), !out.contains(url) { out.append(url) }
-            if out.count == maxRelaysPerPerson { break }
+            if out.count == maxRelaysKept { break }
         }
         return out
     }
@@ -26,12 +27,5 @@ public enum InboxRelayRule {
         guard createdAt <= now + ProfileRule.maxClockSkew else { return false }
         let stamp = LWWStamp(createdAt: createdAt, eventID: eventID)
         return stamp != current && LWWStamp.shouldApply(stamp, over: current)
-    }
-
-    /// The relays to deliver to: the inbox list when there is one, else the NIP-65 read relays, minus the
-    /// relays we publish to anyway.
-    public static func deliveryRelays(inbox: [String]?, readRelays: [String]?, ours: Set<String>) -> [String] {
-        let named = (inbox?.isEmpty == false ? inbox : readRelays) ?? []
-        return named.filter { !ours.contains($0) }
     }
 }

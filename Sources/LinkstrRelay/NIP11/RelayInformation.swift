@@ -14,12 +14,13 @@ public struct RelayInformation: Equatable, Sendable {
     public var maxLimit: Int?
     public var authRequired: Bool
     public var restrictedWrites: Bool
+    public var paymentRequired: Bool
 
     public init(name: String? = nil, supportedNIPs: [Int] = [], maxSubscriptions: Int? = nil, maxMessageLength: Int? = nil,
-                maxLimit: Int? = nil, authRequired: Bool = false, restrictedWrites: Bool = false) {
+                maxLimit: Int? = nil, authRequired: Bool = false, restrictedWrites: Bool = false, paymentRequired: Bool = false) {
         self.name = name; self.supportedNIPs = supportedNIPs; self.maxSubscriptions = maxSubscriptions
         self.maxMessageLength = maxMessageLength; self.maxLimit = maxLimit; self.authRequired = authRequired
-        self.restrictedWrites = restrictedWrites
+        self.restrictedWrites = restrictedWrites; self.paymentRequired = paymentRequired
     }
 
     /// No document (or no limits in it): what we assume.
@@ -46,19 +47,22 @@ public struct RelayInformation: Equatable, Sendable {
             info.maxLimit = positive("max_limit")
             info.authRequired = limitation["auth_required"]?.boolValue ?? false
             info.restrictedWrites = limitation["restricted_writes"]?.boolValue ?? false
+            info.paymentRequired = limitation["payment_required"]?.boolValue ?? false
         }
         return info
     }
 
-    /// GET the document over http(s) with `Accept: application/nostr+json`, within `timeout`.
-    public static func fetch(relayURL: URL, group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+    /// GET the document over http(s) with `Accept: application/nostr+json`, within `timeout`; `address`:
+    /// one already checked by the public-address rule (the host still goes into `Host` and SNI).
+    public static func fetch(relayURL: URL, address: SocketAddress? = nil, group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
                              timeout: TimeAmount = .seconds(5)) async throws -> RelayInformation {
         guard var parts = URLComponents(url: relayURL, resolvingAgainstBaseURL: false), let scheme = parts.scheme?.lowercased(),
               scheme == "ws" || scheme == "wss" else { throw ConnectionError.invalidURL(relayURL.absoluteString) }
         parts.scheme = scheme == "wss" ? "https" : "http"
         parts.query = nil
         guard let http = parts.url else { throw ConnectionError.invalidURL(relayURL.absoluteString) }
-        let response = try await HTTPGet.fetch(http, accept: "application/nostr+json", maxBytes: 256 << 10, group: group, timeout: timeout)
+        let response = try await HTTPGet.fetch(http, accept: "application/nostr+json", maxBytes: 256 << 10, address: address, group: group,
+                                            timeout: timeout)
         guard response.status == 200, let info = parse(String(decoding: response.body, as: UTF8.self)) else {
             throw ConnectionError.io("no relay information document")
         }

@@ -72,32 +72,3 @@ extension AccountStore {
         return ProfileRule.interestingAuthors(contacts: try contacts(), sessionMembers: members, me: owner)
     }
 }
-
-/// Other people's relay lists (kind 10050 inbox, kind 10002 read relays), sealed; found by the pubkey's
-/// blind reference.
-extension AccountStore {
-    public func relayListStamp(_ pubkey: Pubkey, kind: Int) throws -> LWWStamp? {
-        guard let r = try db.query("SELECT created_at, event_id FROM inbox_relays WHERE owner = ? AND pubkey_ref = ? AND kind = ?",
-                                   [o, .text(cipher.reference(pubkey)), .integer(Int64(kind))]).first,
-              let at = r["created_at"].int else { return nil }
-        return LWWStamp(createdAt: at, eventID: r["event_id"].text ?? "")
-    }
-
-    public func storeRelayList(_ pubkey: Pubkey, kind: Int, relays: [String], stamp: LWWStamp) throws {
-        let ref = cipher.reference(pubkey)
-        try db.run("""
-            INSERT INTO inbox_relays (owner, pubkey_ref, kind, relays_enc, created_at, event_id) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (owner, pubkey_ref, kind) DO UPDATE SET relays_enc = excluded.relays_enc, created_at = excluded.created_at,
-                event_id = excluded.event_id
-            """, [o, .text(ref), .integer(Int64(kind)), cipher.seal(relays.joined(separator: " "), ctx("inbox_relays.\(kind)", ref)),
-                  .integer(stamp.createdAt), .text(stamp.eventID)])
-    }
-
-    /// The stored list of `kind` for `pubkey` (nil when none was ever seen).
-    public func relayList(_ pubkey: Pubkey, kind: Int) throws -> [String]? {
-        let ref = cipher.reference(pubkey)
-        guard let r = try db.query("SELECT relays_enc FROM inbox_relays WHERE owner = ? AND pubkey_ref = ? AND kind = ?",
-                                   [o, .text(ref), .integer(Int64(kind))]).first else { return nil }
-        return (try cipher.openRequired(r["relays_enc"], ctx("inbox_relays.\(kind)", ref))).split(separator: " ").map(String.init)
-    }
-}

@@ -209,7 +209,8 @@ public final class AccountStore: Sendable {
 
     static let ownedTables = ["account_state", "sessions", "snapshots", "session_deletions", "session_members", "membership_intervals",
                               "posts", "reactions", "tombstones", "staged_messages", "contacts", "relays", "processed_wraps",
-                              "link_metadata", "settings", "profiles", "inbox_relays", "preferences", "drafts"]
+                              "link_metadata", "settings", "profiles", "inbox_relays", "preferences", "drafts",
+                              "deliveries", "relay_hints"]
 }
 
 /// The account's sessions in memory, as last committed: loaded on first use on the writer (so a load
@@ -232,6 +233,12 @@ public enum Setting: String, Sendable, CaseIterable {
     case ownProfileStamp = "profile.own.stamp"
     /// The relay set our kind 10050 last announced.
     case inboxPublished = "inbox.published"
+    /// Our kind 10050 relays as chosen (space-separated; absent: the relays we use).
+    case inboxRelays = "inbox.relays"
+    /// The relay set (and markers) our kind 10002 last announced.
+    case relayListPublished = "relays.list.published"
+    /// Our blocked relays: the applied kind 10006 (JSON: tags, content, created_at), kept verbatim.
+    case blockedRelays = "relays.blocked"
     /// The default relays were written once.
     case relaysInitialized = "relays.initialized"
     /// The tags of our applied follow list (JSON), kept verbatim for the next edit.

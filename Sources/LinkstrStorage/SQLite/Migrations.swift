@@ -249,6 +249,28 @@ enum Migrations {
             last_url_enc = (SELECT p.url_enc FROM posts p WHERE p.owner = sessions.owner AND p.post_id = sessions.last_post_id)
             WHERE last_post_id IS NOT NULL;
         """,
+        // 11: issue 30. When a relay list was fetched and where it was found (sealed); each member's
+        // delivery of what we sent (sealed `MemberDelivery`, by the member's blind reference); the
+        // relays someone was added with (an nprofile's hints, sealed).
+        """
+        ALTER TABLE inbox_relays ADD COLUMN fetched_at INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE inbox_relays ADD COLUMN found_on_enc BLOB;
+        CREATE TABLE deliveries (
+            owner TEXT NOT NULL REFERENCES accounts(pubkey) ON DELETE CASCADE,
+            rumor_id TEXT NOT NULL,
+            member_ref TEXT NOT NULL,
+            outcome_enc BLOB NOT NULL,
+            updated_at INTEGER NOT NULL,
+            PRIMARY KEY (owner, rumor_id, member_ref)
+        );
+        CREATE INDEX deliveries_by_member ON deliveries(owner, member_ref, updated_at);
+        CREATE TABLE relay_hints (
+            owner TEXT NOT NULL REFERENCES accounts(pubkey) ON DELETE CASCADE,
+            pubkey_ref TEXT NOT NULL,
+            relays_enc BLOB NOT NULL,
+            PRIMARY KEY (owner, pubkey_ref)
+        );
+        """,
     ]
 
     static var migrator: DatabaseMigrator {

@@ -26,7 +26,9 @@ extension SyncEngine {
         // Our own newest kind 0 too: a name change must keep the fields other clients set.
         // Their profiles and where they want gift wraps delivered (NIP-17 inbox, NIP-65 read relays).
         let kinds = [0, InboxRelayRule.inboxKind, InboxRelayRule.relayListKind]
-        let filters = [Filter(authors: [me], kinds: [0], limit: 1)] + stride(from: 0, to: sorted.count, by: Self.authorsPerFilter).map {
+        // Our own lists too: another client's edit of them wins when newer.
+        let filters = [Filter(authors: [me], kinds: [0], limit: 1), Filter(authors: [me], kinds: [BlockedRelayList.kind, OwnRelayList.kind], limit: 2)]
+            + stride(from: 0, to: sorted.count, by: Self.authorsPerFilter).map {
             Filter(authors: Array(sorted[$0..<min($0 + Self.authorsPerFilter, sorted.count)]), kinds: kinds)
         }
         await subscribe(.profiles, filters)
@@ -35,14 +37,12 @@ extension SyncEngine {
     /// New sessions or contacts arrive in bursts; look at the set of people once the burst is over.
     func scheduleProfileRefresh() { debounce(.profileRefresh, .seconds(1)) }
 
-    func ingestProfile(_ e: NostrEvent) {
+    func ingestProfile(_ e: NostrEvent, from relay: String?) {
         let author = e.pubkey.hex
+        if author == me, e.kind == BlockedRelayList.kind || e.kind == OwnRelayList.kind { return ingestOwnList(e) }
         if e.kind == InboxRelayRule.inboxKind || e.kind == InboxRelayRule.relayListKind {
-            guard author != me, profiles.authors.contains(author), e.isValid,
-                  let current = read("a relay list", { try store.relayListStamp(author, kind: e.kind) }),
-                  InboxRelayRule.shouldStore(createdAt: e.createdAt, eventID: e.id.hex, current: current, now: clock()) else { return }
-            write("a relay list") { try store.storeRelayList(author, kind: e.kind, relays: InboxRelayRule.relays(kind: e.kind, tags: e.tags),
-                                      stamp: LWWStamp(createdAt: e.createdAt, eventID: e.id.hex)) }
+            guard author != me else { return }
+            storeDiscoveredList(e, wanted: profiles.authors, foundOn: relay, now: clock())
             return
         }
         if author == me {

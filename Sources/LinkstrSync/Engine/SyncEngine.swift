@@ -49,6 +49,7 @@ public actor SyncEngine {
     var profiles = ProfilesState()
     var followList = FollowListState()
     var outbox = OutboxState()
+    var discovery = DiscoveryState()
     var waiters = Waiters<EngineWait>()
     var debounced = Set<Debounced>()
     public internal(set) var stats = SyncStats()
@@ -62,9 +63,11 @@ public actor SyncEngine {
     /// deadlines, query and backfill timeouts, the profile debounces): real time, or a test's own, so a
     /// 15 s deadline can pass at once.
     public init(identity: SecretKey, store: AccountStore, pool: PoolClient, time: TimeSource = .live,
-                random: any RandomSource = SystemRandom(), delivery: InboxDelivery = .configured()) {
+                random: any RandomSource = SystemRandom(), delivery: InboxDelivery = .configured(), indexers: [String] = []) {
         self.time = time
         self.sleep = time.sleep
+        var delivery = delivery
+        if delivery.signer == nil { delivery.signer = Self.authSigner(for: identity, time: time) }
         self.delivery = delivery
         self.identity = identity
         self.store = store
@@ -72,13 +75,14 @@ public actor SyncEngine {
         self.clock = time.wallSeconds
         self.random = random
         keyCache = ConversationKeyCache(secretKey: identity)
+        discovery.indexers = indexers.compactMap(RelayURL.normalized)
         (updates, updateSink) = AsyncStream<SyncUpdate>.makeStream(bufferingPolicy: .unbounded)
     }
 
     /// An engine over a live `RelayPool`.
     public init(identity: SecretKey, store: AccountStore, pool: RelayPool, time: TimeSource = .live,
-                random: any RandomSource = SystemRandom(), delivery: InboxDelivery = .configured()) {
-        self.init(identity: identity, store: store, pool: .live(pool), time: time, random: random, delivery: delivery)
+                random: any RandomSource = SystemRandom(), delivery: InboxDelivery = .configured(), indexers: [String] = []) {
+        self.init(identity: identity, store: store, pool: .live(pool), time: time, random: random, delivery: delivery, indexers: indexers)
     }
 
     /// The NIP-42 signer the pool should use for this identity.
@@ -195,7 +199,7 @@ public actor SyncEngine {
             case .history(.preferences, _, _):
                 historyPageEvent(relay, subscription, e, matches: e.kind == PrivatePreference.kind && e.pubkey.hex == me)
                 ingestPreference(e)
-            case .profiles: ingestProfile(e)
+            case .profiles: ingestProfile(e, from: relay)
             case .addedYouNew, .addedYouRows: await addedYouListArrived(e)
             case .query(let n): queryEvent(n, relay, e)
             case .live:

@@ -1,6 +1,7 @@
 import Foundation
 import LinkstrApp
 import LinkstrClient
+import LinkstrDomain
 
 /// `config.toml` in the config directory: `theme = "storm"`, `link_previews = false`, `session_requests = false`,
 /// `tls_ca_file = "…"`. A missing file is fine; a malformed one, or a key with the wrong type, is an error
@@ -33,6 +34,10 @@ public struct ConfigFile: Equatable, Sendable {
     public var mpvArguments: [String] = []
     /// `playback`: "window" (default) or "terminal" (mpv draws in this terminal, the app suspended).
     public var playsInTerminal = false
+    /// `indexer_relays`: where people's relay lists are looked up beyond our relays (issue 30).
+    public var indexerRelays = ConfigFile.defaultIndexers
+    /// Well-known public indexers of kinds 0, 3, 10002 and 10050.
+    public static let defaultIndexers = ["wss://purplepag.es", "wss://user.kindpag.es", "wss://indexer.coracle.social"]
 
     public init() {}
 
@@ -86,6 +91,15 @@ public struct ConfigFile: Equatable, Sendable {
         if let mode = try toml.string("playback") {
             guard mode == "window" || mode == "terminal" else { throw TOMLFile.Failure("\(url.path): playback is \"window\" or \"terminal\"") }
             config.playsInTerminal = mode == "terminal"
+        }
+        if let relays = try toml.strings("indexer_relays") {
+            config.indexerRelays = []
+            for relay in relays {
+                guard let url = RelayURL.normalized(relay) else {
+                    throw TOMLFile.Failure("\(url.path): indexer_relays holds ws:// or wss:// relay URLs (\(DisplayText.singleLine(relay)) is not one)")
+                }
+                if !config.indexerRelays.contains(url) { config.indexerRelays.append(url) }
+            }
         }
         if let path = try toml.string("tls_ca_file"), !path.isEmpty {
             let expanded = (path as NSString).expandingTildeInPath

@@ -37,7 +37,8 @@ extension EffectRunner {
     func openSession(_ key: SecretKey) async throws {
         guard let local else { throw StorageError.closed }
         await closeAccount()
-        account = try AccountSession(key, in: local, relayOverrides: options.relays, mediaCacheBytes: options.mediaCacheBytes, time: services.time)
+        account = try AccountSession(key, in: local, relayOverrides: options.relays, mediaCacheBytes: options.mediaCacheBytes,
+                                     indexers: options.indexerRelays, time: services.time)
         services.pictures.use(account?.thumbnails)
         accountView = AccountView()
     }

@@ -26,7 +26,8 @@ extension EffectRunner {
             guard let store, let actions else { return [] }
             let view = try store.postView(id)
             let summary = try view.flatMap { try actions.summary(of: $0.post.sessionID) }
-            return [.post(.postLoaded(postID: id, view: view, sessionName: summary?.name ?? "", listed: summary?.standing == .listed))]
+            return [.post(.postLoaded(postID: id, view: view, sessionName: summary?.name ?? "", listed: summary?.standing == .listed)),
+                    .post(.deliveriesLoaded(postID: id, try store.deliveryRows(of: id)))]
                 + (view.map { loadLinkTitles([$0.post.url], fetching: summary?.standing == .listed, session: $0.post.sessionID) } ?? [])
         case .you(.loadContacts):
             guard let store else { return [] }

@@ -107,7 +107,11 @@ extension EffectRunner {
                 case .historyChanged(let relay, let note):
                     await self?.historyChanged(relay, note, of: account)
                 case .inboxDelivery:
-                    break  // best effort: its failures are relays' words, not the user's to act on (issue 30 shows them per member)
+                    break  // best effort: its failures are relays' words; each member's outcome comes next
+                case .deliveriesRecorded(let rumors):
+                    dispatch(.post(.deliveriesChanged(rumors)))
+                case .ownListsChanged:
+                    await self?.ownListsChanged(of: account)
                 }
             }
         }

@@ -40,6 +40,8 @@ public struct AppOptions: Sendable {
     public var player = PlayerSettings()
     /// The media cache's limit in bytes (`media_cache_mb`).
     public var mediaCacheBytes = Thumbnails.defaultCacheBytes
+    /// Where people's relay lists are looked up (`indexer_relays`).
+    public var indexerRelays: [String] = []
     /// The keys in force (`keys.toml`).
     public var keymap = Keymap.standard
     /// A link to show once the account is open (`linkstr open URL`).
@@ -200,6 +202,8 @@ public actor EffectRunner {
             for action in try await runRelays(effect) { dispatch(action) }
         case .settings(.repairDamagedRecords):
             for action in try runRepair() { dispatch(action) }
+        case .settings(.loadBlockedRelays), .settings(.blockRelay), .settings(.unblockRelay):
+            try runBlockedRelays(effect)
         case .post(.refreshPreview(let url)):
             refreshPreview(url)
         case .post(.saveMedia(let url)):

@@ -110,6 +110,7 @@ enum PostViews {
             c.put("    " + DisplayWidth.truncate("\(DisplayText.singleLine(r.emoji)) \(names)", to: c.width - 6), x: 0, y: y, Style(.dim))
             y += 1
         }
+        y = DeliveryRows.render(&c, state, d.deliveries, y: y, bottom: area.bottom - (d.busy ? 1 : 0))
         if d.busy { c.put("  working…", x: 0, y: min(y, area.bottom - 1), Style(.warning)) }
     }
 

@@ -6,6 +6,11 @@ import LinkstrDomain
 enum SettingsView {
     static func render(_ c: inout Canvas, _ state: AppState, _ area: Rect) {
         let s = state.settings
+        if let blocked = s.blocked {
+            _ = BlockedRelaysView.render(&c, blocked, area)
+            renderBelowRelays(&c, state, area, y: area.bottom - 6)
+            return
+        }
         var x = c.put(" Relays", x: 0, y: area.y, Style(.title, bold: true))
         x = c.put("  \(s.header) connected", x: x, y: area.y, Style(.dim))
         var y = area.y + Layout.settingsRelayTop - 1
@@ -39,7 +44,13 @@ enum SettingsView {
             }
             y += 2
         }
-        y = max(y, area.bottom - 6)
+        renderBelowRelays(&c, state, area, y: max(y, area.bottom - 6))
+    }
+
+    /// Storage and identity, at the foot of the pane.
+    static func renderBelowRelays(_ c: inout Canvas, _ state: AppState, _ area: Rect, y start: Int) {
+        let s = state.settings
+        var y = start
         c.put(" Storage", x: 0, y: y, Style(.title, bold: true))
         var storage = "C clear cached media and previews (posts stay)"
         if let usage = s.mediaUsage {

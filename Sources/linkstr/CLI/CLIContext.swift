@@ -83,12 +83,12 @@ final class CLIContext: Sendable {
 
     /// The active identity's account, opened as the app opens it (`--relay` for this run).
     func session() throws -> AccountSession {
-        try AccountSession(try identity(), in: try store(), relayOverrides: options.relays)
+        try AccountSession(try identity(), in: try store(), relayOverrides: options.relays, indexers: config.indexerRelays)
     }
 
     /// A sync engine connected to the relays (subscriptions are installed by `start()` only).
     func engine(_ key: SecretKey, _ store: AccountStore) async throws -> SyncEngine {
-        let sync = AccountSync(key, store: store)
+        let sync = AccountSync(key, store: store, indexers: config.indexerRelays)
         await sync.connect(try relayList(store))
         return sync.engine
     }

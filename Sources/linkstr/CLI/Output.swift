@@ -36,8 +36,9 @@ enum Output {
         ]))
     }
 
-    static func post(_ p: PostView, title: String? = nil) -> JSONValue {
-        .object(JSONObject([
+    /// `deliveries`: of our post, each member's (issue 30); nil leaves the field out.
+    static func post(_ p: PostView, title: String? = nil, deliveries: [MemberDeliveryRow]? = nil) -> JSONValue {
+        var fields: [(String, JSONValue)] = [
             ("id", .string(p.id)), ("session_id", .string(p.post.sessionID)), ("author", .string(p.post.author)),
             ("url", .string(p.post.url)), ("note", p.post.note.map { .string($0) } ?? .null), ("created_at", .integer(p.post.createdAt)),
             ("unread", .bool(p.unread)), ("label", .string(URLClassifier.classify(p.post.url).label)),
@@ -46,7 +47,19 @@ enum Output {
                 .object(JSONObject([("emoji", .string(r.emoji)), ("count", .integer(Int64(r.count))), ("mine", .bool(r.mine)),
                                     ("by", .array(r.by.map { .string($0) }))]))
             })),
-        ]))
+        ]
+        if let deliveries {
+            fields.append(("deliveries", .array(deliveries.map { row in
+                var entry: [(String, JSONValue)] = [("pubkey", .string(row.member)), ("state", .string(row.outcome.state))]
+                switch row.outcome {
+                case .inbox(let relay): entry.append(("relay", .string(relay)))
+                case .notDelivered(let why): entry.append(("why", .string(why)))
+                case .pending, .sharedOnly: break
+                }
+                return .object(JSONObject(entry))
+            })))
+        }
+        return .object(JSONObject(fields))
     }
 
     static func sessionLine(_ s: SessionSummary) -> String {

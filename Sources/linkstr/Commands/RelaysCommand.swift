@@ -6,7 +6,8 @@ import NostrProtocol
 
 struct RelaysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "relays", abstract: "The stored relay list.",
-                                                    subcommands: [List.self, Add.self, Remove.self, Enable.self, Disable.self, Reset.self, Test.self])
+                                                    subcommands: [List.self, Add.self, Remove.self, Enable.self, Disable.self, Reset.self, Test.self,
+                                                                  Block.self, Unblock.self, Blocked.self, Inbox.self])
 
     struct List: LinkstrCommand {
         static let readsOnly = true

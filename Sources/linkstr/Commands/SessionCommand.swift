@@ -156,8 +156,25 @@ struct PostCommand: LinkstrCommand {
         let ctx = try CLIContext(global)
         let text = try NoteInput.read(note: note, file: noteFile)
         let (me, store) = try ctx.account()
-        let sent = try await ctx.withActions(me, store) { try await $0.sendPost(session: session, url: url, note: text, now: ctx.now) }
-        if global.json, let view = try store.postView(sent.postID) { printLine(Output.json(Output.post(view))) } else { printLine(sent.postID) }
+        let sent = try await ctx.withActions(me, store) { actions in
+            let sent = try await actions.sendPost(session: session, url: url, note: text, now: ctx.now)
+            // Each member's delivery to the relays they read is known once it ended (each relay has its deadline).
+            await (try await actions.engine()).finishDeliveries()
+            return sent
+        }
+        let deliveries = try store.deliveryRows(of: sent.postID)
+        if global.json, let view = try store.postView(sent.postID) {
+            printLine(Output.json(Output.post(view, deliveries: deliveries)))
+        } else {
+            printLine(sent.postID)
+        }
+        // Said per member, never as delivered when no relay they read took it (issue 30).
+        if !global.json {
+            let naming = try PersonNaming(store)
+            for row in deliveries where !row.outcome.isDelivered {
+                printError("warning: \(DisplayText.singleLine(naming.name(row.member))): \(row.outcome.words)")
+            }
+        }
     }
 }
 
@@ -178,7 +195,12 @@ struct PostsCommand: LinkstrCommand {
     static func print(_ posts: [PostView], _ store: AccountStore, json: Bool) throws {
         // Titles already fetched (by the app or `linkstr preview`); nothing is fetched here.
         let titles = try store.linkTitles(for: posts.map(\.post.url))
-        if json { printLine(Output.json(.array(posts.map { Output.post($0, title: titles[$0.post.url]) }))); return }
+        if json {
+            let me = store.owner
+            let values = try posts.map { Output.post($0, title: titles[$0.post.url], deliveries: $0.post.author == me ? try store.deliveryRows(of: $0.id) : nil) }
+            printLine(Output.json(.array(values)))
+            return
+        }
         let naming = try PersonNaming(store)
         posts.forEach { printLine(Output.postLines($0) { naming.name($0) }) }
     }

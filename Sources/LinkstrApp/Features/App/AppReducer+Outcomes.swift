@@ -13,6 +13,8 @@ extension AppReducer {
                 if case .detail(var d) = state.post.mode, d.postID == id { d.busy = false; state.post.mode = .detail(d) }
             case .relayList:
                 state.settings.pendingAdd = nil
+            case .blockedRelays:
+                if state.settings.blocked != nil { state.settings.blocked?.loaded = true }
             default: break
             }
             return []

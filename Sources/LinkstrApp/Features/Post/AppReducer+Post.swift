@@ -199,6 +199,15 @@ extension AppReducer {
                 state.post.mode = .detail(d)
             }
             return []
+        case .deliveriesLoaded(let id, let rows):
+            if case .detail(var d) = state.post.mode, d.postID == id, d.deliveries != rows {
+                d.deliveries = rows
+                state.post.mode = .detail(d)
+            }
+            return []
+        case .deliveriesChanged(let rumors):
+            guard case .detail(let d) = state.post.mode, rumors.contains(d.postID) else { return [] }
+            return [.post(.loadPost(d.postID))]
         case .linkTitlesLoaded(let titles):
             merge(titles, into: &state.linkTitles, version: &state.linkTitlesVersion)
             return []

@@ -26,4 +26,8 @@ public enum PostAction: Equatable, Sendable {
     /// with text, `error` is a warning (its temporary copy could not be removed).
     case editorFinished(text: String?, error: String?)
     case clipboardRead(String?)
+    /// What became of each member's copy of our post (read with it).
+    case deliveriesLoaded(postID: String, [MemberDeliveryRow])
+    /// Deliveries of these rumors were recorded: the post shown, if among them, is read again.
+    case deliveriesChanged([String])
 }

@@ -56,5 +56,7 @@ public struct PostDetail: Equatable, Sendable {
     public var noteScroll = 0
     /// Its session is listed (not a request): only then is its thumbnail drawn.
     public var listed = true
+    /// Ours: each member's delivery (empty for someone else's post, or before any was recorded).
+    public var deliveries: [MemberDeliveryRow] = []
     public init(postID: String, view: PostView?, sessionName: String) { self.postID = postID; self.view = view; self.sessionName = sessionName }
 }

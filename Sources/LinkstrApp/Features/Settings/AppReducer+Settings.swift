@@ -4,6 +4,7 @@ import NostrProtocol
 /// The Settings pane: relays, storage, the secret key, backups, theme — its keys and its results.
 extension AppReducer {
     static func settingsKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
+        if state.settings.blocked != nil { return blockedRelaysKey(&state, key) }
         if var field = state.settings.adding {
             switch key {
             case .escape:
@@ -43,6 +44,9 @@ extension AppReducer {
             return [.settings(.setRelayEnabled(r.url, r.health == .disabled))]
         case .char("R"): state.overlay = .confirm(Confirmation(.resetRelays, "replace your relays with the defaults? (y/n)"))
         case .char("s"): state.settings.showStats.toggle()
+        case .char("b"):
+            state.settings.blocked = BlockedRelaysState()
+            return [.settings(.loadBlockedRelays)]
         case .char("t"):
             guard let r = selected else { return [] }
             state.status = StatusLine("testing \(r.url)…")
@@ -127,6 +131,8 @@ extension AppReducer {
             return []
         case .damagedRecordsLeftOut, .damagedRecordsRepaired:
             return applyRepair(&state, action)
+        case .blockedRelaysLoaded, .blockedRelayEdited:
+            return applyBlockedRelays(&state, action)
         }
     }
 }

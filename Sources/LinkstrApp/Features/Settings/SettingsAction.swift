@@ -18,4 +18,8 @@ public enum SettingsAction: Equatable, Sendable {
     case damagedRecordsLeftOut(Int)
     /// `:repair` dropped them; `historyReread`: the next start reads the whole history again.
     case damagedRecordsRepaired(dropped: Int, historyReread: Bool)
+    /// Our blocked relays as they stand (`pending`: not yet published).
+    case blockedRelaysLoaded([String], pending: Bool)
+    /// A relay was blocked or unblocked; `note`: why it is not published yet.
+    case blockedRelayEdited(url: String, blocked: Bool, note: String?)
 }

@@ -26,4 +26,8 @@ public enum SettingsEffect: Equatable, Sendable {
     case repairDamagedRecords
     /// Fresh relay figures (counts, latency) while Settings shows them: the pool counts without telling.
     case refreshRelayStats
+    /// Our blocked relays (kind 10006): read, block one, unblock one.
+    case loadBlockedRelays
+    case blockRelay(String)
+    case unblockRelay(String)
 }

@@ -15,6 +15,8 @@ public struct SettingsState: Equatable, Sendable {
     public var identityActionSelection = 0
     /// The media cache's usage, read when the pane opens and after clearing.
     public var mediaUsage: MediaUsage?
+    /// The blocked relays, while shown in place of ours (`b`).
+    public var blocked: BlockedRelaysState?
     public init() {}
 
     /// The header figure: relays connected or read-only, of all.
@@ -54,4 +56,15 @@ public struct MediaUsage: Equatable, Sendable {
     public var bytes: Int64
     public var limit: Int64
     public init(files: Int, bytes: Int64, limit: Int64) { self.files = files; self.bytes = bytes; self.limit = limit }
+}
+
+/// Settings' blocked relays (issue 30): our kind 10006, edited here as with `linkstr relays block`.
+public struct BlockedRelaysState: Equatable, Sendable {
+    public var relays: [String] = []
+    /// Not yet accepted by a relay: published at the next chance.
+    public var pending = false
+    public var selection = 0
+    public var adding: TextField?
+    public var loaded = false
+    public init() {}
 }

@@ -1,0 +1,137 @@
+import LinkstrDomain
+import LinkstrRelay
+import NostrProtocol
+
+/// Inbox deliveries under way (each a task of its own, reporting on its own), and their budget.
+struct OutboxState {
+    var deliveries: [Int: Task<Void, Never>] = [:]
+    var nextDelivery = 0
+    var budget = DeliveryRelayChoice.Budget.standard
+}
+
+/// Honest delivery (issue 30): after a send, each member's wraps go to a relay that member reads (their
+/// 10050, else their NIP-65 read relays; `DeliveryRelayChoice` picks, within a budget of connections),
+/// and what became of each member's copy is recorded (`MemberDelivery`): delivered only when such a
+/// relay accepted it. A relay that refuses or does not answer is replaced by the member's next one while
+/// the budget lasts. Off the send's path: the iOS rule (our relays accepted it) still decides "sent".
+extension SyncEngine {
+    /// How many relays a send may dial beyond ours, and per member (tests and the benchmark change it).
+    public func setDeliveryBudget(_ budget: DeliveryRelayChoice.Budget) { outbox.budget = budget }
+
+    func startInboxDelivery(_ batch: OutboxBatch, receipt: PublishReceipt) {
+        let wraps = batch.wrapsByRecipient
+        guard !wraps.isEmpty else { return }
+        var rumorOfWrap = [String: String]()
+        for sent in batch.sent { for id in sent.wrapIDs { rumorOfWrap[id] = sent.rumorID } }
+        let rumorsOf = wraps.mapValues { $0.compactMap { rumorOfWrap[$0.id.hex] } }
+        let now = clock()
+        write("the deliveries under way") { for (member, rumors) in rumorsOf { try store.recordDeliveries(rumors, [member: .pending], now: now) } }
+        outbox.nextDelivery += 1
+        let n = outbox.nextDelivery
+        outbox.deliveries[n] = Task { [weak self] in
+            await self?.deliverToInboxes(wraps, rumorsOf: rumorsOf, receipt: receipt)
+            await self?.deliveryEnded(n)
+        }
+    }
+
+    private func deliveryEnded(_ n: Int) { outbox.deliveries[n] = nil }
+
+    /// Inbox deliveries still running.
+    public var deliveriesUnderWay: Int { outbox.deliveries.count }
+
+    /// Waits for the inbox deliveries under way (each ends within its own deadlines).
+    public func finishDeliveries() async {
+        for task in outbox.deliveries.values { await task.value }
+    }
+
+    func cancelDeliveries() {
+        for task in outbox.deliveries.values { task.cancel() }
+        outbox.deliveries = [:]
+    }
+
+    /// What we know of where `member` reads.
+    func deliveryRecipient(_ member: Pubkey) -> DeliveryRelayChoice.Recipient {
+        let inbox = read("a member's inbox relays") { try store.relayListRecord(member, kind: InboxRelayRule.inboxKind) } ?? nil
+        let general = read("a member's relay list") { try store.relayListRecord(member, kind: InboxRelayRule.relayListKind) } ?? nil
+        let seen = [inbox, general].compactMap { $0.map { $0.fetchedAt > 0 ? $0.fetchedAt : $0.createdAt } }.max()
+        return DeliveryRelayChoice.Recipient(pubkey: member, inbox: inbox?.relays, readRelays: general?.relays, listedAt: seen)
+    }
+
+    /// The relays we blocked (unreadable: none, and said in the log).
+    func blockedRelaySet() -> Set<String> { read("the blocked relays") { try store.blockedRelays() } ?? [] }
+
+    private func deliverToInboxes(_ wraps: [Pubkey: [NostrEvent]], rumorsOf: [Pubkey: [String]], receipt: PublishReceipt) async {
+        await discoverRelayLists(for: Array(wraps.keys), onlyMissingOrStale: true)
+        let budget = outbox.budget, now = clock()
+        let ours = Set(await pool.snapshots().filter(\.enabled).map(\.url))
+        let blocked = blockedRelaySet()
+        var configured = self.delivery
+        configured.isBlocked = { blocked.contains($0) }
+        let delivery = configured
+        let recipients = wraps.keys.sorted().map(deliveryRecipient)
+        var outcomes = [Pubkey: MemberDelivery](), failures = [Pubkey: [(relay: String, why: String)]]()
+        var waiting = Set(wraps.keys), excluded = blocked, connections = 0
+        var reports = [InboxDelivery.Report]()
+        func failed(_ m: Pubkey, otherwise: String) -> MemberDelivery {
+            guard let tried = failures[m], !tried.isEmpty else { return .notDelivered(why: otherwise) }
+            return .notDelivered(why: tried.map { "\($0.relay): \($0.why)" }.joined(separator: "; "))
+        }
+        for _ in 0..<max(1, budget.perRecipient) where !waiting.isEmpty && !Task.isCancelled {
+            var roundBudget = budget
+            roundBudget.extraConnections = max(0, budget.extraConnections - connections)
+            let plan = DeliveryRelayChoice.plan(recipients.filter { waiting.contains($0.pubkey) }, ours: ours, blocked: excluded,
+                                                budget: roundBudget, now: now)
+            for (member, reason) in plan.unreached {
+                waiting.remove(member)
+                outcomes[member] = reason == .noList ? .sharedOnly : failed(member, otherwise: MemberDelivery.words(reason))
+            }
+            var dial = [String: [Pubkey]]()
+            for (member, relay) in plan.onOurs {
+                // Our publish returns at the first acceptance: only a relay's own OK counts for this member.
+                if wraps[member, default: []].allSatisfy({ receipt.acceptedBy[$0.id]?.contains(relay) == true }) {
+                    outcomes[member] = .inbox(relay: relay)
+                    waiting.remove(member)
+                } else {
+                    dial[relay, default: []].append(member)
+                }
+            }
+            for (relay, members) in plan.extra { dial[relay, default: []] += members }
+            guard !dial.isEmpty else { break }
+            connections += dial.count
+            let round = await withTaskGroup(of: InboxDelivery.Report.self) { group in
+                for (relay, members) in dial {
+                    let events = members.sorted().flatMap { wraps[$0] ?? [] }
+                    group.addTask { await delivery.deliver(events, to: relay) }
+                }
+                return await group.reduce(into: [InboxDelivery.Report]()) { $0.append($1) }
+            }
+            for report in round {
+                reports.append(report)
+                excluded.insert(report.relay)  // tried: the next round looks elsewhere
+                for member in dial[report.relay] ?? [] {
+                    let mine = wraps[member, default: []]
+                    if mine.allSatisfy({ report.acceptedIDs.contains($0.id.hex) }) {
+                        outcomes[member] = .inbox(relay: report.relay)
+                        waiting.remove(member)
+                    } else {
+                        let why = mine.lazy.compactMap { report.refusals[$0.id.hex] }.first ?? report.error ?? "refused"
+                        failures[member, default: []].append((report.relay, why))
+                    }
+                }
+            }
+        }
+        for member in waiting { outcomes[member] = failed(member, otherwise: MemberDelivery.words(.overBudget)) }
+        stats.extraConnections += connections
+        for report in reports {
+            stats.inboxDelivered += report.accepted
+            stats.inboxUndelivered += report.refusals.count
+            if let error = report.error { updateSink.yield(.notice(relay: report.relay, "inbox delivery: \(error)")) }
+        }
+        let at = clock()
+        write("the deliveries") { for (member, outcome) in outcomes { try store.recordDeliveries(rumorsOf[member] ?? [], [member: outcome], now: at) } }
+        log.info("delivered", metadata: ["members": "\(wraps.count)", "inbox": "\(outcomes.values.filter(\.isDelivered).count)",
+                                         "connections": "\(connections)"])
+        updateSink.yield(.inboxDelivery(reports.sorted { $0.relay < $1.relay }))
+        updateSink.yield(.deliveriesRecorded(Array(Set(rumorsOf.values.joined())).sorted()))
+    }
+}

@@ -1,0 +1,101 @@
+import LinkstrDomain
+import LinkstrRelay
+import NostrProtocol
+
+/// Where people's relay lists are looked for beyond the profiles subscription.
+struct DiscoveryState {
+    /// `indexer_relays`: relays that keep everyone's kinds 0, 3, 10002 and 10050.
+    var indexers: [String] = []
+    /// When each person was last looked up (found or not): one lookup an hour at most.
+    var lookedUp: [Pubkey: Int64] = [:]
+}
+
+/// Discovery (issue 30): a member's kind 10050 and 10002 asked of our relays, of the indexer relays and of
+/// the relays they were added with (an nprofile's hints), the newest list kept with when and where it
+/// was found. Bounded: each relay has the delivery's deadlines, blocked relays are never asked.
+extension SyncEngine {
+    /// Lookups are this far apart per person (a list found is kept for `Budget.staleAfter`).
+    static let lookupInterval: Int64 = 3_600
+
+    public func setIndexers(_ relays: [String]) { discovery.indexers = relays.compactMap(RelayURL.normalized) }
+    public var indexers: [String] { discovery.indexers }
+
+    /// Looks the lists of `members` up; with `onlyMissingOrStale`, only of those with no list or a stale
+    /// one, not looked up within the hour. Returns which relays answered, and what each said if not.
+    @discardableResult
+    public func discoverRelayLists(for members: [Pubkey], onlyMissingOrStale: Bool = false) async -> [String: String?] {
+        let now = clock(), staleAfter = outbox.budget.staleAfter
+        let wanted = members.filter { member in
+            guard member != me else { return false }
+            guard onlyMissingOrStale else { return true }
+            if let at = discovery.lookedUp[member], now - at < Self.lookupInterval { return false }
+            let known = deliveryRecipient(member)
+            return (known.inbox == nil && known.readRelays == nil) || now - (known.listedAt ?? 0) > staleAfter
+        }.sorted()
+        guard !wanted.isEmpty else { return [:] }
+        for member in wanted { discovery.lookedUp[member] = now }
+        let blocked = blockedRelaySet()
+        var configured = self.delivery
+        configured.isBlocked = { blocked.contains($0) }
+        configured.readsInformation = false
+        let delivery = configured, most = 2 * wanted.count + 10
+        let kinds = [InboxRelayRule.inboxKind, InboxRelayRule.relayListKind]
+        let filters = stride(from: 0, to: wanted.count, by: Self.authorsPerFilter).map {
+            let part = Array(wanted[$0..<min($0 + Self.authorsPerFilter, wanted.count)])
+            return Filter(authors: part, kinds: kinds, limit: part.count * kinds.count)
+        }
+        let ours = Set(await pool.snapshots().filter(\.enabled).map(\.url))
+        var elsewhere = Set(discovery.indexers)
+        for member in wanted { for hint in read("someone's relay hints", { try store.relayHints(member) }) ?? [] { elsewhere.insert(hint) } }
+        elsewhere.subtract(ours)
+        elsewhere = elsewhere.filter { !blocked.contains($0) }
+        var answered = [String: String?]()
+        // Our relays through the pool (already connected), the others on short connections, all at once.
+        let asked = elsewhere.sorted()
+        let othersTask = Task { await withTaskGroup(of: (String, InboxDelivery.Answer).self) { group in
+            for relay in asked { group.addTask { (relay, await delivery.query(filters, on: relay, maxEvents: most)) } }
+            return await group.reduce(into: [(String, InboxDelivery.Answer)]()) { $0.append($1) }
+        } }
+        let fromOurs = await queryEach(filters, timeout: .nanoseconds(delivery.timeout.nanoseconds))
+        let others = await withTaskCancellationHandler { await othersTask.value } onCancel: { othersTask.cancel() }
+        if let answer = fromOurs {
+            for e in answer.events { storeDiscoveredList(e, wanted: Set(wanted), foundOn: answer.sources[e.id.hex]?.sorted().first, now: now) }
+            for relay in answer.relays { answered[relay] = answer.ends[relay] == nil ? "no answer in time" : nil }
+        }
+        for (relay, answer) in others {
+            answered[relay] = answer.error
+            for e in answer.events { storeDiscoveredList(e, wanted: Set(wanted), foundOn: relay, now: now) }
+        }
+        return answered
+    }
+
+    /// A list someone's relay sent: kept if it is valid, theirs, asked for and newer than ours; an equal
+    /// or older one only tells us ours is still current.
+    func storeDiscoveredList(_ e: NostrEvent, wanted: Set<Pubkey>, foundOn: String?, now: Int64) {
+        let author = e.pubkey.hex
+        guard e.kind == InboxRelayRule.inboxKind || e.kind == InboxRelayRule.relayListKind, wanted.contains(author), e.isValid,
+              let current = read("a relay list", { try store.relayListStamp(author, kind: e.kind) }) else { return }
+        guard InboxRelayRule.shouldStore(createdAt: e.createdAt, eventID: e.id.hex, current: current, now: now) else {
+            if current != nil { write("a relay list's age") { try store.touchRelayList(author, kind: e.kind, at: now) } }
+            return
+        }
+        write("a relay list") {
+            try store.storeRelayList(author, kind: e.kind, relays: InboxRelayRule.relays(kind: e.kind, tags: e.tags),
+                                     stamp: LWWStamp(createdAt: e.createdAt, eventID: e.id.hex), fetchedAt: now, foundOn: foundOn)
+        }
+    }
+}
+
+extension SyncEngine {
+    /// Short connections as the engine makes them (its deadlines, its AUTH signer, our blocked relays
+    /// refused): for checks outside the engine, such as the delivery doctor's.
+    public func outsideDialer() -> InboxDelivery {
+        let blocked = blockedRelaySet()
+        var dialer = delivery
+        dialer.isBlocked = { blocked.contains($0) }
+        return dialer
+    }
+
+    /// The relays of the pool that are enabled (ours, as a send sees them).
+    public func ourRelays() async -> [String] { await pool.snapshots().filter(\.enabled).map(\.url).sorted() }
+}

@@ -1,0 +1,103 @@
+import LinkstrDomain
+import LinkstrRelay
+import NostrProtocol
+
+/// Our own lists (issue 30): the inbox relays (kind 10050), the NIP-65 relay list (kind 10002) and the
+/// blocked relays (kind 10006). Published when they changed, to our relays and, best effort, to the
+/// indexers (where people who share no relay with us look); read back from our relays, newest wins.
+extension SyncEngine {
+    /// The relays we read gift wraps from: the ones chosen, else the enabled relays we use.
+    func ownInboxRelays() async -> [String] {
+        if let chosen = read("our chosen inbox relays", { try store.chosenInboxRelays() }) ?? nil, !chosen.isEmpty { return chosen }
+        return await pool.snapshots().filter(\.enabled).map(\.url).sorted()
+    }
+
+    /// NIP-17 and NIP-65: our kind 10050 names where we read gift wraps, our kind 10002 the relays we
+    /// use. Each is published when it differs from what was last published, and only while a relay is
+    /// connected (housekeeping: it never waits for a connection). True when something was published.
+    @discardableResult
+    public func publishInboxRelaysIfChanged() async -> Bool {
+        let snapshots = await pool.snapshots()
+        guard snapshots.contains(where: { $0.status == .connected }) else { return false }
+        var published = [NostrEvent]()
+        let inbox = await ownInboxRelays()
+        let announced = inbox.joined(separator: " ")
+        if !inbox.isEmpty, let current = read("the published inbox relays", { try store.setting(.inboxPublished) }), current != announced {
+            do {
+                published.append(try await publish(NostrEventTemplates.inboxRelays(inbox, now: clock())))
+                write("the published inbox relays") { try store.setSetting(.inboxPublished, announced) }
+            } catch {
+                log.info("inbox relays not published", metadata: ["error": "\(type(of: error))"])
+            }
+        }
+        let ours = snapshots.filter(\.enabled).map(\.url).sorted()
+        if !ours.isEmpty, let current = read("our relay list", { try store.ownRelayList() }),
+           let next = OwnRelayList.next(current: current, ours: ours, now: clock()) {
+            do {
+                let event = try await publish(next.template)
+                write("our relay list") {
+                    try store.setOwnRelayList(OwnRelayList.Current(tags: event.tags, content: event.content, createdAt: event.createdAt,
+                                                                   addedByUs: next.addedByUs))
+                }
+                published.append(event)
+            } catch {
+                log.info("relay list not published", metadata: ["error": "\(type(of: error))"])
+            }
+        }
+        await handToIndexers(published)
+        return !published.isEmpty
+    }
+
+    /// Best effort: our lists go to the indexers too (blocked ones excepted), so people who share no
+    /// relay with us find where we read.
+    func handToIndexers(_ events: [NostrEvent]) async {
+        guard !events.isEmpty else { return }
+        let blocked = blockedRelaySet(), ours = Set(await pool.snapshots().map(\.url))
+        var configured = delivery
+        configured.isBlocked = { blocked.contains($0) }
+        configured.readsInformation = false
+        let delivery = configured
+        let targets = discovery.indexers.filter { !ours.contains($0) && !blocked.contains($0) }
+        let reports = await withTaskGroup(of: InboxDelivery.Report.self) { group in
+            for relay in targets { group.addTask { await delivery.deliver(events, to: relay) } }
+            return await group.reduce(into: [InboxDelivery.Report]()) { $0.append($1) }
+        }
+        for report in reports where report.error != nil {
+            log.info("list not handed to an indexer", metadata: ["relay": "\(report.relay)", "error": "\(report.error ?? "")"])
+        }
+    }
+
+    /// Publishes our blocked relays if they were edited and not yet accepted by a relay (`pending`).
+    /// Throws what the relays said; the edit stays pending then.
+    public func publishBlockedRelays() async throws {
+        guard let record = try store.blockedRelayRecord(), record.pending else { return }
+        let template = UnsignedEventTemplate(kind: BlockedRelayList.kind, tags: record.tags, content: record.content, createdAt: record.createdAt)
+        let event = try await publish(template)
+        var done = record
+        done.pending = false
+        done.createdAt = event.createdAt
+        try store.setBlockedRelayRecord(done)
+        await handToIndexers([event])
+    }
+
+    /// One of our own lists came back from a relay: a newer blocked-relay list or relay list (another
+    /// client's edit) replaces ours; an older one changes nothing.
+    func ingestOwnList(_ e: NostrEvent) {
+        guard e.pubkey.hex == me, e.isValid, e.createdAt <= clock() + ProfileRule.maxClockSkew else { return }
+        switch e.kind {
+        case BlockedRelayList.kind:
+            guard let current = read("the blocked relays", { try store.blockedRelayRecord() }), e.createdAt > (current?.createdAt ?? 0) else { return }
+            write("the blocked relays") {
+                try store.setBlockedRelayRecord(.init(tags: e.tags, content: e.content, createdAt: e.createdAt, pending: false))
+            }
+            updateSink.yield(.ownListsChanged)
+        case OwnRelayList.kind:
+            guard let current = read("our relay list", { try store.ownRelayList() }), e.createdAt > (current?.createdAt ?? 0) else { return }
+            write("our relay list") {
+                try store.setOwnRelayList(.init(tags: e.tags, content: e.content, createdAt: e.createdAt, addedByUs: current?.addedByUs ?? []))
+            }
+        default:
+            return
+        }
+    }
+}
