@@ -55,6 +55,8 @@ public enum FailedWork: Equatable, Sendable {
     case relayList
     /// Blocking or unblocking a relay (refused: not a relay URL, one of ours, …).
     case blockedRelays
+    /// The delivery doctor could not run (no relay, the store).
+    case doctor
     case openLink
     case wipe
     case deleteAccount

@@ -57,6 +57,12 @@ extension AccountActions {
         }
     }
 
+    /// Keeps the relays an nprofile named for its person (looked up there for their relay lists).
+    public func keepRelayHints(_ pubkey: Pubkey, from input: String) throws {
+        let hints = PubkeyNormalizer.relayHints(in: input)
+        if !hints.isEmpty { try store.setRelayHints(pubkey, hints) }
+    }
+
     /// Our inbox relays: the ones chosen, and whether they are chosen (else: the relays we use).
     public func inboxRelays(ours: [String]) throws -> (relays: [String], chosen: Bool) {
         if let chosen = try store.chosenInboxRelays(), !chosen.isEmpty { return (chosen, true) }

@@ -19,6 +19,7 @@ extension AccountSession {
     public func afterHistory() async {
         await engine.publishInboxRelaysIfChanged()
         await engine.publishPendingPreferences()
+        await engine.refreshStaleRelayLists()
     }
 
     /// What one sync run did.

@@ -9,7 +9,7 @@ final class PostReducerTests: XCTestCase {
 
     func composing() -> ReducerHarness {
         var h = ReducerHarness(F.feed(films, posts: []))
-        h.send(.keyPressed(.char("c"))) {
+        h.send(.keyPressed(.char("c")), [.post(.checkReach(sessionID: "s1"))]) {
             $0.post.mode = .composer(ComposerState(sessionID: "s1", sessionName: "Films"))
             $0.pane = .post
         }
@@ -63,7 +63,7 @@ final class PostReducerTests: XCTestCase {
             $0.drafts = ["s1": draft]
             $0.status = StatusLine("draft kept: c in Films brings it back.")
         }
-        h.send(.keyPressed(.char("c"))) {
+        h.send(.keyPressed(.char("c")), [.post(.checkReach(sessionID: "s1"))]) {
             $0.post.mode = self.composer("example.com/x")
             $0.pane = .post
             $0.status = StatusLine("your draft is back (^L clears the link).")
@@ -92,7 +92,7 @@ final class PostReducerTests: XCTestCase {
             $0.sessions.open?.selectWhenLoaded = "p1"
         }
         // Emptied and left: nothing is kept.
-        h.send(.keyPressed(.char("c"))) { $0.post.mode = self.composer(""); $0.pane = .post }
+        h.send(.keyPressed(.char("c")), [.post(.checkReach(sessionID: "s1"))]) { $0.post.mode = self.composer(""); $0.pane = .post }
         h.send(.keyPressed(.escape)) { $0.post.mode = .empty; $0.pane = .sessions }
         // Restarted: the drafts on disk come back.
         h.send(.sessions(.draftsLoaded(["s1": Draft(link: "", note: "later"), "s2": Draft(link: " ", note: "")]))) { $0.drafts = ["s1": Draft(link: "", note: "later")] }

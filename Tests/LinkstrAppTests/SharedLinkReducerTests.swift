@@ -38,7 +38,7 @@ final class SharedLinkReducerTests: XCTestCase {
         h.send(.keyPressed(.down)) { _ in }  // the last choice stays chosen
         h.send(.keyPressed(.ctrl("o")), [.post(.openURL("https://example.com/v"))]) { _ in }
         h.send(.keyPressed(.ctrl("y")), [.copy("https://example.com/v", label: "link")]) { _ in }
-        h.send(.keyPressed(.enter)) {
+        h.send(.keyPressed(.enter), [.post(.checkReach(sessionID: "s5"))]) {
             $0.overlay = nil
             $0.post.mode = .composer(self.composer("s5", "Family films"))
             $0.pane = .post

@@ -99,7 +99,7 @@ final class YouSettingsReducerTests: XCTestCase {
         XCTAssertEqual(form.pubkey, F.bob)
         h.send(.keyPressed(.enter)) { var f = ContactForm(); f.key = TextField("nostr:\(npub)"); f.focus = 1; $0.overlay = .contact(f) }
         h.type("Bob") { var f = ContactForm(); f.key = TextField("nostr:\(npub)"); f.focus = 1; f.alias = TextField("Bob"); $0.overlay = .contact(f) }
-        h.send(.keyPressed(.enter), [.you(.addContact(F.bob, alias: "Bob"))]) {
+        h.send(.keyPressed(.enter), [.you(.addContact(F.bob, alias: "Bob", input: "nostr:\(npub)"))]) {
             var f = ContactForm(); f.key = TextField("nostr:\(npub)"); f.focus = 1; f.alias = TextField("Bob"); f.busy = true
             $0.overlay = .contact(f)
         }

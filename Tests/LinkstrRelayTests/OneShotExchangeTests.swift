@@ -1,6 +1,6 @@
-@testable import LinkstrRelay
 import NostrProtocol
 import XCTest
+@testable import LinkstrRelay
 
 /// A short exchange with a relay outside the pool, as a pure machine: publish with OKs, a question until
 /// EOSE, NIP-42 answered and what it refused tried once more, also with relays that never OK an AUTH.

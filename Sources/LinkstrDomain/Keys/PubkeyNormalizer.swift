@@ -38,6 +38,20 @@ public enum PubkeyNormalizer {
         return .success(pk)
     }
 
+    /// The relays an nprofile names (normalised, at most 3): where its person may be found (issue 30).
+    /// Anything else has none.
+    public static func relayHints(in input: String) -> [String] {
+        var s = input.trimmingWhitespace()
+        if s.lowercased().hasPrefix("nostr:") { s = String(s.dropFirst(6)) }
+        guard s.lowercased().hasPrefix("nprofile1"), case .nprofile(let profile)? = try? NIP19.decode(s) else { return [] }
+        var out = [String]()
+        for relay in profile.relays {
+            if let url = RelayURL.normalized(relay), !out.contains(url) { out.append(url) }
+            if out.count == 3 { break }
+        }
+        return out
+    }
+
     /// An npub (or `nostr:npub…`, nprofile) or 64-hex.
     public static func fromAnyForm(_ input: String) -> Pubkey? {
         let s = input.trimmingWhitespace()

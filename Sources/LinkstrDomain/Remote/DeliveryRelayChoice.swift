@@ -13,7 +13,7 @@ public enum DeliveryRelayChoice {
         public var extraConnections: Int
         /// A list older than this is still used, and flagged to be fetched again.
         public var staleAfter: Int64
-        public init(perRecipient: Int = 3, extraConnections: Int = 8, staleAfter: Int64 = 7 * 86_400) {
+        public init(perRecipient: Int = 3, extraConnections: Int = 16, staleAfter: Int64 = 7 * 86_400) {
             self.perRecipient = perRecipient; self.extraConnections = extraConnections; self.staleAfter = staleAfter
         }
         public static let standard = Budget()

@@ -40,9 +40,11 @@ struct PublicWebGet: Sendable {
     var timeout: TimeAmount
 
     /// The URL that answered (after redirects) and its response.
-    func get(_ link: String, accept: String, maxBytes: Int, overflow: HTTPGet.Overflow) async throws(WebFetchFailure) -> (URL, HTTPGet.Response) {
+    /// `redirects`: how many are followed (NIP-05 documents: none).
+    func get(_ link: String, accept: String, maxBytes: Int, overflow: HTTPGet.Overflow,
+             redirects: Int = PublicWebGet.maxRedirects) async throws(WebFetchFailure) -> (URL, HTTPGet.Response) {
         guard var url = URL(string: link), WebURL.normalized(link) != nil else { throw .notWeb }
-        for _ in 0...Self.maxRedirects {
+        for _ in 0...redirects {
             guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
                 throw .notWeb
             }

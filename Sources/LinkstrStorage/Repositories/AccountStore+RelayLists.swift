@@ -96,6 +96,20 @@ extension AccountStore {
         return (rumor, outcome, r["updated_at"].int ?? 0)
     }
 
+    /// The NIP-05 identifier (`name@domain`) `pubkey`'s newest kind 0 names (nil removes it). Set only
+    /// where a profile row exists (one is written when the kind 0 is applied).
+    public func setProfileNIP05(_ pubkey: Pubkey, _ identifier: String?) throws {
+        let ref = cipher.reference(pubkey)
+        try db.run("UPDATE profiles SET nip05_enc = ? WHERE owner = ? AND pubkey_ref = ?",
+                   [cipher.seal(identifier, ctx("profiles.nip05", ref)), o, .text(ref)])
+    }
+
+    public func profileNIP05(_ pubkey: Pubkey) throws -> String? {
+        let ref = cipher.reference(pubkey)
+        guard let r = try db.query("SELECT nip05_enc FROM profiles WHERE owner = ? AND pubkey_ref = ?", [o, .text(ref)]).first else { return nil }
+        return try cipher.open(r["nip05_enc"], ctx("profiles.nip05", ref))
+    }
+
     /// The relays `pubkey` was added with (an nprofile's hints); nil removes them.
     public func setRelayHints(_ pubkey: Pubkey, _ relays: [String]?) throws {
         let ref = cipher.reference(pubkey)

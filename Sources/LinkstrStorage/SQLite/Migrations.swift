@@ -249,12 +249,14 @@ enum Migrations {
             last_url_enc = (SELECT p.url_enc FROM posts p WHERE p.owner = sessions.owner AND p.post_id = sessions.last_post_id)
             WHERE last_post_id IS NOT NULL;
         """,
-        // 11: issue 30. When a relay list was fetched and where it was found (sealed); each member's
+        // 11: issue 30. When a relay list was fetched and where it was found (sealed); the NIP-05
+        // identifier a profile names (sealed: where to look for their relays); each member's
         // delivery of what we sent (sealed `MemberDelivery`, by the member's blind reference); the
         // relays someone was added with (an nprofile's hints, sealed).
         """
         ALTER TABLE inbox_relays ADD COLUMN fetched_at INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE inbox_relays ADD COLUMN found_on_enc BLOB;
+        ALTER TABLE profiles ADD COLUMN nip05_enc BLOB;
         CREATE TABLE deliveries (
             owner TEXT NOT NULL REFERENCES accounts(pubkey) ON DELETE CASCADE,
             rumor_id TEXT NOT NULL,

@@ -61,7 +61,10 @@ extension SyncEngine {
     func blockedRelaySet() -> Set<String> { read("the blocked relays") { try store.blockedRelays() } ?? [] }
 
     private func deliverToInboxes(_ wraps: [Pubkey: [NostrEvent]], rumorsOf: [Pubkey: [String]], receipt: PublishReceipt) async {
-        await discoverRelayLists(for: Array(wraps.keys), onlyMissingOrStale: true)
+        // Members with no list at all are looked up first (bounded); a stale list is used as it is and
+        // refreshed after the history (`refreshStaleRelayLists`), never on the send's way.
+        let missing = wraps.keys.filter { let r = deliveryRecipient($0); return r.inbox == nil && r.readRelays == nil }
+        if !missing.isEmpty { await discoverRelayLists(for: missing, onlyMissingOrStale: true) }
         let budget = outbox.budget, now = clock()
         let ours = Set(await pool.snapshots().filter(\.enabled).map(\.url))
         let blocked = blockedRelaySet()

@@ -47,6 +47,16 @@ extension SyncEngine {
         let ours = Set(await pool.snapshots().filter(\.enabled).map(\.url))
         var elsewhere = Set(discovery.indexers)
         for member in wanted { for hint in read("someone's relay hints", { try store.relayHints(member) }) ?? [] { elsewhere.insert(hint) } }
+        // The relays their NIP-05 documents list, for those whose kind 0 names one (fetched at once).
+        let identified = wanted.compactMap { m -> (Pubkey, NIP05Relays.Identifier)? in
+            guard let text = read("a profile's NIP-05", { try store.profileNIP05(m) }) ?? nil, let id = NIP05Relays.identifier(text) else { return nil }
+            return (m, id)
+        }
+        let fromNIP05 = await withTaskGroup(of: [String].self) { group in
+            for (member, id) in identified { group.addTask { await delivery.nip05Relays(id, pubkey: member) ?? [] } }
+            return await group.reduce(into: [String]()) { $0 += $1 }
+        }
+        elsewhere.formUnion(fromNIP05)
         elsewhere.subtract(ours)
         elsewhere = elsewhere.filter { !blocked.contains($0) }
         var answered = [String: String?]()
@@ -67,6 +77,13 @@ extension SyncEngine {
             for e in answer.events { storeDiscoveredList(e, wanted: Set(wanted), foundOn: relay, now: now) }
         }
         return answered
+    }
+
+    /// The lists of everyone we know that are missing or stale, looked up again (after the history, so
+    /// the relays that answer are known; bounded by the deadlines).
+    public func refreshStaleRelayLists() async {
+        guard let people = read("the people we know", { try store.profileAuthors() }) else { return }
+        await discoverRelayLists(for: Array(people), onlyMissingOrStale: true)
     }
 
     /// A list someone's relay sent: kept if it is valid, theirs, asked for and newer than ours; an equal

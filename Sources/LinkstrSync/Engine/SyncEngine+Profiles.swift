@@ -64,6 +64,9 @@ extension SyncEngine {
         let decision = ProfileRule.decide(kind: e.kind, author: author, createdAt: e.createdAt, eventID: e.id.hex, content: e.content,
                                           known: profiles.authors, current: current, now: clock())
         guard write("a profile", { try store.applyProfile(author, decision) }) == true else { return }
+        // Where to look for their relays when their lists are nowhere else (issue 30).
+        let nip05 = NIP05Relays.identifier(fromProfileContent: e.content)?.text
+        write("a profile's NIP-05") { try store.setProfileNIP05(author, nip05) }
         scheduleProfilesChanged()
     }
 

@@ -133,6 +133,8 @@ extension EffectRunner {
     /// The pool takes the edited list (on its own actor), then the rows on screen follow.
     func applyRelays() async -> [AppAction] {
         await account?.applyRelays()
+        // Our kind 10050 and 10002 follow the edit (issue 30), beside it: they need a connected relay.
+        if let engine = account?.engine { startAccountTask { _ in await engine.publishInboxRelaysIfChanged() } }
         return [.settings(.relaysChanged(relayRows()))]
     }
 

@@ -44,7 +44,8 @@ extension EffectRunner {
         case .sessions(.decideRequest(let sid, let decision)):
             // Local only: answered here, in order with the loads that follow it.
             do { try client.decideRequest(sid, decision) } catch { dispatch(.failed(.sessionRequest(sid), ClientError(error))) }
-        case .you(.addContact(let pk, let alias)):
+        case .you(.addContact(let pk, let alias, let input)):
+            try actions?.keepRelayHints(pk, from: input)
             run({ try await client.addContact(pk, alias) }, { [.you(.contactSaved(pk))] }, failed: { .you(.contactSaveFailed($0)) })
         case .you(.setAlias(let pk, let alias)):
             run({ try await client.setAlias(pk, alias) }, { [.you(.contactSaved(pk))] }, failed: { .you(.contactSaveFailed($0)) })

@@ -202,8 +202,11 @@ public actor EffectRunner {
             for action in try await runRelays(effect) { dispatch(action) }
         case .settings(.repairDamagedRecords):
             for action in try runRepair() { dispatch(action) }
-        case .settings(.loadBlockedRelays), .settings(.blockRelay), .settings(.unblockRelay):
-            try runBlockedRelays(effect)
+        case .settings(.loadBlockedRelays), .settings(.blockRelay), .settings(.unblockRelay), .settings(.runDoctor):
+            try runDelivery(effect)
+        case .post(.checkReach(let sid)):
+            guard let store else { return }
+            dispatch(.post(.reachChecked(sessionID: sid, warnings: try store.reachWarnings(session: sid, ours: relays.enabledURLs, now: now))))
         case .post(.refreshPreview(let url)):
             refreshPreview(url)
         case .post(.saveMedia(let url)):

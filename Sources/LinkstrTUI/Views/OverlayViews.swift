@@ -60,6 +60,8 @@ enum OverlayViews {
                    error: f.error != nil && !f.busy)
         case .exportBackup(let f):
             exportForm(&c, f)
+        case .doctor(let report):
+            DoctorView.render(&c, state, report)
         case .searchResults(let selection):
             if let search = state.postSearch { searchResults(&c, state, search, selection: selection) }
         case .contact(let f):

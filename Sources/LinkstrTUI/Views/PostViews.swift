@@ -38,6 +38,16 @@ enum PostViews {
         } else if let error = s.error {
             c.put("  " + DisplayWidth.truncate(DisplayText.singleLine(error), to: c.width - 4), x: 0, y: y, Style(.error, bold: true))
         }
+        // Before sending: who it would not reach where they read (linkstr doctor says why and what to do).
+        y += 2
+        for (i, warning) in s.reachWarnings.enumerated() where y < c.height - 2 {
+            if y == c.height - 3, i < s.reachWarnings.count - 1 {
+                c.put("  ⚠ … and \(s.reachWarnings.count - i) more (linkstr doctor)", x: 0, y: y, Style(.warning))
+                break
+            }
+            c.put("  ⚠ " + DisplayWidth.truncate(DisplayText.singleLine(warning), to: c.width - 6), x: 0, y: y, Style(.warning))
+            y += 1
+        }
     }
 
     static func renderDetail(_ c: inout Canvas, _ state: AppState, _ d: PostDetail, _ area: Rect) {

@@ -10,7 +10,7 @@ struct ContactsCommand: AsyncParsableCommand {
     struct Add: LinkstrCommand {
         static let configuration = CommandConfiguration(abstract: "Follow someone (publishes the follow list); --alias is private.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "npub, nostr:npub… or hex.") var key: String
+        @Argument(help: "npub, nostr:npub…, nprofile (its relays are kept, to find their lists there) or hex.") var key: String
         @Option(help: "A private name for them: only your own devices can read it (synced encrypted to yourself).") var alias: String?
 
         func execute() async throws {
@@ -18,7 +18,10 @@ struct ContactsCommand: AsyncParsableCommand {
             let ctx = try CLIContext(global)
             let (me, store) = try ctx.account()
             // Re-adding only updates the alias (no republish).
-            try await ctx.withActions(me, store) { try await $0.addContact(pk, alias: alias) }
+            try await ctx.withActions(me, store) {
+                try await $0.addContact(pk, alias: alias)
+                try $0.keepRelayHints(pk, from: key)
+            }
             Output.say((try? PublicKey(hex: pk))?.npub ?? pk, json: global.json, Output.key(pk) + [("alias", alias.map { .string($0) } ?? .null)])
         }
     }

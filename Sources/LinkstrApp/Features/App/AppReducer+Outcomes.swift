@@ -15,6 +15,8 @@ extension AppReducer {
                 state.settings.pendingAdd = nil
             case .blockedRelays:
                 if state.settings.blocked != nil { state.settings.blocked?.loaded = true }
+            case .doctor:
+                if case .doctor = state.overlay { state.overlay = nil }
             default: break
             }
             return []

@@ -128,6 +128,8 @@ extension AppReducer {
             return contactFormKey(&state, &f, key)
         case .exportBackup(var f):
             return exportFormKey(&state, &f, key)
+        case .doctor(let report):
+            return doctorKey(&state, report, key)
         case .searchResults(let selection):
             return searchResultsKey(&state, selection, key)
         case .none:

@@ -17,6 +17,17 @@ public enum Overlay: Equatable, Sendable {
     case exportBackup(ExportBackupForm)
     /// The hits of a search across sessions (`state.postSearch`); `selection` indexes them.
     case searchResults(selection: Int)
+    /// `:doctor`: can each member be reached where they read (issue 30).
+    case doctor(DoctorReport)
+}
+
+/// The delivery doctor's report as the app shows it: lines already worded and wrapped, scrolled.
+public struct DoctorReport: Equatable, Sendable {
+    public var sessionID: String?
+    public var lines: [String] = []
+    public var loading = true
+    public var scroll = 0
+    public init(sessionID: String?) { self.sessionID = sessionID }
 }
 
 public struct Confirmation: Equatable, Sendable {

@@ -205,6 +205,12 @@ extension AppReducer {
                 state.post.mode = .detail(d)
             }
             return []
+        case .reachChecked(let sid, let warnings):
+            if case .composer(var c) = state.post.mode, c.sessionID == sid {
+                c.reachWarnings = warnings
+                state.post.mode = .composer(c)
+            }
+            return []
         case .deliveriesChanged(let rumors):
             guard case .detail(let d) = state.post.mode, rumors.contains(d.postID) else { return [] }
             return [.post(.loadPost(d.postID))]

@@ -30,4 +30,6 @@ public enum PostAction: Equatable, Sendable {
     case deliveriesLoaded(postID: String, [MemberDeliveryRow])
     /// Deliveries of these rumors were recorded: the post shown, if among them, is read again.
     case deliveriesChanged([String])
+    /// Members a post to the session would not reach where they read, one line each (none: all reached).
+    case reachChecked(sessionID: String, warnings: [String])
 }

@@ -19,4 +19,6 @@ public enum PostEffect: Equatable, Sendable {
     case cancelSave(String)
     /// Fetches the page's title and picture again, past the caches ("refresh metadata" in the iOS app).
     case refreshPreview(String)
+    /// Which members a post to this session would not reach where they read (the composer warns).
+    case checkReach(sessionID: String)
 }

@@ -29,6 +29,8 @@ public struct ComposerState: Equatable, Sendable {
     public var focus: Field = .link
     public var sending = false
     public var error: String?
+    /// Members a post would not reach where they read (said before sending).
+    public var reachWarnings: [String] = []
     public init(sessionID: String, sessionName: String) { self.sessionID = sessionID; self.sessionName = sessionName }
 
     public var draft: Draft { Draft(link: link.text, note: note.text) }

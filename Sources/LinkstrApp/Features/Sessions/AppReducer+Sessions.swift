@@ -297,7 +297,7 @@ extension AppReducer {
         }
         state.post.mode = .composer(composer)
         state.pane = .post
-        return []
+        return [.post(.checkReach(sessionID: summary.id))]
     }
 
     static func openPost(_ state: inout AppState, _ postID: String, sessionName: String) -> [AppEffect] {

@@ -133,6 +133,12 @@ extension AppReducer {
             return applyRepair(&state, action)
         case .blockedRelaysLoaded, .blockedRelayEdited:
             return applyBlockedRelays(&state, action)
+        case .doctorReported(let sid, let lines):
+            guard case .doctor(var report) = state.overlay, report.sessionID == sid else { return [] }
+            report.lines = lines
+            report.loading = false
+            state.overlay = .doctor(report)
+            return []
         }
     }
 }

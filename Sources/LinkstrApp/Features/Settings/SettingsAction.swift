@@ -22,4 +22,6 @@ public enum SettingsAction: Equatable, Sendable {
     case blockedRelaysLoaded([String], pending: Bool)
     /// A relay was blocked or unblocked; `note`: why it is not published yet.
     case blockedRelayEdited(url: String, blocked: Bool, note: String?)
+    /// The delivery doctor's report, in lines.
+    case doctorReported(sessionID: String?, lines: [String])
 }

@@ -30,4 +30,6 @@ public enum SettingsEffect: Equatable, Sendable {
     case loadBlockedRelays
     case blockRelay(String)
     case unblockRelay(String)
+    /// The delivery doctor for a session (nil: everyone we know), its lines wrapped to `width`.
+    case runDoctor(sessionID: String?, width: Int)
 }

@@ -82,7 +82,7 @@ extension AppReducer {
             state.overlay = .contact(f)
             let known = state.contacts.contains { $0.pubkey == pk }
             // Re-adding a contact only updates the alias; it does not republish the follow list.
-            return [known ? .you(.setAlias(pk, alias: alias.isEmpty ? nil : alias)) : .you(.addContact(pk, alias: alias.isEmpty ? nil : alias))]
+            return [known ? .you(.setAlias(pk, alias: alias.isEmpty ? nil : alias)) : .you(.addContact(pk, alias: alias.isEmpty ? nil : alias, input: f.key.text))]
         default:
             if f.focus == 0 { editField(&f.key, key) } else { editField(&f.alias, key) }
             f.error = nil

@@ -7,7 +7,8 @@ public enum YouEffect: Equatable, Sendable {
     case loadAddedYou
     /// Keep "added you" current from live follow lists (on once it was asked).
     case watchAddedYou(Bool)
-    case addContact(Pubkey, alias: String?)
+    /// `input`: the key as typed (an nprofile's relay hints are kept).
+    case addContact(Pubkey, alias: String?, input: String = "")
     case setAlias(Pubkey, alias: String?)
     case removeContact(Pubkey)
     case setProfileName(String?)

@@ -2,10 +2,11 @@ import LinkstrApp
 import LinkstrClient
 import LinkstrDomain
 
-/// Settings' blocked relays: read, block, unblock (the same use cases as `linkstr relays block`), and a
-/// newer list from another client taken in (the pool drops a relay blocked there).
+/// Delivery (issue 30): Settings' blocked relays (read, block, unblock: the use cases of `linkstr relays
+/// block`), a newer list from another client taken in (the pool drops a relay blocked there), and
+/// `:doctor`.
 extension EffectRunner {
-    func runBlockedRelays(_ effect: AppEffect) throws {
+    func runDelivery(_ effect: AppEffect) throws {
         guard let actions else { return }
         switch effect {
         case .settings(.loadBlockedRelays):
@@ -31,8 +32,18 @@ extension EffectRunner {
                     answer(.failed(.blockedRelays, ClientError(error)))
                 }
             }
+        case .settings(.runDoctor(let sid, let width)):
+            let doctor = DeliveryDoctor(actions: actions)
+            startAccountTask { answer in
+                do {
+                    let report = try await doctor.run(session: sid)
+                    answer(.settings(.doctorReported(sessionID: sid, lines: report.lines(width: width, measure: DisplayWidth.of))))
+                } catch {
+                    answer(.failed(.doctor, ClientError(error)))
+                }
+            }
         default:
-            assertionFailure("\(effect) is not a blocked-relays effect")
+            assertionFailure("\(effect) is not a delivery effect")
         }
     }
 
@@ -42,6 +53,6 @@ extension EffectRunner {
         guard account === session else { return }
         await session.applyRelays()
         dispatch(.settings(.relaysChanged(relayRows())))
-        do { try runBlockedRelays(.settings(.loadBlockedRelays)) } catch { dispatch(.failed(.blockedRelays, ClientError(error))) }
+        do { try runDelivery(.settings(.loadBlockedRelays)) } catch { dispatch(.failed(.blockedRelays, ClientError(error))) }
     }
 }
