@@ -53,7 +53,7 @@ public enum FailedWork: Equatable, Sendable {
     case removeContact(Pubkey)
     /// Adding, removing or switching a relay (the list refused it).
     case relayList
-    /// Blocking or unblocking a relay (refused: not a relay URL, one of ours, …).
+    /// Editing our blocked or inbox relays (refused: not a relay URL, one of ours, …).
     case blockedRelays
     /// The delivery doctor could not run (no relay, the store).
     case doctor

@@ -111,6 +111,7 @@ public struct Keymap: Equatable, Sendable {
         .init(.settings, "default_relays", [.char("R")], "defaults"),
         .init(.settings, "stats", [.char("s")], "stats"),
         .init(.settings, "blocked_relays", [.char("b")], "blocked relays"),
+        .init(.settings, "inbox_relays", [.char("i")], "inbox relays"),
         .init(.settings, "clear_cache", [.char("C")], "clear cache"),
         .init(.settings, "show_secret", [.char("S")], "show nsec"),
         .init(.settings, "copy_secret", [.char("y")], "copy shown nsec"),

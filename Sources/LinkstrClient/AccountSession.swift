@@ -44,6 +44,11 @@ public final class AccountSession: Sendable {
         store = try local.account(key, now: now)
         relayList = Mutex(try RelayList(store: store, overrides: relayOverrides, now: now))
         sync = AccountSync(key, store: store, time: time, indexers: indexers)
+        // A relay we blocked is not contacted for a page or a picture either (issue 30).
+        let refuses = BlockedHosts(store: store).refuses
+        var previewFetcher = previewFetcher, imageFetcher = imageFetcher
+        previewFetcher.refusesHost = refuses
+        imageFetcher.refusesHost = refuses
         previews = LinkPreviewCache(store: store, fetcher: previewFetcher, clock: time.wallSeconds)
         let media = local.mediaCache(for: store, limitBytes: mediaCacheBytes)
         thumbnails = media.map { [store] in Thumbnails(store: store, media: $0, fetcher: imageFetcher, clock: time.wallSeconds) }

@@ -74,7 +74,7 @@ public actor LinkPreviewCache {
 
     static func saysNothingAboutThePage(_ failure: LinkPreviewFetcher.Failure) -> Bool {
         switch failure {
-        case .network, .unresolvable: return true
+        case .network, .unresolvable, .blockedHost: return true
         case .notWeb, .privateAddress, .status, .notHTML, .notImage, .tooManyRedirects, .noTitle: return false
         }
     }

@@ -12,13 +12,18 @@ import NostrProtocol
 /// known, the connections opened beyond ours, and that the silent relay costs no more than its deadline.
 enum OutboxBench {
     static func run(posts: Int) async throws {
+        try await run(posts: posts, silentLast: false)
+        try await run(posts: posts, silentLast: true)
+    }
+
+    static func run(posts: Int, silentLast: Bool) async throws {
         let ours = try TestRelay()
         defer { ours.stop() }
-        let inboxes = try (0..<8).map { _ in try InteropServer(script: "limited_relay.py", arguments: ["4000000"]) }
-        let silent = try InteropServer(script: "silent_tcp.py", arguments: [])
-        defer { (inboxes + [silent]).forEach { $0.stop() } }
-        let relays = inboxes.map(\.url) + [silent.url]
-        print("outbox: our relay \(ours.url); 9 members, each with their own inbox relay (the last one never answers)")
+        let inboxes = try (0..<(silentLast ? 8 : 9)).map { _ in try InteropServer(script: "limited_relay.py", arguments: ["4000000"]) }
+        let silent = try silentLast ? [InteropServer(script: "silent_tcp.py", arguments: [])] : []
+        defer { (inboxes + silent).forEach { $0.stop() } }
+        let relays = inboxes.map(\.url) + silent.map(\.url)
+        print("outbox: our relay \(ours.url); 9 members, each with their own inbox relay" + (silentLast ? " (the last one never answers)" : ""))
 
         let me = SecretKey.generate(), members = (0..<9).map { _ in SecretKey.generate().publicKey.hex }
         let now = Int64(Date().timeIntervalSince1970)
@@ -52,17 +57,17 @@ enum OutboxBench {
             known.append(ms(ContinuousClock.now - start))
             let outcomes = try store.deliveries(postID, members: members)
             benchCheck(outcomes.count == 9, "every member's delivery recorded")
-            benchCheck(members.dropLast().allSatisfy { outcomes[$0]?.isDelivered == true }, "the eight answering inboxes took their copy")
-            benchCheck(outcomes[members[8]]?.isDelivered == false, "the silent relay's member is not counted as reached")
+            benchCheck(members.dropLast().allSatisfy { outcomes[$0]?.isDelivered == true }, "the answering inboxes took their copy")
+            benchCheck(outcomes[members[8]]?.isDelivered == !silentLast, "the silent relay's member is not counted as reached")
         }
         let connections = await engine.stats.extraConnections - before
         await engine.stop()
         sent.sort()
         known.sort()
-        Timing.report("time to \"sent\" (our relay accepted all 10 wraps)", String(format: "median %.1f ms, p90 %.1f ms (%d posts)", sent[posts / 2],
+        Timing.report("time to \"sent\" (10 wraps)", String(format: "median %.1f ms, p90 %.1f ms (%d posts)", sent[posts / 2],
                                                                                     sent[posts * 9 / 10], posts))
-        Timing.report("every member's delivery known", String(format: "median %.0f ms, max %.0f ms (the silent relay's deadline: %d s a step)",
-                                                             known[posts / 2], known[posts - 1], Int(deadlineMS / 1000)))
+        Timing.report("each member's delivery known", String(format: "median %.0f ms, max %.0f ms (deadline %d s a step)",
+                                                            known[posts / 2], known[posts - 1], Int(deadlineMS / 1000)))
         Timing.report("connections beyond ours", String(format: "%.1f per send (9 members, 9 relays, one connection each)", Double(connections) / Double(posts)))
         benchCheck(known[posts - 1] < deadlineMS * 2 + 1_000, "nothing waits on the silent relay beyond its deadlines")
     }

@@ -42,28 +42,57 @@ final class DeliveryReducerTests: XCTestCase {
         h.send(.settings(.relaysChanged([RelayRow(url: "wss://ours.example", health: .connected)]))) {
             $0.settings.relays = [RelayRow(url: "wss://ours.example", health: .connected)]
         }
-        h.send(.keyPressed(.char("b")), [.settings(.loadBlockedRelays)]) { $0.settings.blocked = BlockedRelaysState() }
+        h.send(.keyPressed(.char("b")), [.settings(.loadBlockedRelays)]) { $0.settings.ownList = OwnRelayListState(.blocked) }
         h.send(.settings(.blockedRelaysLoaded(["wss://spam.example"], pending: false))) {
-            $0.settings.blocked?.relays = ["wss://spam.example"]
-            $0.settings.blocked?.loaded = true
+            $0.settings.ownList?.relays = ["wss://spam.example"]
+            $0.settings.ownList?.loaded = true
         }
-        h.send(.keyPressed(.char("a"))) { $0.settings.blocked?.adding = TextField("wss://") }
-        h.type("ours.example") { $0.settings.blocked?.adding = TextField("wss://ours.example") }
+        h.send(.keyPressed(.char("a"))) { $0.settings.ownList?.adding = TextField("wss://") }
+        h.type("ours.example") { $0.settings.ownList?.adding = TextField("wss://ours.example") }
         h.send(.keyPressed(.enter)) { $0.status = StatusLine("wss://ours.example is one of your relays: remove it first.", .error) }
-        h.send(.keyPressed(.ctrl("u"))) { $0.settings.blocked?.adding = TextField() }
-        h.type("nope") { $0.settings.blocked?.adding = TextField("nope") }
+        h.send(.keyPressed(.ctrl("u"))) { $0.settings.ownList?.adding = TextField() }
+        h.type("nope") { $0.settings.ownList?.adding = TextField("nope") }
         h.send(.keyPressed(.enter)) { $0.status = StatusLine(RelayURL.invalidMessage, .error) }
-        h.send(.keyPressed(.ctrl("u"))) { $0.settings.blocked?.adding = TextField() }
-        h.type("wss://bad.example") { $0.settings.blocked?.adding = TextField("wss://bad.example") }
+        h.send(.keyPressed(.ctrl("u"))) { $0.settings.ownList?.adding = TextField() }
+        h.type("wss://bad.example") { $0.settings.ownList?.adding = TextField("wss://bad.example") }
         h.send(.keyPressed(.enter), [.settings(.blockRelay("wss://bad.example"))]) {
-            $0.settings.blocked?.adding = nil
+            $0.settings.ownList?.adding = nil
             $0.status = StatusLine("blocking wss://bad.example…")
         }
         h.send(.settings(.blockedRelayEdited(url: "wss://bad.example", blocked: true, note: nil)), [.settings(.loadBlockedRelays)]) {
             $0.status = StatusLine("blocked wss://bad.example: it is never dialled.", .success)
         }
         h.send(.keyPressed(.char("x")), [.settings(.unblockRelay("wss://spam.example"))]) { $0.status = StatusLine("unblocking wss://spam.example…") }
-        h.send(.keyPressed(.escape)) { $0.settings.blocked = nil }
+        h.send(.keyPressed(.escape)) { $0.settings.ownList = nil }
+    }
+
+    func testInboxRelaysAreChosenFromSettingsAndResetToTheRelaysWeUse() {
+        var h = ReducerHarness(F.main())
+        h.send(.keyPressed(.char("4")), [.settings(.loadMediaUsage)]) { $0.pane = .settings }
+        h.send(.keyPressed(.char("i")), [.settings(.loadInboxRelays)]) { $0.settings.ownList = OwnRelayListState(.inbox) }
+        h.send(.settings(.inboxRelaysLoaded(["wss://ours.example"], chosen: false))) {
+            $0.settings.ownList?.relays = ["wss://ours.example"]
+            $0.settings.ownList?.loaded = true
+        }
+        h.send(.keyPressed(.char("R")))  // nothing chosen: nothing to reset
+        h.send(.keyPressed(.char("a"))) { $0.settings.ownList?.adding = TextField("wss://") }
+        h.type("inbox.example") { $0.settings.ownList?.adding = TextField("wss://inbox.example") }
+        h.send(.keyPressed(.enter), [.settings(.setInboxRelays(["wss://ours.example", "wss://inbox.example"]))]) {
+            $0.settings.ownList?.adding = nil
+            $0.status = StatusLine("reading gift wraps from wss://inbox.example too…")
+        }
+        h.send(.settings(.inboxRelaysSaved(note: nil)), [.settings(.loadInboxRelays)]) {
+            $0.status = StatusLine("inbox relays published (kind 10050).", .success)
+        }
+        h.send(.settings(.inboxRelaysLoaded(["wss://ours.example", "wss://inbox.example"], chosen: true))) {
+            $0.settings.ownList?.relays = ["wss://ours.example", "wss://inbox.example"]
+            $0.settings.ownList?.chosen = true
+        }
+        h.send(.keyPressed(.char("x")), [.settings(.setInboxRelays(["wss://inbox.example"]))]) {
+            $0.status = StatusLine("no longer reading gift wraps from wss://ours.example…")
+        }
+        h.send(.keyPressed(.char("R")), [.settings(.setInboxRelays(nil))]) { $0.status = StatusLine("your inbox is the relays you use again…") }
+        h.send(.keyPressed(.char("i"))) { $0.settings.ownList = nil }
     }
 
     func testDoctorShowsItsReportScrolledAndCloses() {

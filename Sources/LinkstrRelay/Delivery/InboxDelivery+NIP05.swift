@@ -6,7 +6,9 @@ import NostrProtocol
 extension InboxDelivery {
     /// The relays, or nil when the document could not be read or does not map the name to the key.
     public func nip05Relays(_ id: NIP05Relays.Identifier, pubkey: Pubkey) async -> [String]? {
-        let web = PublicWebGet(allowPrivateAddresses: allowPrivateAddresses, timeout: timeout)
+        let blocked = isBlocked
+        let web = PublicWebGet(allowPrivateAddresses: allowPrivateAddresses, timeout: timeout,
+                               refusesHost: { host in blocked("wss://" + host) || blocked("ws://" + host) })
         let answer: HTTPGet.Response
         do {
             (_, answer) = try await web.get(id.documentURL, accept: "application/json", maxBytes: NIP05Relays.maxDocumentBytes, overflow: .fail,

@@ -9,6 +9,8 @@ import NIOCore
 public struct ImageFetcher: Sendable {
     public var allowPrivateAddresses: Bool
     public var timeout: TimeAmount
+    /// Hosts never contacted: those of the relays we blocked (issue 30).
+    public var refusesHost: @Sendable (String) -> Bool = { _ in false }
 
     public init(allowPrivateAddresses: Bool = false, timeout: TimeAmount = .seconds(5)) {
         self.allowPrivateAddresses = allowPrivateAddresses
@@ -21,7 +23,7 @@ public struct ImageFetcher: Sendable {
     }
 
     public func fetch(_ link: String) async throws(WebFetchFailure) -> [UInt8] {
-        let web = PublicWebGet(allowPrivateAddresses: allowPrivateAddresses, timeout: timeout)
+        let web = PublicWebGet(allowPrivateAddresses: allowPrivateAddresses, timeout: timeout, refusesHost: refusesHost)
         let (_, response) = try await web.get(link, accept: "image/webp,image/png,image/jpeg,image/gif", maxBytes: ImageLimits.maxBytes,
                                               overflow: .fail)
         let type = response.header("Content-Type")?.lowercased() ?? ""

@@ -16,6 +16,8 @@ public struct LinkPreviewFetcher: Sendable {
     /// Allows loopback and private addresses: for tests against a local server only.
     public var allowPrivateAddresses: Bool
     public var timeout: TimeAmount
+    /// Hosts never contacted: those of the relays we blocked (issue 30).
+    public var refusesHost: @Sendable (String) -> Bool = { _ in false }
 
     public init(allowPrivateAddresses: Bool = false, timeout: TimeAmount = .seconds(5)) {
         self.allowPrivateAddresses = allowPrivateAddresses
@@ -28,7 +30,7 @@ public struct LinkPreviewFetcher: Sendable {
     }
 
     public func fetch(_ link: String) async throws(Failure) -> LinkPreview {
-        let web = PublicWebGet(allowPrivateAddresses: allowPrivateAddresses, timeout: timeout)
+        let web = PublicWebGet(allowPrivateAddresses: allowPrivateAddresses, timeout: timeout, refusesHost: refusesHost)
         let (url, response) = try await web.get(link, accept: "text/html,application/xhtml+xml", maxBytes: Self.maxBytes, overflow: .truncate)
         let type = response.header("Content-Type")?.lowercased() ?? "text/html"
         guard type.hasPrefix("text/html") || type.hasPrefix("application/xhtml") else {

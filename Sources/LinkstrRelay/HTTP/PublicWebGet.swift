@@ -7,6 +7,8 @@ import NIOPosix
 public enum WebFetchFailure: Error, Equatable, CustomStringConvertible {
     case notWeb
     case privateAddress(String)
+    /// The host is a relay we blocked (issue 30: never dialled, for previews neither).
+    case blockedHost(String)
     case unresolvable(String)
     case status(Int)
     case notHTML(String)
@@ -20,6 +22,7 @@ public enum WebFetchFailure: Error, Equatable, CustomStringConvertible {
         switch self {
         case .notWeb: return "only http and https links have previews"
         case .privateAddress(let host): return "not fetching a preview from \(host): it is a local or private address"
+        case .blockedHost(let host): return "not fetching from \(host): it is a relay you blocked"
         case .unresolvable(let host): return "cannot resolve \(host)"
         case .status(let code): return "the page answered HTTP \(code)"
         case .notHTML(let type): return "not a web page (\(type))"
@@ -38,6 +41,8 @@ struct PublicWebGet: Sendable {
     static let maxRedirects = LinkPreviewFetcher.maxRedirects
     var allowPrivateAddresses: Bool
     var timeout: TimeAmount
+    /// Hosts never contacted (those of relays we blocked), checked at every hop.
+    var refusesHost: @Sendable (String) -> Bool = { _ in false }
 
     /// The URL that answered (after redirects) and its response.
     /// `redirects`: how many are followed (NIP-05 documents: none).
@@ -48,6 +53,7 @@ struct PublicWebGet: Sendable {
             guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
                 throw .notWeb
             }
+            if refusesHost(host.lowercased()) { throw .blockedHost(DisplayText.singleLine(host)) }
             let address = try await resolve(host, port: url.port ?? (scheme == "https" ? 443 : 80))
             let response: HTTPGet.Response
             do {

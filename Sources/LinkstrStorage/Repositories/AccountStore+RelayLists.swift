@@ -58,12 +58,13 @@ extension AccountStore {
 /// What became of each member's copy of what we sent (`MemberDelivery`, sealed, by the member's blind
 /// reference), and the relays someone was added with (an nprofile's hints).
 extension AccountStore {
-    public func recordDeliveries(_ rumorIDs: [String], _ outcomes: [Pubkey: MemberDelivery], now: Int64) throws {
-        guard !rumorIDs.isEmpty, !outcomes.isEmpty else { return }
+    /// Each member's outcome for each of their rumors, in one transaction.
+    public func recordDeliveries(_ outcomes: [Pubkey: (rumors: [String], outcome: MemberDelivery)], now: Int64) throws {
+        guard !outcomes.isEmpty else { return }
         try db.write { c in
-            for rumor in rumorIDs {
-                for (member, outcome) in outcomes {
-                    let ref = cipher.reference(member)
+            for (member, entry) in outcomes {
+                let ref = cipher.reference(member), outcome = entry.outcome
+                for rumor in entry.rumors {
                     try c.run("""
                         INSERT INTO deliveries (owner, rumor_id, member_ref, outcome_enc, updated_at) VALUES (?, ?, ?, ?, ?)
                         ON CONFLICT (owner, rumor_id, member_ref) DO UPDATE SET outcome_enc = excluded.outcome_enc, updated_at = excluded.updated_at

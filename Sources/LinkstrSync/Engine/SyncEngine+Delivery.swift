@@ -25,7 +25,7 @@ extension SyncEngine {
         for sent in batch.sent { for id in sent.wrapIDs { rumorOfWrap[id] = sent.rumorID } }
         let rumorsOf = wraps.mapValues { $0.compactMap { rumorOfWrap[$0.id.hex] } }
         let now = clock()
-        write("the deliveries under way") { for (member, rumors) in rumorsOf { try store.recordDeliveries(rumors, [member: .pending], now: now) } }
+        write("the deliveries under way") { try store.recordDeliveries(rumorsOf.mapValues { ($0, MemberDelivery.pending) }, now: now) }
         outbox.nextDelivery += 1
         let n = outbox.nextDelivery
         outbox.deliveries[n] = Task { [weak self] in
@@ -131,7 +131,9 @@ extension SyncEngine {
             if let error = report.error { updateSink.yield(.notice(relay: report.relay, "inbox delivery: \(error)")) }
         }
         let at = clock()
-        write("the deliveries") { for (member, outcome) in outcomes { try store.recordDeliveries(rumorsOf[member] ?? [], [member: outcome], now: at) } }
+        write("the deliveries") {
+            try store.recordDeliveries(Dictionary(uniqueKeysWithValues: outcomes.map { ($0.key, (rumorsOf[$0.key] ?? [], $0.value)) }), now: at)
+        }
         log.info("delivered", metadata: ["members": "\(wraps.count)", "inbox": "\(outcomes.values.filter(\.isDelivered).count)",
                                          "connections": "\(connections)"])
         updateSink.yield(.inboxDelivery(reports.sorted { $0.relay < $1.relay }))

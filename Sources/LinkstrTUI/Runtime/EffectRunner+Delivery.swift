@@ -32,6 +32,19 @@ extension EffectRunner {
                     answer(.failed(.blockedRelays, ClientError(error)))
                 }
             }
+        case .settings(.loadInboxRelays):
+            let (relays, chosen) = try actions.inboxRelays(ours: self.relays.enabledURLs)
+            dispatch(.settings(.inboxRelaysLoaded(relays, chosen: chosen)))
+        case .settings(.setInboxRelays(let relays)):
+            startAccountTask { [weak self] answer in
+                do {
+                    let edit = try await actions.setInboxRelays(relays)
+                    await self?.applyRelays()  // the pool reads the chosen inbox relays too
+                    answer(.settings(.inboxRelaysSaved(note: edit.note)))
+                } catch {
+                    answer(.failed(.blockedRelays, ClientError(error)))
+                }
+            }
         case .settings(.runDoctor(let sid, let width)):
             let doctor = DeliveryDoctor(actions: actions)
             startAccountTask { answer in

@@ -202,7 +202,8 @@ public actor EffectRunner {
             for action in try await runRelays(effect) { dispatch(action) }
         case .settings(.repairDamagedRecords):
             for action in try runRepair() { dispatch(action) }
-        case .settings(.loadBlockedRelays), .settings(.blockRelay), .settings(.unblockRelay), .settings(.runDoctor):
+        case .settings(.loadBlockedRelays), .settings(.blockRelay), .settings(.unblockRelay), .settings(.runDoctor),
+             .settings(.loadInboxRelays), .settings(.setInboxRelays):
             try runDelivery(effect)
         case .post(.checkReach(let sid)):
             guard let store else { return }

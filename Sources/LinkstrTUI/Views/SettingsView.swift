@@ -6,8 +6,8 @@ import LinkstrDomain
 enum SettingsView {
     static func render(_ c: inout Canvas, _ state: AppState, _ area: Rect) {
         let s = state.settings
-        if let blocked = s.blocked {
-            _ = BlockedRelaysView.render(&c, blocked, area)
+        if let list = s.ownList {
+            _ = OwnRelayListView.render(&c, list, area)
             renderBelowRelays(&c, state, area, y: area.bottom - 6)
             return
         }

@@ -172,7 +172,7 @@ struct PostCommand: LinkstrCommand {
         if !global.json {
             let naming = try PersonNaming(store)
             for row in deliveries where !row.outcome.isDelivered {
-                printError("warning: \(DisplayText.singleLine(naming.name(row.member))): \(row.outcome.words)")
+                printError("warning: \(DisplayText.singleLine(naming.name(row.member))): \(DisplayText.singleLine(row.outcome.words))")
             }
         }
     }

@@ -69,7 +69,7 @@ extension AppReducer {
             || state.sessions.open?.hints != nil
         case .post: if case .composer = state.post.mode { return true }; return false
         case .you: return state.you.editingName != nil
-        case .settings: return state.settings.adding != nil || state.settings.blocked?.adding != nil
+        case .settings: return state.settings.adding != nil || state.settings.ownList?.adding != nil
         }
     }
 

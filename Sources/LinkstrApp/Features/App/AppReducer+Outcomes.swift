@@ -14,7 +14,7 @@ extension AppReducer {
             case .relayList:
                 state.settings.pendingAdd = nil
             case .blockedRelays:
-                if state.settings.blocked != nil { state.settings.blocked?.loaded = true }
+                if state.settings.ownList != nil { state.settings.ownList?.loaded = true }
             case .doctor:
                 if case .doctor = state.overlay { state.overlay = nil }
             default: break

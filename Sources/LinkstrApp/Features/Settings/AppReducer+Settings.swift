@@ -4,7 +4,7 @@ import NostrProtocol
 /// The Settings pane: relays, storage, the secret key, backups, theme — its keys and its results.
 extension AppReducer {
     static func settingsKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
-        if state.settings.blocked != nil { return blockedRelaysKey(&state, key) }
+        if state.settings.ownList != nil { return ownRelayListKey(&state, key) }
         if var field = state.settings.adding {
             switch key {
             case .escape:
@@ -45,8 +45,11 @@ extension AppReducer {
         case .char("R"): state.overlay = .confirm(Confirmation(.resetRelays, "replace your relays with the defaults? (y/n)"))
         case .char("s"): state.settings.showStats.toggle()
         case .char("b"):
-            state.settings.blocked = BlockedRelaysState()
+            state.settings.ownList = OwnRelayListState(.blocked)
             return [.settings(.loadBlockedRelays)]
+        case .char("i"):
+            state.settings.ownList = OwnRelayListState(.inbox)
+            return [.settings(.loadInboxRelays)]
         case .char("t"):
             guard let r = selected else { return [] }
             state.status = StatusLine("testing \(r.url)…")
@@ -131,8 +134,8 @@ extension AppReducer {
             return []
         case .damagedRecordsLeftOut, .damagedRecordsRepaired:
             return applyRepair(&state, action)
-        case .blockedRelaysLoaded, .blockedRelayEdited:
-            return applyBlockedRelays(&state, action)
+        case .blockedRelaysLoaded, .blockedRelayEdited, .inboxRelaysLoaded, .inboxRelaysSaved:
+            return applyOwnRelayList(&state, action)
         case .doctorReported(let sid, let lines):
             guard case .doctor(var report) = state.overlay, report.sessionID == sid else { return [] }
             report.lines = lines

@@ -22,6 +22,10 @@ public enum SettingsAction: Equatable, Sendable {
     case blockedRelaysLoaded([String], pending: Bool)
     /// A relay was blocked or unblocked; `note`: why it is not published yet.
     case blockedRelayEdited(url: String, blocked: Bool, note: String?)
+    /// Our inbox relays as they stand (`chosen`: chosen, else the relays we use).
+    case inboxRelaysLoaded([String], chosen: Bool)
+    /// Our inbox relays were chosen (or reset); `note`: why they are not published yet.
+    case inboxRelaysSaved(note: String?)
     /// The delivery doctor's report, in lines.
     case doctorReported(sessionID: String?, lines: [String])
 }

@@ -30,6 +30,9 @@ public enum SettingsEffect: Equatable, Sendable {
     case loadBlockedRelays
     case blockRelay(String)
     case unblockRelay(String)
+    /// Our inbox relays (kind 10050): read, or chosen (nil: the relays we use again).
+    case loadInboxRelays
+    case setInboxRelays([String]?)
     /// The delivery doctor for a session (nil: everyone we know), its lines wrapped to `width`.
     case runDoctor(sessionID: String?, width: Int)
 }

@@ -15,8 +15,8 @@ public struct SettingsState: Equatable, Sendable {
     public var identityActionSelection = 0
     /// The media cache's usage, read when the pane opens and after clearing.
     public var mediaUsage: MediaUsage?
-    /// The blocked relays, while shown in place of ours (`b`).
-    public var blocked: BlockedRelaysState?
+    /// Our blocked relays (`b`) or inbox relays (`i`), while shown in place of the relays we use.
+    public var ownList: OwnRelayListState?
     public init() {}
 
     /// The header figure: relays connected or read-only, of all.
@@ -58,13 +58,18 @@ public struct MediaUsage: Equatable, Sendable {
     public init(files: Int, bytes: Int64, limit: Int64) { self.files = files; self.bytes = bytes; self.limit = limit }
 }
 
-/// Settings' blocked relays (issue 30): our kind 10006, edited here as with `linkstr relays block`.
-public struct BlockedRelaysState: Equatable, Sendable {
+/// One of our own relay lists in Settings (issue 30), edited here as with `linkstr relays`: the blocked
+/// relays (kind 10006: never dialled) or the inbox relays (kind 10050: where we read gift wraps).
+public struct OwnRelayListState: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable { case blocked, inbox }
+    public var kind: Kind
     public var relays: [String] = []
-    /// Not yet accepted by a relay: published at the next chance.
+    /// Blocked: not yet accepted by a relay (published at the next chance). Inbox: chosen here (else
+    /// the relays we use).
     public var pending = false
+    public var chosen = false
     public var selection = 0
     public var adding: TextField?
     public var loaded = false
-    public init() {}
+    public init(_ kind: Kind) { self.kind = kind }
 }
