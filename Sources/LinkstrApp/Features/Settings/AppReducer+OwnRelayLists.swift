@@ -58,22 +58,22 @@ extension AppReducer {
         return []
     }
 
+    /// A list read, into the view if it shows that list.
+    private static func loaded(_ state: inout AppState, _ kind: OwnRelayListState.Kind, _ relays: [String], _ also: (inout OwnRelayListState) -> Void) {
+        guard var view = state.settings.ownList, view.kind == kind else { return }
+        view.relays = relays
+        view.loaded = true
+        view.selection = min(view.selection, max(0, relays.count - 1))
+        also(&view)
+        state.settings.ownList = view
+    }
+
     static func applyOwnRelayList(_ state: inout AppState, _ action: SettingsAction) -> [AppEffect] {
         switch action {
         case .blockedRelaysLoaded(let relays, let pending):
-            guard var view = state.settings.ownList, view.kind == .blocked else { return [] }
-            view.relays = relays
-            view.pending = pending
-            view.loaded = true
-            view.selection = min(view.selection, max(0, relays.count - 1))
-            state.settings.ownList = view
+            loaded(&state, .blocked, relays) { $0.pending = pending }
         case .inboxRelaysLoaded(let relays, let chosen):
-            guard var view = state.settings.ownList, view.kind == .inbox else { return [] }
-            view.relays = relays
-            view.chosen = chosen
-            view.loaded = true
-            view.selection = min(view.selection, max(0, relays.count - 1))
-            state.settings.ownList = view
+            loaded(&state, .inbox, relays) { $0.chosen = chosen }
         case .blockedRelayEdited(let url, let blocked, let note):
             let done = blocked ? "blocked \(url): it is never dialled." : "unblocked \(url)."
             state.status = note.map { StatusLine(done + " " + $0, .warning) } ?? StatusLine(done, .success)
