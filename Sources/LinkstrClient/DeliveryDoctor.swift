@@ -63,6 +63,9 @@ public struct DeliveryDoctor: Sendable {
         public var sessionID: String?
     }
 
+    /// Relays checked at once.
+    static let checksAtOnce = 16
+
     let store: AccountStore
     let me: Pubkey
     let engine: @Sendable () async throws -> SyncEngine
@@ -118,9 +121,15 @@ public struct DeliveryDoctor: Sendable {
             }
         }
         let toCheck = Set(lists.values.flatMap(\.relays)).subtracting(blocked).sorted()
+        // At most `checksAtOnce` connections at a time (everyone we know may name hundreds of relays).
         let checks = await withTaskGroup(of: RelayCheck.self) { group in
-            for url in toCheck { group.addTask { await Self.check(url, dialer) } }
-            return await group.reduce(into: [String: RelayCheck]()) { $0[$1.url] = $1 }
+            var results = [String: RelayCheck](), next = toCheck.makeIterator()
+            for _ in 0..<Self.checksAtOnce { if let url = next.next() { group.addTask { await Self.check(url, dialer) } } }
+            while let done = await group.next() {
+                results[done.url] = done
+                if let url = next.next() { group.addTask { await Self.check(url, dialer) } }
+            }
+            return results
         }
         var members = [Member]()
         for person in people {

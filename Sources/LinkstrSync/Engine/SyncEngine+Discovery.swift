@@ -16,6 +16,10 @@ struct DiscoveryState {
 extension SyncEngine {
     /// Lookups are this far apart per person (a list found is kept for `Budget.staleAfter`).
     static let lookupInterval: Int64 = 3_600
+    /// NIP-05 documents fetched by one lookup, at most.
+    static let nip05PerLookup = 16
+    /// Relays beyond ours asked by one lookup, at most.
+    static let relaysPerLookup = 24
 
     public func setIndexers(_ relays: [String]) { discovery.indexers = relays.compactMap(RelayURL.normalized) }
     public var indexers: [String] { discovery.indexers }
@@ -47,11 +51,14 @@ extension SyncEngine {
         let ours = Set(await pool.snapshots().filter(\.enabled).map(\.url))
         var elsewhere = Set(discovery.indexers)
         for member in wanted { for hint in read("someone's relay hints", { try store.relayHints(member) }) ?? [] { elsewhere.insert(hint) } }
-        // The relays their NIP-05 documents list, for those whose kind 0 names one (fetched at once).
-        let identified = wanted.compactMap { m -> (Pubkey, NIP05Relays.Identifier)? in
-            guard let text = read("a profile's NIP-05", { try store.profileNIP05(m) }) ?? nil, let id = NIP05Relays.identifier(text) else { return nil }
-            return (m, id)
-        }
+        // The relays their NIP-05 documents list, for those with no list at all whose kind 0 names one
+        // (the fallback: at most `nip05PerLookup` documents fetched at once).
+        let identified = wanted.lazy.filter { let r = self.deliveryRecipient($0); return r.inbox == nil && r.readRelays == nil }
+            .compactMap { m -> (Pubkey, NIP05Relays.Identifier)? in
+                guard let text = self.read("a profile's NIP-05", { try self.store.profileNIP05(m) }) ?? nil,
+                      let id = NIP05Relays.identifier(text) else { return nil }
+                return (m, id)
+            }.prefix(Self.nip05PerLookup)
         let fromNIP05 = await withTaskGroup(of: [String].self) { group in
             for (member, id) in identified { group.addTask { await delivery.nip05Relays(id, pubkey: member) ?? [] } }
             return await group.reduce(into: [String]()) { $0 += $1 }
@@ -61,20 +68,23 @@ extension SyncEngine {
         elsewhere = elsewhere.filter { !blocked.contains($0) }
         var answered = [String: String?]()
         // Our relays through the pool (already connected), the others on short connections, all at once.
-        let asked = elsewhere.sorted()
+        // Bounded: the indexers first, then the others, at most `relaysPerLookup` connections.
+        let indexers = discovery.indexers.filter(elsewhere.contains)
+        let asked = Array((indexers + elsewhere.subtracting(indexers).sorted()).prefix(Self.relaysPerLookup))
         let othersTask = Task { await withTaskGroup(of: (String, InboxDelivery.Answer).self) { group in
             for relay in asked { group.addTask { (relay, await delivery.query(filters, on: relay, maxEvents: most)) } }
             return await group.reduce(into: [(String, InboxDelivery.Answer)]()) { $0.append($1) }
         } }
         let fromOurs = await queryEach(filters, timeout: .nanoseconds(delivery.timeout.nanoseconds))
         let others = await withTaskCancellationHandler { await othersTask.value } onCancel: { othersTask.cancel() }
+        let wantedSet = Set(wanted)
         if let answer = fromOurs {
-            for e in answer.events { storeDiscoveredList(e, wanted: Set(wanted), foundOn: answer.sources[e.id.hex]?.sorted().first, now: now) }
+            for e in answer.events { storeDiscoveredList(e, wanted: wantedSet, foundOn: answer.sources[e.id.hex]?.sorted().first, now: now) }
             for relay in answer.relays { answered[relay] = answer.ends[relay] == nil ? "no answer in time" : nil }
         }
         for (relay, answer) in others {
             answered[relay] = answer.error
-            for e in answer.events { storeDiscoveredList(e, wanted: Set(wanted), foundOn: relay, now: now) }
+            for e in answer.events { storeDiscoveredList(e, wanted: wantedSet, foundOn: relay, now: now) }
         }
         return answered
     }
