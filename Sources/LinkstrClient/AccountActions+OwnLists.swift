@@ -79,7 +79,7 @@ extension AccountActions {
         let blocked = Set(try blockedRelays())
         if let bad = urls.first(where: blocked.contains) { throw OwnListFailure.alreadyBlocked(bad) }
         try store.setChosenInboxRelays(urls.isEmpty ? nil : urls)
-        let published = await (try engine()).publishInboxRelaysIfChanged()
+        let published = await (try engine()).publishOwnListsIfChanged()
         return ListEdit(relay: nil, published: published, note: published ? nil : "saved here; it goes to your relays at the next chance")
     }
 }

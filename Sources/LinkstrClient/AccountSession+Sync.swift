@@ -17,7 +17,7 @@ extension AccountSession {
     /// Once the history is read: our inbox relays (kind 10050) when they changed, and preference records
     /// saved while offline. Only then: relays that did not answer a REQ would not answer an EVENT either.
     public func afterHistory() async {
-        await engine.publishInboxRelaysIfChanged()
+        await engine.publishOwnListsIfChanged()
         await engine.publishPendingPreferences()
         await engine.refreshStaleRelayLists()
     }

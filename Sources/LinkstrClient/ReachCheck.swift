@@ -9,10 +9,7 @@ extension AccountStore {
         guard let session = try session(sessionID) else { return [] }
         let members = session.derived.currentMembers.filter { $0 != owner }.sorted()
         guard !members.isEmpty else { return [] }
-        let recipients = try members.map { m in
-            DeliveryRelayChoice.Recipient(pubkey: m, inbox: try relayListRecord(m, kind: InboxRelayRule.inboxKind)?.relays,
-                                          readRelays: try relayListRecord(m, kind: InboxRelayRule.relayListKind)?.relays)
-        }
+        let recipients = try members.map(deliveryRecipient)
         let plan = DeliveryRelayChoice.plan(recipients, ours: Set(ours), blocked: try blockedRelays(), budget: budget, now: now)
         let naming = try PersonNaming(self)
         return members.compactMap { m in

@@ -28,7 +28,9 @@ enum OutboxBench {
         let me = SecretKey.generate(), members = (0..<9).map { _ in SecretKey.generate().publicKey.hex }
         let now = Int64(Date().timeIntervalSince1970)
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-outboxbench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
+        defer {
+            do { try FileManager.default.removeItem(at: home) } catch { print("  (could not remove \(home.path): \(error))") }
+        }
         let local = try LocalStore(paths: DataPaths.resolve(home: home.path))
         let store = try local.account(me, now: now)
         for (member, relay) in zip(members, relays) {

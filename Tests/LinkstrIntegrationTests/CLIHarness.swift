@@ -162,6 +162,14 @@ struct StubTools {
     func remove() { try? FileManager.default.removeItem(at: directory) }
 }
 
+/// Removes a test's temporary file or directory; one already gone is fine, any other failure fails the test.
+func removeTemporary(_ url: URL, file: StaticString = #filePath, line: UInt = #line) {
+    do { try FileManager.default.removeItem(at: url) } catch CocoaError.fileNoSuchFile {
+    } catch {
+        XCTFail("could not remove \(url.path): \(error)", file: file, line: line)
+    }
+}
+
 extension Array {
     /// The element at `index`, or nil past the ends (screens and relay answers have what they have).
     subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }

@@ -91,7 +91,7 @@ final class MediaSaveTests: XCTestCase {
 
     func testACancelledSaveKeepsNothingAndAPageIsNoImage() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-save-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
+        defer { removeTemporary(home) }
         let local = try LocalStore(paths: DataPaths.resolve(home: home.path))
         let store = try local.account(SecretKey.generate(), now: 1)
         let media = try XCTUnwrap(local.mediaCache(for: store, limitBytes: 1 << 30))

@@ -15,7 +15,7 @@ final class OutboxDeliveryTests: XCTestCase {
         let inbox = try TestRelay(requireAuthToRead: true, readers: [bob.publicKey.hex])
         let small = try InteropServer(script: "limited_relay.py", arguments: ["1200"])
         let counts = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-count-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: counts) }
+        defer { removeTemporary(counts) }
         let blocked = try InteropServer(script: "counting_tcp.py", arguments: [counts.path])
         func attempts() -> Int { Int((try? String(contentsOf: counts, encoding: .utf8)) ?? "0") ?? 0 }
         // The harness's own check that it listens is one attempt: counted before anything else starts.

@@ -37,6 +37,15 @@ extension AccountStore {
         public let foundOn: String?
     }
 
+    /// What we know of where `member` reads, for the relay choice: both lists, and when they were
+    /// last seen (a row from before `fetched_at` counts from its list's date).
+    public func deliveryRecipient(_ member: Pubkey) throws -> DeliveryRelayChoice.Recipient {
+        let inbox = try relayListRecord(member, kind: InboxRelayRule.inboxKind)
+        let general = try relayListRecord(member, kind: InboxRelayRule.relayListKind)
+        let seen = [inbox, general].compactMap { $0.map { $0.fetchedAt > 0 ? $0.fetchedAt : $0.createdAt } }.max()
+        return DeliveryRelayChoice.Recipient(pubkey: member, inbox: inbox?.relays, readRelays: general?.relays, listedAt: seen)
+    }
+
     public func relayListRecord(_ pubkey: Pubkey, kind: Int) throws -> StoredRelayList? {
         let ref = cipher.reference(pubkey)
         guard let r = try db.query("SELECT relays_enc, created_at, fetched_at, found_on_enc FROM inbox_relays WHERE owner = ? AND pubkey_ref = ? AND kind = ?",

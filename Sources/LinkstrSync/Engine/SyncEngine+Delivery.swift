@@ -50,11 +50,9 @@ extension SyncEngine {
     }
 
     /// What we know of where `member` reads.
+    /// (Unreadable: no list, and said in the log.)
     func deliveryRecipient(_ member: Pubkey) -> DeliveryRelayChoice.Recipient {
-        let inbox = read("a member's inbox relays") { try store.relayListRecord(member, kind: InboxRelayRule.inboxKind) } ?? nil
-        let general = read("a member's relay list") { try store.relayListRecord(member, kind: InboxRelayRule.relayListKind) } ?? nil
-        let seen = [inbox, general].compactMap { $0.map { $0.fetchedAt > 0 ? $0.fetchedAt : $0.createdAt } }.max()
-        return DeliveryRelayChoice.Recipient(pubkey: member, inbox: inbox?.relays, readRelays: general?.relays, listedAt: seen)
+        read("a member's relay lists") { try store.deliveryRecipient(member) } ?? DeliveryRelayChoice.Recipient(pubkey: member)
     }
 
     /// The relays we blocked (unreadable: none, and said in the log).
@@ -63,15 +61,18 @@ extension SyncEngine {
     private func deliverToInboxes(_ wraps: [Pubkey: [NostrEvent]], rumorsOf: [Pubkey: [String]], receipt: PublishReceipt) async {
         // Members with no list at all are looked up first (bounded); a stale list is used as it is and
         // refreshed after the history (`refreshStaleRelayLists`), never on the send's way.
-        let missing = wraps.keys.filter { let r = deliveryRecipient($0); return r.inbox == nil && r.readRelays == nil }
-        if !missing.isEmpty { await discoverRelayLists(for: missing, onlyMissingOrStale: true) }
+        var recipients = wraps.keys.sorted().map(deliveryRecipient)
+        let missing = recipients.filter { $0.inbox == nil && $0.readRelays == nil }.map(\.pubkey)
+        if !missing.isEmpty {
+            await discoverRelayLists(for: missing, onlyMissingOrStale: true)
+            recipients = recipients.map { $0.inbox == nil && $0.readRelays == nil ? deliveryRecipient($0.pubkey) : $0 }
+        }
         let budget = outbox.budget, now = clock()
         let ours = Set(await pool.snapshots().filter(\.enabled).map(\.url))
         let blocked = blockedRelaySet()
         var configured = self.delivery
         configured.isBlocked = { blocked.contains($0) }
         let delivery = configured
-        let recipients = wraps.keys.sorted().map(deliveryRecipient)
         var outcomes = [Pubkey: MemberDelivery](), failures = [Pubkey: [(relay: String, why: String)]]()
         var waiting = Set(wraps.keys), excluded = blocked, connections = 0
         var reports = [InboxDelivery.Report]()

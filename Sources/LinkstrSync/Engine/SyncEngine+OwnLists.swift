@@ -16,7 +16,7 @@ extension SyncEngine {
     /// use. Each is published when it differs from what was last published, and only while a relay is
     /// connected (housekeeping: it never waits for a connection). True when something was published.
     @discardableResult
-    public func publishInboxRelaysIfChanged() async -> Bool {
+    public func publishOwnListsIfChanged() async -> Bool {
         let snapshots = await pool.snapshots()
         guard snapshots.contains(where: { $0.status == .connected }) else { return false }
         var published = [NostrEvent]()

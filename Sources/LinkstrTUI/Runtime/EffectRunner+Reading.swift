@@ -27,7 +27,7 @@ extension EffectRunner {
             let view = try store.postView(id)
             let summary = try view.flatMap { try actions.summary(of: $0.post.sessionID) }
             return [.post(.postLoaded(postID: id, view: view, sessionName: summary?.name ?? "", listed: summary?.standing == .listed)),
-                    .post(.deliveriesLoaded(postID: id, try store.deliveryRows(of: id)))]
+                    .post(.deliveriesLoaded(postID: id, try view.map { try store.deliveryRows(of: $0.post) } ?? []))]
                 + (view.map { loadLinkTitles([$0.post.url], fetching: summary?.standing == .listed, session: $0.post.sessionID) } ?? [])
         case .you(.loadContacts):
             guard let store else { return [] }

@@ -134,7 +134,7 @@ extension EffectRunner {
     func applyRelays() async -> [AppAction] {
         await account?.applyRelays()
         // Our kind 10050 and 10002 follow the edit (issue 30), beside it: they need a connected relay.
-        if let engine = account?.engine { startAccountTask { _ in await engine.publishInboxRelaysIfChanged() } }
+        if let engine = account?.engine { startAccountTask { _ in await engine.publishOwnListsIfChanged() } }
         return [.settings(.relaysChanged(relayRows()))]
     }
 
