@@ -14,6 +14,8 @@ struct IngestBatcher {
         /// Arrived on the live subscription after that relay's EOSE for it: news, not history.
         let live: Bool
         let event: NostrEvent
+        /// Fetched by id after a NIP-77 sync: if already processed, its row lacks `created_at`.
+        var reconciled = false
     }
 
     enum Admission: Equatable {

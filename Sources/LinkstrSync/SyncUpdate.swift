@@ -53,5 +53,12 @@ public struct SyncStats: Sendable, Equatable {
     /// their wraps are read again on the next sync, and a run with any is not complete.
     public var storeFailures = 0
     public var lastStoreError: String?
+    /// NIP-77: relays whose history was reconciled, the rounds and hex bytes exchanged (both ways), the
+    /// ids we lacked, and relays that fell back to paging.
+    public var reconciledRelays = 0
+    public var reconcileRounds = 0
+    public var reconcileBytes = 0
+    public var reconcileNeeded = 0
+    public var reconcileFallbacks = 0
     public init() {}
 }

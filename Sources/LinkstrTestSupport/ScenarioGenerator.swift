@@ -101,7 +101,7 @@ extension InboundMessage {
 }
 
 /// SplitMix64: a small, fast, seedable generator for reproducible randomness in tests.
-public struct SplitMix: Sendable {
+public struct SplitMix: Sendable, RandomNumberGenerator {
     public var state: UInt64
     public init(seed: UInt64) { state = seed }
     public mutating func next() -> UInt64 {

@@ -78,6 +78,8 @@ final class BackfillPagingTests: XCTestCase {
         let pool = RelayPool(authSigner: SyncEngine.authSigner(for: me))
         await pool.setRelays([(url, true)])
         let engine = SyncEngine(identity: me, store: store, pool: pool)
+        // Paging is what these test: LocalRelay would otherwise be read by NIP-77 (`NegentropySyncTests`).
+        await engine.setNegentropy(enabled: false)
         var incomplete = false
         let notices = Task {
             for await update in engine.updates {

@@ -104,6 +104,10 @@ extension RelayPool {
             sink.yield(.notice(relay: url, text))
         case .count:
             break
+        case .negMsg(let sub, let message):
+            negentropyAnswered(url, sub, .message(message))
+        case .negErr(let sub, let reason):
+            negentropyAnswered(url, sub, .refused(reason))
         }
     }
 

@@ -16,6 +16,8 @@ public enum PoolEvent: Sendable {
     /// Connected and its NIP-11 limits known (or known to be absent): a good moment to backfill it.
     case ready(relay: String)
     case status(RelaySnapshot)
+    /// NIP-77: an answer to a negentropy sync this pool opened on `relay`.
+    case negentropy(relay: String, subscription: String, NegentropyAnswer)
 }
 
 /// Signs the NIP-42 AUTH event (kind 22242) for a relay and challenge with the user's key.
@@ -79,6 +81,8 @@ public actor RelayPool {
     var machines: [String: RelayMachine] = [:]
     var links: [String: Link] = [:]
     var subscriptions: [String: Subscription] = [:]
+    /// NIP-77 syncs open on each relay's current connection (`RelayPool+Negentropy`).
+    var negentropySyncs: Set<NegentropyKey> = []
     var publishes: [UUID: PendingPublish] = [:]
     /// Senders waiting at the send gate (`waitForWritableRelay`), woken by `step`.
     var gateWaiters: [UUID: CheckedContinuation<PublishError?, Never>] = [:]
@@ -234,6 +238,7 @@ public actor RelayPool {
         }
         links[url]?.connection = connection
         links[url]?.tasks = [reader, pinger]
+        forgetNegentropy(url)
         machines[url]?.stats.lastConnectedAt = Date(timeIntervalSince1970: TimeInterval(configuration.time.wallSeconds()))
         dropped.withLock { _ = $0.remove(url) }
         step(url) { $0.opened(generation: generation, information: information, now: now) }

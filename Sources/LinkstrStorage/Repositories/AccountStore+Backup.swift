@@ -41,7 +41,7 @@ extension AccountStore {
             } else {
                 try replaceRelays(RelayURL.defaults.map { ($0, true, now) }, c)
             }
-            try insertProcessed(b.file.posts.flatMap(\.transportIDs), now: now, c)
+            try insertProcessed(b.file.posts.flatMap(\.transportIDs).map { ProcessedWrap(id: $0) }, now: now, c)
             for sid in outcome.touchedSessions.sorted() { try refreshAggregates(sid, scope) }
             return outcome
         }

@@ -6,6 +6,12 @@ extension AccountStore {
     /// crash never leaves half a change and a restart never opens those wraps again.
     public func ingest(_ messages: [InboundMessage], restoringHistory: Bool = false, processedWraps: [String] = [],
                        now: Int64) throws -> [IngestReport] {
+        try ingest(messages, restoringHistory: restoringHistory, wraps: processedWraps.map { ProcessedWrap(id: $0) }, now: now)
+    }
+
+    /// The same, with each wrap's `created_at` when it was addressed to us (NIP-77's local set).
+    public func ingest(_ messages: [InboundMessage], restoringHistory: Bool = false, wraps processedWraps: [ProcessedWrap],
+                       now: Int64) throws -> [IngestReport] {
         try writing { scope in
             var store = SQLiteIngestStore(scope: scope, store: self)
             var reports = [IngestReport]()

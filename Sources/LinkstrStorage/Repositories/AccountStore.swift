@@ -93,16 +93,17 @@ public final class AccountStore: Sendable {
 
     public func processedWrapCount() throws -> Int { Int(try db.scalar("SELECT count(*) FROM processed_wraps WHERE owner = ?", [o]).int ?? 0) }
 
-    func insertProcessed(_ wrapIDs: [String], now: Int64, _ c: Connection) throws {
-        for w in wrapIDs {
-            try c.run("INSERT OR IGNORE INTO processed_wraps (owner, wrap_id, processed_at) VALUES (?, ?, ?)", [o, .text(w), .integer(now)])
+    func insertProcessed(_ wraps: [ProcessedWrap], now: Int64, _ c: Connection) throws {
+        for w in wraps {
+            try c.run("INSERT OR IGNORE INTO processed_wraps (owner, wrap_id, processed_at, created_at) VALUES (?, ?, ?, ?)",
+                      [o, .text(w.id), .integer(now), w.createdAt.map { .integer($0) } ?? .null])
         }
     }
 
     /// Records wraps that carried nothing to ingest (invalid, not linkstr) so they are never opened again.
     public func markProcessed(_ wrapIDs: [String], now: Int64) throws {
         guard !wrapIDs.isEmpty else { return }
-        try db.write { try insertProcessed(wrapIDs, now: now, $0) }
+        try db.write { try insertProcessed(wrapIDs.map { ProcessedWrap(id: $0) }, now: now, $0) }
     }
 
     // MARK: account flags
@@ -210,7 +211,7 @@ public final class AccountStore: Sendable {
     static let ownedTables = ["account_state", "sessions", "snapshots", "session_deletions", "session_members", "membership_intervals",
                               "posts", "reactions", "tombstones", "staged_messages", "contacts", "relays", "processed_wraps",
                               "link_metadata", "settings", "profiles", "inbox_relays", "preferences", "drafts",
-                              "deliveries", "relay_hints"]
+                              "deliveries", "relay_hints", "negentropy_refusals"]
 }
 
 /// The account's sessions in memory, as last committed: loaded on first use on the writer (so a load

@@ -273,6 +273,18 @@ enum Migrations {
             PRIMARY KEY (owner, pubkey_ref)
         );
         """,
+        // 12: issue 31 (NIP-77). Each processed wrap's own `created_at` when it was addressed to us (the
+        // local set a negentropy sync compares; rows from before stay NULL until a sync fetches them
+        // again and fills it in); when a relay last refused NIP-77 (it is paged instead for a while).
+        """
+        ALTER TABLE processed_wraps ADD COLUMN created_at INTEGER;
+        CREATE TABLE negentropy_refusals (
+            owner TEXT NOT NULL REFERENCES accounts(pubkey) ON DELETE CASCADE,
+            url TEXT NOT NULL,
+            refused_at INTEGER NOT NULL,
+            PRIMARY KEY (owner, url)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     static var migrator: DatabaseMigrator {

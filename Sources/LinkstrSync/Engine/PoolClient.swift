@@ -22,6 +22,9 @@ public struct PoolClient: Sendable {
     public var isDroppedForJunk: @Sendable (_ relay: String) -> Bool
     /// Closes every relay; `events` ends.
     public var stop: @Sendable () async -> Void
+    /// NIP-77 on one relay (`RelayPool+Negentropy`): open (false when not connected), continue, close,
+    /// and whether its NIP-11 lists 77 (nil: it lists no NIPs).
+    public var negentropy: NegentropyClient
 
     public init(events: @escaping @Sendable () -> AsyncStream<PoolEvent>,
                 subscribe: @escaping @Sendable (String, [Filter], Set<String>?) async -> Void,
@@ -32,6 +35,7 @@ public struct PoolClient: Sendable {
                 effectiveLimit: @escaping @Sendable (Int, String) async -> Int = { wanted, _ in wanted },
                 eventsChecked: @escaping @Sendable (String, Int, Int) async -> Void = { _, _, _ in },
                 isDroppedForJunk: @escaping @Sendable (String) -> Bool = { _ in false },
+                negentropy: NegentropyClient = .unsupported,
                 stop: @escaping @Sendable () async -> Void) {
         self.events = events
         self.subscribe = subscribe
@@ -42,6 +46,7 @@ public struct PoolClient: Sendable {
         self.effectiveLimit = effectiveLimit
         self.eventsChecked = eventsChecked
         self.isDroppedForJunk = isDroppedForJunk
+        self.negentropy = negentropy
         self.stop = stop
     }
 
@@ -56,6 +61,10 @@ public struct PoolClient: Sendable {
                    effectiveLimit: { await pool.effectiveLimit($0, relay: $1) },
                    eventsChecked: { await pool.eventsChecked(relay: $0, valid: $1, junk: $2) },
                    isDroppedForJunk: { pool.isDroppedForJunk($0) },
+                   negentropy: NegentropyClient(open: { await pool.openNegentropy($0, filter: $1, message: $2, relay: $3) },
+                                                send: { await pool.sendNegentropy($0, message: $1, relay: $2) },
+                                                close: { await pool.closeNegentropy($0, relay: $1) },
+                                                advertised: { await pool.advertisesNegentropy(relay: $0) }),
                    stop: { await pool.stop() })
     }
 
@@ -63,4 +72,26 @@ public struct PoolClient: Sendable {
     func readableRelays() async -> Set<String> {
         Set(await snapshots().filter { $0.status == .connected || $0.status == .readOnly }.map(\.url))
     }
+}
+
+/// The NIP-77 part of `PoolClient`.
+public struct NegentropyClient: Sendable {
+    public var open: @Sendable (_ id: String, _ filter: Filter, _ message: String, _ relay: String) async -> Bool
+    public var send: @Sendable (_ id: String, _ message: String, _ relay: String) async -> Bool
+    public var close: @Sendable (_ id: String, _ relay: String) async -> Void
+    public var advertised: @Sendable (_ relay: String) async -> Bool?
+
+    public init(open: @escaping @Sendable (String, Filter, String, String) async -> Bool,
+                send: @escaping @Sendable (String, String, String) async -> Bool,
+                close: @escaping @Sendable (String, String) async -> Void,
+                advertised: @escaping @Sendable (String) async -> Bool?) {
+        self.open = open
+        self.send = send
+        self.close = close
+        self.advertised = advertised
+    }
+
+    /// A pool without NIP-77 (test fakes): every history is paged.
+    public static let unsupported = NegentropyClient(open: { _, _, _, _ in false }, send: { _, _, _ in false }, close: { _, _ in },
+                                                     advertised: { _ in false })
 }

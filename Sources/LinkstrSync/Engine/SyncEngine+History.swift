@@ -26,16 +26,25 @@ struct HistoryState {
     /// The initial history is settled when no page is running, at least one relay's chain settled
     /// (finished or incomplete), and every relay still trying to connect has given up for now.
     var settled: Bool {
-        let settled = pagers.contains { $0.key.chain == .giftWraps && $0.value.outcome != nil }
-        let running = pagers.values.contains(where: \.isRunning)
-        let connecting = relayStatus.contains { url, status in status == .connecting && pagers[HistoryKey(relay: url, chain: .giftWraps)] == nil }
+        let reconcilers = reconcile.reconcilers
+        let settled = pagers.contains { $0.key.chain == .giftWraps && $0.value.outcome != nil } || reconcilers.values.contains { $0.outcome != nil }
+        let running = pagers.values.contains(where: \.isRunning) || reconcilers.values.contains(where: \.isRunning)
+        let connecting = relayStatus.contains { url, status in
+            status == .connecting && pagers[HistoryKey(relay: url, chain: .giftWraps)] == nil && reconcilers[url] == nil
+        }
         return settled && !running && !connecting && awaitingRetry.isEmpty
     }
 
-    /// Each history chain read to its end on at least one relay.
+    /// Each history chain read to its end on at least one relay (gift wraps: paged or reconciled).
     var read: Bool {
-        SyncSubscription.HistoryChain.allCases.allSatisfy { chain in pagers.contains { $0.key.chain == chain && $0.value.outcome == .finished } }
+        SyncSubscription.HistoryChain.allCases.allSatisfy { chain in
+            pagers.contains { $0.key.chain == chain && $0.value.outcome == .finished }
+                || (chain == .giftWraps && reconcile.reconcilers.values.contains { $0.outcome == .finished })
+        }
     }
+
+    /// NIP-77 syncs of the gift-wrap chain (`SyncEngine+Reconcile`).
+    var reconcile = ReconcileState()
 
     func subscription(_ key: HistoryKey, _ page: HistoryPager.Page) -> SyncSubscription {
         .history(key.chain, relay: relayIndex[key.relay] ?? 0, page: page.number)
@@ -80,6 +89,7 @@ extension SyncEngine {
                 await historyIncomplete(snapshot.url, .disconnected)
             }
         }
+        if snapshot.status != .connected { reconcileDisconnected(snapshot.url) }
         for chain in SyncSubscription.HistoryChain.allCases where snapshot.status != .connected {
             let key = HistoryKey(relay: snapshot.url, chain: chain)
             if let page = history.pagers[key]?.page { await pageEnded(key, history.subscription(key, page), .disconnected) }
@@ -100,11 +110,23 @@ extension SyncEngine {
         if history.relayIndex[relay] == nil { history.relayIndex[relay] = history.relayIndex.count }
         history.awaitingRetry[relay] = nil
         for chain in SyncSubscription.HistoryChain.allCases {
-            let key = HistoryKey(relay: relay, chain: chain)
-            if history.pagers[key] == nil { history.pagers[key] = HistoryPager(relayLimit: await pool.effectiveLimit(Self.pageSize, relay)) }
-            guard let actions = history.pagers[key]?.start() else { continue }
-            await carryOut(actions, key)
+            if chain == .giftWraps, await shouldReconcile(relay) {
+                let key = HistoryKey(relay: relay, chain: chain)
+                if let page = history.pagers[key]?.page { await carryOut([.close(page)], key) }
+                history.pagers[key] = nil
+                await startReconcile(relay)
+            } else {
+                await startPaging(relay, chain)
+            }
         }
+    }
+
+    /// (Re)starts one chain's pages from the newest events.
+    func startPaging(_ relay: String, _ chain: SyncSubscription.HistoryChain) async {
+        let key = HistoryKey(relay: relay, chain: chain)
+        if history.pagers[key] == nil { history.pagers[key] = HistoryPager(relayLimit: await pool.effectiveLimit(Self.pageSize, relay)) }
+        guard let actions = history.pagers[key]?.start() else { return }
+        await carryOut(actions, key)
     }
 
     /// A page ends on EOSE, CLOSED, a disconnect or its deadline; the chain's pager decides what follows.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LinkstrDomain
 import LinkstrRelay
+import LinkstrStorage
 import NostrProtocol
 import Synchronization
 
@@ -30,14 +31,14 @@ struct IngestState {
 /// Ingest: wraps deduplicated before any decryption, opened on every core, stored one batch per
 /// transaction off the actor, with backpressure on the pool's consumer.
 extension SyncEngine {
-    func enqueue(_ relay: String, live: Bool, _ e: NostrEvent) async {
+    func enqueue(_ relay: String, live: Bool, _ e: NostrEvent, reconciled: Bool = false) async {
         stats.wrapsReceived += 1
         let received = Self.seconds(ContinuousClock.now)
         if stats.firstReceived == nil { stats.firstReceived = received }
         stats.lastReceived = received
         // `live` is decided on receipt: an event is news only when it came on the live subscription after
         // that relay's EOSE for it. (Deciding at flush time filed history received just before EOSE as live.)
-        switch ingestion.batcher.admit(IngestBatcher.Item(relay: relay, live: live && ingestion.liveEOSE.contains(relay), event: e)) {
+        switch ingestion.batcher.admit(IngestBatcher.Item(relay: relay, live: live && ingestion.liveEOSE.contains(relay), event: e, reconciled: reconciled)) {
         case .inFlight: stats.wrapsAlreadyProcessed += 1
         case .knownJunk:
             stats.invalidWraps += 1
@@ -148,6 +149,9 @@ extension SyncEngine {
         let batch = known.isEmpty ? buffered : buffered.filter { !known.contains($0.event.id.hex) }
         var checked = [String: (valid: Int, junk: Int)]()
         for item in buffered where known.contains(item.event.id.hex) { checked[item.relay, default: (0, 0)].valid += 1 }
+        // Processed before their `created_at` was kept: a NIP-77 sync found them missing; now they are not.
+        let untimed = buffered.filter { $0.reconciled && known.contains($0.event.id.hex) }.map { ProcessedWrap(id: $0.event.id.hex, createdAt: $0.event.createdAt) }
+        if !untimed.isEmpty { write("the times of processed wraps") { try store.fillWrapTimes(untimed) } }
         guard !batch.isEmpty else { return await reportChecked(checked) }
         let now = clock()
         let identity = identity, cache = keyCache
@@ -176,13 +180,15 @@ extension SyncEngine {
         }
         returnMemoryAfterJunk()
         await reportChecked(checked)
-        let wrapIDs = zip(batch, opened).compactMap { item, result in (try? result.get()) == nil ? nil : item.event.id.hex }
+        let wraps = zip(batch, opened).compactMap { item, result in
+            (try? result.get()) == nil ? nil : ProcessedWrap(id: item.event.id.hex, createdAt: item.event.createdAt)
+        }
         do {
             let storeStart = ContinuousClock.now
             defer { stats.storeSeconds += Self.seconds(ContinuousClock.now) - Self.seconds(storeStart) }
             let store = self.store, restoring = history.restoring, messages = messages
             // Off the actor: pool events go on being received while the batch is written.
-            let reports = try await Self.writing { try store.ingest(messages, restoringHistory: restoring, processedWraps: wrapIDs, now: now) }
+            let reports = try await Self.writing { try store.ingest(messages, restoringHistory: restoring, wraps: wraps, now: now) }
             var touched = Set<String>(), notifications = [InboundNotification]()
             for r in reports {
                 touched.formUnion(r.touchedSessions)
@@ -194,7 +200,7 @@ extension SyncEngine {
                 case .ignored: stats.ignored += 1
                 }
             }
-            log.debug("batch ingested", metadata: ["wraps": "\(batch.count)", "opened": "\(wrapIDs.count)", "messages": "\(messages.count)",
+            log.debug("batch ingested", metadata: ["wraps": "\(batch.count)", "opened": "\(wraps.count)", "messages": "\(messages.count)",
                                                    "sessions": "\(touched.count)"])
             if !touched.isEmpty || !notifications.isEmpty { updateSink.yield(.ingested(touchedSessions: touched, notifications: notifications)) }
             if !touched.isEmpty { scheduleProfileRefresh() }

@@ -1,5 +1,6 @@
 import LinkstrDomain
 import LinkstrRelay
+import LinkstrStorage
 import NostrProtocol
 
 /// Sending: the user's actions sealed and published as one batch, applied locally once accepted; plain
@@ -28,7 +29,11 @@ extension SyncEngine {
         log.info("sent", metadata: ["rumors": "\(rumors.count)", "wraps": "\(batch.wraps.count)"])
         // Our self-copies will come back from the relays: mark them processed so they are never opened.
         // The caller's use case answers for it: no `ingested` update here, so one action has one answer.
-        _ = try store.ingest(batch.localMessages, processedWraps: batch.wraps.map { $0.id.hex }, now: now)
+        // Only the self-copies are in a relay's answer to our filter (NIP-77's local set).
+        let wraps = batch.wraps.map { w in
+            ProcessedWrap(id: w.id.hex, createdAt: w.tags.contains { $0.count >= 2 && $0[0] == "p" && $0[1] == me } ? w.createdAt : nil)
+        }
+        _ = try store.ingest(batch.localMessages, wraps: wraps, now: now)
         try store.markSent(batch.startedPosts)
         scheduleProfileRefresh()  // a new session or member list may name people we have not asked about
         startInboxDelivery(batch, receipt: receipt)

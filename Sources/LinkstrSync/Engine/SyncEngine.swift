@@ -125,6 +125,8 @@ public actor SyncEngine {
         consumer?.cancel()
         preferences.uploadTask?.cancel()
         history.pageTimers.values.forEach { $0.cancel() }
+        history.reconcile.answerTimers.values.forEach { $0.cancel() }
+        history.reconcile.fetchTimers.values.forEach { $0.values.forEach { $0.cancel() } }
         // Stop receiving first: a relay that keeps streaming must not hold the caller past its deadline.
         // What is buffered is ingested; what was still on the wire is fetched again next time (only
         // ingested wraps are recorded as processed).
@@ -208,6 +210,10 @@ public actor SyncEngine {
                 let matches = e.kind == NIP59.giftWrapKind && e.tags.contains { $0.count >= 2 && $0[0] == "p" && $0[1] == me }
                 historyPageEvent(relay, subscription, e, matches: matches)
                 await enqueue(relay, live: false, e)
+            case .reconcileFetch:
+                // The pool passed only what the fetch's filter matches (these ids, gift wraps, to us).
+                await enqueue(relay, live: false, e, reconciled: true)
+            case .reconcile: break
             }
         case .eose(let relay, let id):
             guard let subscription = SyncSubscription(id: id) else { return }
@@ -221,6 +227,7 @@ public actor SyncEngine {
                 release(.followListAnswered)
             case .history(let chain, _, _): await pageEnded(HistoryKey(relay: relay, chain: chain), subscription, .eose)
             case .query(let n): queryEnded(n, relay, .eose)
+            case .reconcileFetch(_, let batch): await reconcileFetchEnded(relay, batch: batch)
             default: break
             }
             // A history page's tail joins the next page's batch (or is flushed when the history settles).
@@ -230,10 +237,14 @@ public actor SyncEngine {
             case .history(let chain, let r, let page)?:
                 await pageEnded(HistoryKey(relay: relay, chain: chain), .history(chain, relay: r, page: page), .closed(reason.raw))
             case .query(let n)?: queryEnded(n, relay, .closed(reason.raw))
+            case .reconcileFetch(_, let batch)?: await reconcileFetchEnded(relay, batch: batch)
             default: break
             }
         case .notice(let relay, let text):
+            await reconcileNoticed(relay, text)
             updateSink.yield(.notice(relay: relay, text))
+        case .negentropy(let relay, let id, let answer):
+            await reconcileAnswered(relay, id, answer)
         case .ready(let relay):
             ingestion.liveEOSE.remove(relay)
             if started {
@@ -273,7 +284,9 @@ public actor SyncEngine {
 
 extension SyncSubscription {
     var isGiftWrapHistory: Bool {
-        if case .history(.giftWraps, _, _) = self { return true }
-        return false
+        switch self {
+        case .history(.giftWraps, _, _), .reconcileFetch: return true
+        default: return false
+        }
     }
 }

@@ -15,6 +15,10 @@ public enum SyncSubscription: Hashable, Sendable {
     case preferences
     /// A one-shot read-only request.
     case query(Int)
+    /// NIP-77: one relay's negentropy sync of our gift wraps (NEG-OPEN's own namespace), and the REQs
+    /// by id that fetch what it found missing.
+    case reconcile(relay: Int)
+    case reconcileFetch(relay: Int, batch: Int)
 
     /// The history chains of each relay (wire 2026 §6): our gift wraps, and our private preferences.
     public enum HistoryChain: Hashable, Sendable, CaseIterable { case giftWraps, preferences }
@@ -31,6 +35,8 @@ public enum SyncSubscription: Hashable, Sendable {
         case .addedYouRows: return "linkstr-contact-rows"
         case .preferences: return "linkstr-private-preferences"
         case .query(let n): return "linkstr-query-\(n)"
+        case .reconcile(let relay): return "linkstr-neg-\(relay)"
+        case .reconcileFetch(let relay, let batch): return "linkstr-neg-fetch-\(relay)-\(batch)"
         }
     }
 
@@ -48,6 +54,8 @@ public enum SyncSubscription: Hashable, Sendable {
         default:
             if let n = Self.number(id, after: "linkstr-query-") { self = .query(n); return }
             if let (relay, page) = Self.pair(id, after: "linkstr-preferences-history-") { self = .history(.preferences, relay: relay, page: page); return }
+            if let (relay, batch) = Self.pair(id, after: "linkstr-neg-fetch-") { self = .reconcileFetch(relay: relay, batch: batch); return }
+            if let relay = Self.number(id, after: "linkstr-neg-") { self = .reconcile(relay: relay); return }
             return nil
         }
     }

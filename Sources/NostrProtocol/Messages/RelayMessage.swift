@@ -1,4 +1,4 @@
-/// Messages a relay sends to a client (NIP-01, NIP-42, NIP-45).
+/// Messages a relay sends to a client (NIP-01, NIP-42, NIP-45, NIP-77).
 public enum RelayMessage: Equatable, Sendable {
     case event(subscriptionID: String, event: NostrEvent)
     case ok(eventID: EventID, accepted: Bool, message: RelayStatusMessage)
@@ -7,6 +7,9 @@ public enum RelayMessage: Equatable, Sendable {
     case notice(String)
     case auth(challenge: String)
     case count(subscriptionID: String, count: Int, approximate: Bool)
+    /// NIP-77: a negentropy message, hex as sent (decoded where it is used, against its size limit).
+    case negMsg(subscriptionID: String, message: String)
+    case negErr(subscriptionID: String, reason: RelayStatusMessage)
 
     /// Parses one frame. Hostile input yields a `MessageDecodingError`, never a trap.
     /// The event in an EVENT message is decoded but not verified; callers verify.
@@ -46,6 +49,10 @@ public enum RelayMessage: Equatable, Sendable {
             guard a.count >= 2, case .object(let o) = a[1], case .integer(let n) = o["count"] ?? .null, n >= 0,
                   n <= Int64(Int.max) else { throw .wrongType(type, index: 2) }
             return .count(subscriptionID: sub, count: Int(n), approximate: o["approximate"]?.boolValue ?? false)
+        case "NEG-MSG":
+            return .negMsg(subscriptionID: try string(0), message: try string(1))
+        case "NEG-ERR":
+            return .negErr(subscriptionID: try string(0), reason: RelayStatusMessage(a.count >= 2 ? try string(1) : ""))
         default:
             throw .unknownType(type)
         }
@@ -70,6 +77,10 @@ public enum RelayMessage: Equatable, Sendable {
             w.raw("[\"COUNT\","); w.write(sub); w.raw(",{\"count\":"); w.write(n)
             if approximate { w.raw(",\"approximate\":true") }
             w.raw("}]")
+        case .negMsg(let sub, let m):
+            w.raw("[\"NEG-MSG\","); w.write(sub); w.raw(0x2C); w.write(m); w.raw(0x5D)
+        case .negErr(let sub, let m):
+            w.raw("[\"NEG-ERR\","); w.write(sub); w.raw(0x2C); w.write(m.raw); w.raw(0x5D)
         }
         return w.string
     }

@@ -1,0 +1,184 @@
+import NostrProtocol
+
+/// One relay's gift-wrap history by NIP-77 (negentropy), as a pure state machine: the local set (the
+/// wraps we processed, with their `created_at`) against the relay's for our filter; the ids we lack
+/// are fetched with REQs by id once it is over, newest first, a few batches at a time. No clock, no socket: the engine sends what it is told and reports each answer, refusal, timeout
+/// and fetch end.
+///
+/// A relay that refuses (NEG-ERR, a NOTICE, no answer in time), answers with what is not a negentropy
+/// message, or does not settle in `maxRounds` rounds makes the chain fall back to paging
+/// (`HistoryPager`); the engine remembers that for the relay. Work is bounded whatever the relay says:
+/// each round costs at most its message and the local set; ids to fetch are capped (`maxNeeded`); an id
+/// offered twice is fetched once; what a fetch brings goes through the same checks as a page.
+public struct HistoryReconciler: Sendable {
+    public enum FallBack: Sendable, Equatable {
+        /// NEG-ERR, or a NOTICE while the first answer was awaited: the relay does not do it (for us).
+        case refused(String)
+        case timedOut
+        /// Not a negentropy message, or one that broke the protocol.
+        case malformed(String)
+        case tooManyRounds
+        case tooManyIDs
+
+        /// Whether the relay should not be asked again soon (a disconnect is not among these).
+        public var remembered: Bool {
+            if case .refused(let reason) = self { return !reason.hasPrefix("auth-required") }
+            return true
+        }
+
+        public var words: String {
+            switch self {
+            case .refused(let r): return "refused (\(r.prefix(80)))"
+            case .timedOut: return "no answer in time"
+            case .malformed(let why): return "a broken answer (\(why))"
+            case .tooManyRounds: return "no agreement in \(HistoryReconciler.maxRounds) rounds"
+            case .tooManyIDs: return "more than \(HistoryReconciler.maxNeeded) ids offered"
+            }
+        }
+    }
+
+    public enum Action: Sendable, Equatable {
+        /// NEG-OPEN with our filter and this first message (hex); start the answer's deadline.
+        case open(String)
+        /// NEG-MSG; restart the deadline.
+        case send(String)
+        /// NEG-CLOSE: the reconciliation is over (the fetches may still run).
+        case close
+        /// REQ for these ids (hex) under fetch number `batch`, with the page deadline.
+        case fetch(batch: Int, ids: [String])
+        /// Everything the relay has that we lacked was asked for and answered.
+        case finished
+        /// Close what is open and page this relay's history instead.
+        case fallBack(FallBack)
+    }
+
+    /// Rounds past which a relay is taken to be lying about its set: an honest one needs about log16
+    /// of the set's size, plus rounds for the ids it sends (at the smallest frame a relay may use, 4 096
+    /// bytes, as few as 40 ids a round once fingerprints take their share), so every 25 ids found on
+    /// either side earn a round more: a liar buys rounds only with ids it offers (each costs it a
+    /// fetch, and they are capped) or with ids of ours (at most our set).
+    public static let maxRounds = 64
+    static func roundCap(ids: Int) -> Int { maxRounds + ids / 25 }
+    public static let maxNeeded = 500_000
+    /// Fetch REQs in flight at once on the relay.
+    public static let fetchesInFlight = 2
+
+    public private(set) var rounds = 0
+    public private(set) var bytesSent = 0
+    public private(set) var bytesReceived = 0
+    /// Ids the relay offered that we lacked, and how many fetches ended.
+    public private(set) var neededCount = 0
+    public private(set) var outcome: Outcome?
+
+    /// `interrupted`: the connection went; the engine starts again on the next one.
+    public enum Outcome: Sendable, Equatable { case finished, fellBack(FallBack), interrupted }
+
+    private let negentropy: Negentropy
+    private let batchSize: Int
+    private var negotiating = false
+    /// Ids to fetch, newest last (taken from the end).
+    private var queue: [Negentropy.Needed] = []
+    private var offered = Set<Bytes32>()
+    /// Ids of ours the relay lacks (not uploaded: they earn rounds only).
+    private var haveCount = 0
+    private var fetching = Set<Int>()
+    private var nextBatch = 0
+
+    /// `frameSizeLimit`: our messages' cap in bytes (before hex), under the relay's message limit.
+    public init(local: NegentropyStorage, batchSize: Int, frameSizeLimit: Int = 60_000) {
+        negentropy = Negentropy(storage: local, frameSizeLimit: frameSizeLimit)
+        self.batchSize = max(1, batchSize)
+    }
+
+    public var isRunning: Bool { outcome == nil && (negotiating || !fetching.isEmpty || !queue.isEmpty) }
+    public var isNegotiating: Bool { negotiating }
+
+    public mutating func start() -> [Action] {
+        negotiating = true
+        rounds = 1
+        let first = Hex.encode(negentropy.initiate())
+        bytesSent += first.utf8.count
+        return [.open(first)]
+    }
+
+    /// The relay's NEG-MSG.
+    public mutating func answered(_ hex: String) -> [Action] {
+        guard negotiating, outcome == nil else { return [] }
+        bytesReceived += hex.utf8.count
+        guard hex.utf8.count % 2 == 0, let bytes = Hex.decode(hex), Hex.encode(bytes) == hex else { return fallBack(.malformed("not lowercase hex")) }
+        let step: Negentropy.Step
+        do { step = try negentropy.reconcile(bytes) } catch { return fallBack(.malformed(error.description)) }
+        for needed in step.need where offered.insert(needed.id).inserted { queue.append(needed) }
+        haveCount += step.have.count
+        neededCount = offered.count
+        guard offered.count <= Self.maxNeeded else { return fallBack(.tooManyIDs) }
+        // Newest last, so that each fetch takes the newest ids still wanted.
+        queue.sort { $0.before != $1.before ? $0.before < $1.before : $0.id < $1.id }
+        var actions = [Action]()
+        if let next = step.next {
+            rounds += 1
+            guard rounds <= Self.roundCap(ids: offered.count + haveCount) else { return fallBack(.tooManyRounds) }
+            let text = Hex.encode(next)
+            bytesSent += text.utf8.count
+            actions.append(.send(text))
+        } else {
+            negotiating = false
+            actions.append(.close)
+        }
+        return actions + fetchMore()
+    }
+
+    /// NEG-ERR, or a NOTICE from the relay while we wait for its first answer.
+    public mutating func refused(_ reason: String) -> [Action] {
+        guard negotiating, outcome == nil else { return [] }
+        return fallBack(.refused(reason))
+    }
+
+    /// The answer's deadline passed.
+    public mutating func timedOut() -> [Action] {
+        guard negotiating, outcome == nil else { return [] }
+        return fallBack(.timedOut)
+    }
+
+    /// A fetch ended (EOSE, CLOSED, its deadline): what it did not bring, the relay does not have for
+    /// us; paging would not find it either.
+    public mutating func fetchEnded(batch: Int) -> [Action] {
+        guard fetching.remove(batch) != nil, outcome == nil else { return [] }
+        return fetchMore()
+    }
+
+    /// The connection went: nothing more comes on it (the engine starts a new sync on reconnect).
+    public mutating func disconnected() {
+        guard outcome == nil else { return }
+        negotiating = false
+        queue = []
+        fetching = []
+        outcome = .interrupted
+    }
+
+    private mutating func fetchMore() -> [Action] {
+        var actions = [Action]()
+        // Fetches start once the ids are all known: a relay answers oldest ranges first, and the newest
+        // history is what a user looks at first (as the pages do). The rounds cost a round trip each.
+        while !negotiating, fetching.count < Self.fetchesInFlight, !queue.isEmpty {
+            let ids = queue.suffix(batchSize).map { $0.id.hex }
+            queue.removeLast(ids.count)
+            fetching.insert(nextBatch)
+            actions.append(.fetch(batch: nextBatch, ids: ids))
+            nextBatch += 1
+        }
+        if !negotiating, fetching.isEmpty, queue.isEmpty {
+            outcome = .finished
+            actions.append(.finished)
+        }
+        return actions
+    }
+
+    private mutating func fallBack(_ why: FallBack) -> [Action] {
+        negotiating = false
+        queue = []
+        fetching = []
+        outcome = .fellBack(why)
+        return [.close, .fallBack(why)]
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import LinkstrDomain
+import LinkstrRelay
+import LinkstrStorage
+import LinkstrSync
+import LinkstrTestSupport
+import NostrProtocol
+import XCTest
+
+/// NIP-77 history sync end to end on rust-nostr's LocalRelay (which speaks it): wraps added, missing
+/// and kept on either side; a warm re-sync that opens nothing; a second too crowded for paging; and
+/// relays that lie (fingerprints that never agree, ids of events that are not our gift wraps, answers
+/// that are not negentropy), which cost bounded work, fall back to paging and leave the store intact.
+final class NegentropySyncTests: XCTestCase {
+    private struct Seed {
+        let me = SecretKey.generate()
+        let sender = SecretKey.generate()
+        let sid = LinkstrID.make(SystemRandom())
+        var wraps: [NostrEvent] = []
+    }
+
+    /// A session from `sender` to `me` and `posts` posts in it, each wrapped; wrap times `perSecond` to a
+    /// second, all older than the live subscription's window (so only history brings them).
+    private func seed(posts: Int, perSecond: Int = 1) throws -> Seed {
+        var s = Seed()
+        let now = Int64(Date().timeIntervalSince1970)
+        let create = LinkstrPayload(conversationID: s.sid, rootID: "op", kind: .sessionCreate, sessionName: "sync",
+                                    memberPubkeys: [s.sender.publicKey.hex, s.me.publicKey.hex])
+        var rumors = [UnsignedEvent(pubkey: s.sender.publicKey, createdAt: now - 5_000, kind: 44001, content: create.encoded())]
+        for i in 0..<posts {
+            rumors.append(UnsignedEvent(pubkey: s.sender.publicKey, createdAt: now - 4_000 + Int64(i), kind: 44001,
+                                        content: LinkstrPayload(conversationID: s.sid, rootID: "", kind: .root, url: "https://example.com/\(i)").encoded()))
+        }
+        for (i, rumor) in rumors.enumerated() {
+            let seal = try NIP59.seal(rumor: rumor, sender: s.sender, recipient: s.me.publicKey, now: now, random: SystemRandom())
+            let oneTime = SecretKey.generate()
+            let content = try NIP44.encrypt(seal.jsonString(), conversationKey: NIP44.conversationKey(secretKey: oneTime, publicKey: s.me.publicKey))
+            s.wraps.append(UnsignedEvent(pubkey: oneTime.publicKey, createdAt: now - SyncEngine.liveWindow - 10_000 - Int64(i / perSecond), kind: 1059,
+                                         tags: [["p", s.me.publicKey.hex]], content: content).signed(with: oneTime))
+        }
+        return s
+    }
+
+    private func publish(_ events: [NostrEvent], to url: String) async throws {
+        let publisher = RelayPool()
+        await publisher.setRelays([(url, true)])
+        _ = await publisher.waitForWritableRelay()
+        for start in stride(from: 0, to: events.count, by: 200) {
+            if case .failure(let e) = await publisher.publish(Array(events[start..<min(start + 200, events.count)]), timeout: .seconds(60)) {
+                XCTFail("seeding: \(e)")
+            }
+        }
+        await publisher.stop()
+    }
+
+    /// One sync of `store` against `relays` to the end of their history; its stats and whether it completed.
+    private func sync(_ me: SecretKey, _ store: AccountStore, _ relays: [String], negentropy: Bool = true) async throws -> (SyncStats, Bool) {
+        let pool = RelayPool(authSigner: SyncEngine.authSigner(for: me))
+        await pool.setRelays(relays.map { ($0, true) })
+        let engine = SyncEngine(identity: me, store: store, pool: pool)
+        await engine.setNegentropy(enabled: negentropy)
+        try await engine.start()
+        let complete = await engine.waitForBackfill(timeout: .seconds(120))
+        await engine.flush()
+        let stats = await engine.settledStats()
+        await engine.stop()
+        return (stats, complete)
+    }
+
+    func testWrapsMissingOnEitherSideAreReconciledAndAWarmSyncOpensNothing() async throws {
+        let a = try RustRelay.start(), b = try RustRelay.start()
+        defer { a.stop(); b.stop() }
+        let s = try seed(posts: 400)
+        // A holds the session and posts 0–299; B the session and posts 100–399. We start empty.
+        try await publish(Array(s.wraps[0...300]), to: a.url)
+        try await publish([s.wraps[0]] + Array(s.wraps[101...400]), to: b.url)
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-neg-\(UUID().uuidString)")
+        defer { removeTemporary(home) }
+        let local = try LocalStore(paths: DataPaths.resolve(home: home.path))
+        let store = try local.account(s.me, now: 1)
+
+        let (cold, coldDone) = try await sync(s.me, store, [a.url])
+        XCTAssertTrue(coldDone)
+        XCTAssertEqual(cold.reconciledRelays, 1)
+        XCTAssertEqual(cold.backfillPages, 0, "no gift-wrap page was asked")
+        XCTAssertEqual(cold.reconcileNeeded, 301)
+        XCTAssertEqual(cold.decryptions, 301)
+        XCTAssertEqual(try store.postCount(in: s.sid), 300)
+
+        // As a store from before migration 12 holds them: processed, no time. They are fetched once
+        // more (never opened) and get their time.
+        try local.db.run("UPDATE processed_wraps SET created_at = NULL")
+        let (upgraded, upgradedDone) = try await sync(s.me, store, [a.url])
+        XCTAssertTrue(upgradedDone)
+        XCTAssertEqual(upgraded.reconcileNeeded, 301)
+        XCTAssertEqual(upgraded.decryptions, 0)
+        XCTAssertEqual(try store.negentropySet().count, 301)
+
+        // B lacks 100 of ours (we do not upload them) and has 100 we lack: only those are fetched.
+        let (second, secondDone) = try await sync(s.me, store, [b.url])
+        XCTAssertTrue(secondDone)
+        XCTAssertEqual(second.reconcileNeeded, 100)
+        XCTAssertEqual(second.decryptions, 100)
+        XCTAssertEqual(try store.postCount(in: s.sid), 400)
+        XCTAssertEqual(try store.negentropySet().count, 401)
+
+        let (warm, warmDone) = try await sync(s.me, store, [a.url, b.url])
+        XCTAssertTrue(warmDone)
+        XCTAssertEqual(warm.reconciledRelays, 2)
+        XCTAssertEqual(warm.reconcileNeeded, 0)
+        XCTAssertEqual(warm.wrapsReceived, 0, "nothing downloaded")
+        XCTAssertEqual(warm.decryptions, 0)
+        print("NIP-77 on LocalRelay: cold 301 wraps in \(cold.reconcileRounds) rounds (\(cold.reconcileBytes) hex bytes); "
+              + "warm over two relays \(warm.reconcileRounds) rounds, \(warm.reconcileBytes) bytes")
+    }
+
+    /// 700 wraps in one second: more than LocalRelay ever sends for one REQ, so paging cannot read that
+    /// second (`BackfillPagingTests`); by id, every one arrives.
+    func testASecondTooCrowdedForPagingIsReadWhole() async throws {
+        let relay = try RustRelay.start()
+        defer { relay.stop() }
+        let s = try seed(posts: 999, perSecond: 700)
+        try await publish(s.wraps, to: relay.url)
+        let store = try LocalStore().account(s.me, now: 1)
+        let (stats, complete) = try await sync(s.me, store, [relay.url])
+        XCTAssertTrue(complete)
+        XCTAssertEqual(stats.decryptions, 1_000)
+        XCTAssertEqual(try store.postCount(in: s.sid), 999)
+    }
+
+    /// Each kind of liar: the history still completes (by paging where NIP-77 failed), what is not a
+    /// gift wrap for us is never opened, and the refusal is remembered so the next sync pages at once.
+    func testLyingRelaysCostBoundedWorkAndLeaveTheStoreIntact() async throws {
+        for mode in ["fingerprints", "garbage", "foreign-ids"] {
+            let liar = try InteropServer(script: "negentropy_liar.py", arguments: [mode])
+            defer { liar.stop() }
+            let s = try seed(posts: 19)
+            let strangers = (0..<30).map { i in
+                UnsignedEvent(pubkey: s.sender.publicKey, createdAt: 1_700_000_000 + Int64(i), kind: 1, content: "not a wrap \(i)").signed(with: s.sender)
+            }
+            try await publish(s.wraps + strangers, to: liar.url)
+            let store = try LocalStore().account(s.me, now: 1)
+            let (stats, complete) = try await sync(s.me, store, [liar.url])
+            XCTAssertTrue(complete, mode)
+            XCTAssertEqual(stats.invalidWraps, 0, "\(mode): nothing that was not a wrap for us reached decryption")
+            switch mode {
+            case "foreign-ids":
+                // It offered 30 ids and served kind 1 events for them: dropped by the fetch's filter.
+                XCTAssertEqual(stats.reconcileNeeded, 30)
+                XCTAssertEqual(stats.decryptions, 0)
+                XCTAssertEqual(try store.postCount(in: s.sid), 0)
+                XCTAssertNil(try store.negentropyRefusedAt(liar.url))
+            default:
+                XCTAssertEqual(stats.reconcileFallbacks, 1, mode)
+                XCTAssertEqual(stats.decryptions, 20, "\(mode): paged instead")
+                XCTAssertEqual(try store.postCount(in: s.sid), 19)
+                XCTAssertNotNil(try store.negentropyRefusedAt(liar.url), mode)
+                let (again, againDone) = try await sync(s.me, store, [liar.url])
+                XCTAssertTrue(againDone)
+                XCTAssertEqual(again.reconcileFallbacks + again.reconciledRelays, 0, "\(mode): remembered, paged at once")
+                XCTAssertEqual(again.decryptions, 0)
+            }
+        }
+    }
+}

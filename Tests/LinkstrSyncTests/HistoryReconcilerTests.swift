@@ -1,0 +1,138 @@
+import LinkstrSync
+import LinkstrTestSupport
+import NostrProtocol
+import XCTest
+
+/// The NIP-77 history chain as a pure machine, against a responder built from the same codec: what we
+/// lack is fetched newest first in bounded batches; a relay that refuses, stalls, lies about its set or
+/// sends what is not negentropy makes it fall back to paging, with bounded work.
+final class HistoryReconcilerTests: XCTestCase {
+    private func item(_ t: UInt64, _ n: Int) -> NegentropyItem {
+        var bytes = [UInt8](repeating: 0, count: 32)
+        bytes[0] = UInt8(n & 0xFF); bytes[1] = UInt8((n >> 8) & 0xFF); bytes[31] = 0x5A
+        return NegentropyItem(timestamp: t, id: Bytes32(bytes)!)
+    }
+
+    /// Runs the machine against an honest responder; returns the fetched batches in order.
+    private func run(local: [NegentropyItem], relay: [NegentropyItem], batchSize: Int) throws -> (batches: [[String]], reconciler: HistoryReconciler) {
+        let responder = Negentropy(storage: NegentropyStorage(relay), role: .responder, frameSizeLimit: 4096)
+        var r = HistoryReconciler(local: NegentropyStorage(local), batchSize: batchSize, frameSizeLimit: 4096)
+        var pending = r.start(), batches = [[String]](), inFlight = [Int]()
+        var guardSteps = 0
+        while !pending.isEmpty || !inFlight.isEmpty {
+            guardSteps += 1
+            XCTAssertLessThan(guardSteps, 10_000)
+            if pending.isEmpty {
+                // The relay answers the oldest fetch in flight.
+                pending = r.fetchEnded(batch: inFlight.removeFirst())
+                continue
+            }
+            let action = pending.removeFirst()
+            switch action {
+            case .open(let hex), .send(let hex):
+                let answer = try XCTUnwrap(responder.reconcile(XCTUnwrap(Hex.decode(hex))).next)
+                pending += r.answered(Hex.encode(answer))
+            case .fetch(let batch, let ids):
+                XCTAssertLessThanOrEqual(ids.count, batchSize)
+                XCTAssertLessThanOrEqual(inFlight.count, HistoryReconciler.fetchesInFlight - 1)
+                batches.append(ids)
+                inFlight.append(batch)
+            case .close, .finished: break
+            case .fallBack(let why): XCTFail("fell back: \(why)")
+            }
+        }
+        XCTAssertEqual(r.outcome, .finished)
+        return (batches, r)
+    }
+
+    func testWhatWeLackIsFetchedNewestFirstInBatches() throws {
+        let shared = (0..<3000).map { item(UInt64(1_000 + $0 / 7), $0) }
+        let theirs = (3000..<4200).map { item(UInt64(1_000 + $0 / 3), $0) }
+        let ours = (5000..<5010).map { item(UInt64(900 + $0 - 5000), $0) }
+        let (batches, r) = try run(local: shared + ours, relay: shared + theirs, batchSize: 500)
+        let fetched = batches.flatMap { $0 }
+        XCTAssertEqual(Set(fetched), Set(theirs.map(\.id.hex)))
+        XCTAssertEqual(fetched.count, theirs.count, "each id fetched once")
+        XCTAssertEqual(batches.map(\.count), [500, 500, 200])
+        // Newest first, as far as the ranges tell (an id's own time is not on the wire, only its
+        // range's upper bound): the first batch is from the newest ranges, the last from the oldest.
+        let times = Dictionary(uniqueKeysWithValues: theirs.map { ($0.id.hex, $0.timestamp) })
+        let first = batches[0].compactMap { times[$0] }, last = batches[2].compactMap { times[$0] }
+        XCTAssertGreaterThan(first.min()!, last.max()!)
+        XCTAssertEqual(r.neededCount, theirs.count)
+        XCTAssertLessThan(r.rounds, 20, "log16 of the set, plus a frame of 4 096 bytes per ~120 ids")
+    }
+
+    func testNothingMissingFinishesWithoutAFetch() throws {
+        let same = (0..<20_000).map { item(UInt64(5_000 + $0 / 2), $0) }
+        let (batches, r) = try run(local: same, relay: same, batchSize: 500)
+        XCTAssertTrue(batches.isEmpty)
+        XCTAssertEqual(r.rounds, 1, "equal sets agree on the first answer")
+        XCTAssertLessThan(r.bytesSent + r.bytesReceived, 2_000)
+    }
+
+    func testAnEmptyStoreFetchesEverything() throws {
+        let theirs = (0..<2_345).map { item(UInt64(7_000 + $0), $0) }
+        let (batches, _) = try run(local: [], relay: theirs, batchSize: 500)
+        XCTAssertEqual(Set(batches.flatMap { $0 }), Set(theirs.map(\.id.hex)))
+    }
+
+    func testARelayThatLiesAboutItsFingerprintsFallsBackWithinTheRoundCap() {
+        var r = HistoryReconciler(local: NegentropyStorage((0..<5_000).map { item(UInt64($0), $0) }), batchSize: 500)
+        var actions = r.start()
+        var rng = SplitMix(seed: 31)
+        var rounds = 0
+        while true {
+            rounds += 1
+            // A fresh random fingerprint for the whole space, every time: never agrees.
+            var lie: [UInt8] = [0x61, 0x00, 0x00, 0x01]
+            lie += (0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            actions = r.answered(Hex.encode(lie))
+            if actions.contains(.fallBack(.tooManyRounds)) { break }
+            XCTAssertLessThanOrEqual(rounds, HistoryReconciler.maxRounds)
+            if rounds > HistoryReconciler.maxRounds { break }
+        }
+        XCTAssertEqual(r.outcome, .fellBack(.tooManyRounds))
+        XCTAssertTrue(HistoryReconciler.FallBack.tooManyRounds.remembered)
+        XCTAssertEqual(r.answered("61"), [], "nothing after it fell back")
+    }
+
+    func testRefusalsTimeoutsAndBrokenAnswersFallBack() {
+        func fresh() -> HistoryReconciler {
+            var r = HistoryReconciler(local: NegentropyStorage([]), batchSize: 10)
+            _ = r.start()
+            return r
+        }
+        var r = fresh()
+        XCTAssertEqual(r.refused("blocked: too big"), [.close, .fallBack(.refused("blocked: too big"))])
+        XCTAssertTrue(HistoryReconciler.FallBack.refused("blocked: too big").remembered)
+        XCTAssertFalse(HistoryReconciler.FallBack.refused("auth-required: sign in").remembered)
+        r = fresh()
+        XCTAssertEqual(r.timedOut(), [.close, .fallBack(.timedOut)])
+        r = fresh()
+        XCTAssertEqual(r.answered("6G"), [.close, .fallBack(.malformed("not lowercase hex"))])
+        r = fresh()
+        XCTAssertEqual(r.answered("61AB"), [.close, .fallBack(.malformed("not lowercase hex"))])
+        r = fresh()
+        XCTAssertEqual(r.answered("62"), [.close, .fallBack(.malformed(NegentropyError.unsupportedVersion(0x62).description))])
+        r = fresh()
+        r.disconnected()
+        XCTAssertEqual(r.outcome, .interrupted)
+        XCTAssertFalse(r.isRunning)
+    }
+
+    func testIDsOfferedTwiceAreFetchedOnce() {
+        var r = HistoryReconciler(local: NegentropyStorage([]), batchSize: 100)
+        _ = r.start()
+        let ids = (0..<3).map { item(10, $0).id }
+        // A relay that sends the same id list in two ranges, and keeps the sync going.
+        var message: [UInt8] = [0x61, 0x0C, 0x00, 0x02, 0x03]
+        ids.forEach { message += $0.bytes }
+        message += [0x00, 0x00, 0x02, 0x03]
+        ids.forEach { message += $0.bytes }
+        let actions = r.answered(Hex.encode(message))
+        let fetched = actions.flatMap { if case .fetch(_, let ids) = $0 { return ids } else { return [] } }
+        XCTAssertEqual(fetched.sorted(), ids.map(\.hex).sorted())
+        XCTAssertEqual(r.neededCount, 3)
+    }
+}
