@@ -82,12 +82,28 @@ public struct HistoryReconciler: Sendable {
     /// Ids of ours the relay lacks (not uploaded: they earn rounds only).
     private var haveCount = 0
     private var fetching = Set<Int>()
-    private var nextBatch = 0
+    public private(set) var nextBatch = 0
+    private let now: Int64?
 
     /// `frameSizeLimit`: our messages' cap in bytes (before hex), under the relay's message limit.
-    public init(local: NegentropyStorage, batchSize: Int, frameSizeLimit: Int = 60_000) {
+    /// `now`: with an empty local set, the first message asks by age (`ageCuts`), so that a first sync
+    /// still fetches the newest first.
+    /// `firstBatch`: fetch numbers start here, past those of an earlier sync on the same relay (whose
+    /// late answers must not end this one's fetches).
+    public init(local: NegentropyStorage, batchSize: Int, frameSizeLimit: Int = 60_000, now: Int64? = nil, firstBatch: Int = 0) {
         negentropy = Negentropy(storage: local, frameSizeLimit: frameSizeLimit)
         self.batchSize = max(1, batchSize)
+        self.now = now
+        nextBatch = firstBatch
+    }
+
+    /// Ages doubling from an hour to about 7.5 years back from `now`, oldest first (gift wraps are dated
+    /// up to two days early, so finer cuts would not order them better).
+    static func ageCuts(now: Int64) -> [UInt64] {
+        (0...16).reversed().compactMap { k in
+            let t = now - 3_600 * (Int64(1) << k)
+            return t > 0 ? UInt64(t) : nil
+        }
     }
 
     public var isRunning: Bool { outcome == nil && (negotiating || !fetching.isEmpty || !queue.isEmpty) }
@@ -96,7 +112,7 @@ public struct HistoryReconciler: Sendable {
     public mutating func start() -> [Action] {
         negotiating = true
         rounds = 1
-        let first = Hex.encode(negentropy.initiate())
+        let first = Hex.encode(negentropy.initiate(emptyRangesEndingAt: now.map(Self.ageCuts) ?? []))
         bytesSent += first.utf8.count
         return [.open(first)]
     }

@@ -6,10 +6,12 @@ import LinkstrSync
 import LinkstrTestSupport
 import NostrProtocol
 
-/// Issue 17 in one run: for `wraps` gift wraps on each relay implementation (nostr-relay and rust-nostr's
-/// LocalRelay), the plain-fetch floor of that relay, a cold sync end to end with each stage's own rate
-/// and the peak memory, and a warm re-sync against the floor; then the unwrap figures (one core
-/// against the libsecp256k1 floor and rust-nostr) from the protocol bench.
+/// Issues 17 and 31 in one run: for `wraps` gift wraps on each relay implementation (nostr-relay, paged;
+/// rust-nostr's LocalRelay, by NIP-77), the plain-fetch floor of that relay, a cold sync end to end
+/// with each stage's own rate, the store's cost per message and the peak memory, and a warm re-sync
+/// against the floor (with the NIP-77 bytes); on LocalRelay, rust-nostr's own `Client.sync` of the
+/// same wraps beside ours; then the unwrap figures (one core against the libsecp256k1 floor and
+/// rust-nostr) from the protocol bench.
 enum SpeedBench {
     static func run(wraps count: Int) async throws {
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -18,7 +20,7 @@ enum SpeedBench {
         defer { nostrRelay.stop() }
         let localRelay = try RustRelay.start()
         defer { localRelay.stop() }
-        var rows: [(relay: String, fetch: Double, cold: Double, warm: Double, peak: Double)] = []
+        var rows: [Row] = []
         for (name, url) in [("nostr-relay", nostrRelay.url), ("LocalRelay", localRelay.url)] {
             let me = SecretKey.generate()
             let now = Int64(Date().timeIntervalSince1970)
@@ -33,7 +35,7 @@ enum SpeedBench {
                 do { try FileManager.default.removeItem(at: home) } catch { print("  (could not remove \(home.path): \(error))") }
             }
             let store = try LocalStore(paths: DataPaths.resolve(home: home.path)).account(me, now: now)
-            var cold = 0.0, warm = 0.0, peak = 0.0
+            var row = Row(relay: name, fetch: fetch.seconds)
             for label in ["cold", "warm"] {
                 // What earlier rounds freed goes back to the system first, so the peak is this sync's.
                 MemoryTrim.now()
@@ -52,8 +54,10 @@ enum SpeedBench {
                 await engine.stop()
                 let wraps = Double(stats.wrapsReceived)
                 if label == "cold" {
-                    cold = seconds
-                    peak = peakMiB()
+                    row.cold = seconds
+                    let peak = peakMiB()
+                    row.peak = peak
+                    row.storeMicros = stats.storeSeconds / Double(max(1, stats.applied + stats.pending + stats.duplicates)) * 1e6
                     let receiving = (stats.lastReceived ?? 0) - (stats.firstReceived ?? 0)
                     Timing.report("cold sync, end to end", String(format: "%.2f s, %.0f wraps/s (%d opened, %d applied)", seconds, wraps / seconds,
                                                                   stats.decryptions, stats.applied))
@@ -62,21 +66,21 @@ enum SpeedBench {
                                                                                      Double(stats.decryptions) / max(stats.unwrapSeconds, 1e-9)))
                     Timing.report("  storing (busy time, one writer)", String(format: "%.2f s, %.0f messages/s", stats.storeSeconds,
                                                                                Double(stats.applied + stats.pending + stats.duplicates) / max(stats.storeSeconds, 1e-9)))
+                    Timing.report("  storing, per message (busy ÷ messages)", String(format: "%.1f µs", row.storeMicros))
                     Timing.report("  peak resident memory", String(format: "%.0f MiB (%.0f before)", peak, before))
+                    Timing.report("  NIP-77", Self.negentropyWords(stats))
                 } else {
-                    warm = seconds
-                    Timing.report("warm re-sync (same store)", String(format: "%.2f s, %.1f× the plain fetch, %d decryptions", seconds, seconds / fetch.seconds,
-                                                                      stats.decryptions))
+                    row.warm = seconds
+                    row.warmBytes = stats.reconcileBytes
+                    Timing.report("warm re-sync (same store)", String(format: "%.2f s, %.2f× the plain fetch, %d decryptions, %d wraps received", seconds,
+                                                                      seconds / fetch.seconds, stats.decryptions, stats.wrapsReceived))
+                    Timing.report("  NIP-77", Self.negentropyWords(stats))
                 }
             }
-            rows.append((name, fetch.seconds, cold, warm, peak))
+            if name == "LocalRelay" { row.rust = try rustSync(url, for: me.publicKey.hex) }
+            rows.append(row)
         }
-        print("goals (issue 17): cold ≥ 5000 wraps/s, warm ≤ 1.5× fetch, RSS ≤ 120 MB")
-        for r in rows {
-            print(String(format: "  %@: cold %.0f wraps/s %@, warm %.2f× fetch %@, peak %.0f MiB %@", r.relay, Double(count) / r.cold,
-                         Double(count) / r.cold >= 5000 ? "met" : "NOT met", r.warm / r.fetch, r.warm / r.fetch <= 1.5 ? "met" : "NOT met",
-                         r.peak, r.peak <= 120 / 1.048576 ? "met" : "NOT met"))
-        }
+        Self.printGoals(rows, count: count)
         try ProtocolBench.run(wrapCount: 10_000)
         // The screen during such a sync: keys and feed opens in the release app (nostr-relay).
         try await SyncTUIBench.run(wraps: count)
@@ -112,6 +116,64 @@ enum SpeedBench {
             }
         }
         return (seconds, seen.count)
+    }
+
+    struct Row {
+        let relay: String
+        let fetch: Double
+        var cold = 0.0, warm = 0.0, peak = 0.0, storeMicros = 0.0
+        var warmBytes = 0
+        /// rust-nostr's `Client.sync` into an empty, then a full LMDB database (seconds).
+        var rust: (empty: Double, full: Double)?
+    }
+
+    static func negentropyWords(_ stats: SyncStats) -> String {
+        guard stats.reconciledRelays + stats.reconcileFallbacks > 0 else { return "not used (paged)" }
+        return "\(stats.reconciledRelays) relay(s) reconciled in \(stats.reconcileRounds) round(s), \(stats.reconcileBytes) hex bytes both ways, "
+            + "\(stats.reconcileNeeded) ids fetched, \(stats.reconcileFallbacks) fallback(s) to paging"
+    }
+
+    /// Issue 31's goals, each said met or not.
+    static func printGoals(_ rows: [Row], count: Int) {
+        func said(_ ok: Bool) -> String { ok ? "met" : "NOT met" }
+        print("goals (issue 31): cold ≥ 12 000 wraps/s on LocalRelay, ≥ 9 000 on nostr-relay; store ≤ 40 µs a message; "
+              + "warm ≤ 0.25× fetch with NIP-77, ≤ 1.2× without; RSS ≤ 120 MB")
+        for r in rows {
+            let rate = Double(count) / r.cold, coldGoal = r.relay == "LocalRelay" ? 12_000.0 : 9_000.0
+            let warmGoal = r.relay == "LocalRelay" ? 0.25 : 1.2
+            print(String(format: "  %@: cold %.0f wraps/s %@; store %.1f µs %@; warm %.2f× fetch %@ (%d bytes of NIP-77); peak %.0f MiB %@", r.relay,
+                         rate, said(rate >= coldGoal), r.storeMicros, said(r.storeMicros <= 40), r.warm / r.fetch, said(r.warm / r.fetch <= warmGoal),
+                         r.warmBytes, r.peak, said(r.peak <= 120 / 1.048576)))
+            if let rust = r.rust {
+                print(String(format: "  %@, rust-nostr Client.sync (LMDB): into an empty database %.2f s (ours cold %.2f s), into a full one %.2f s (ours warm %.2f s)",
+                             r.relay, rust.empty, r.cold, rust.full, r.warm))
+            }
+        }
+    }
+
+    /// rust-nostr's client syncing the same wraps by NIP-77 (Tests/Interop/rust_sync.py), twice into one database.
+    static func rustSync(_ url: String, for pubkey: String) throws -> (empty: Double, full: Double) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-rust-sync-\(UUID().uuidString)")
+        defer {
+            do { try FileManager.default.removeItem(at: dir) } catch { print("  (could not remove \(dir.path): \(error))") }
+        }
+        var seconds = [Double]()
+        for label in ["into an empty database", "into a full database"] {
+            let p = Process()
+            p.executableURL = try TestEnvironment.python()
+            p.arguments = [TestEnvironment.interopScript("rust_sync.py").path, url, dir.path, pubkey]
+            let out = Pipe()
+            p.standardOutput = out
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            guard p.terminationStatus == 0, let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let s = json["seconds"] as? Double else { throw HarnessError(description: "rust_sync.py failed (\(p.terminationStatus))") }
+            Timing.report("rust-nostr Client.sync \(label)", String(format: "%.2f s, %@ received, %@ stored", s, "\(json["received"] ?? "?")",
+                                                                     "\(json["stored"] ?? "?")"))
+            seconds.append(s)
+        }
+        return (seconds[0], seconds[1])
     }
 
     static func residentMiB() -> Double { Double(JunkBench.status(getpid(), "VmRSS")) / 1024 }

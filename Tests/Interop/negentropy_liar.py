@@ -6,7 +6,9 @@ usage: negentropy_liar.py PORT MODE
   foreign-ids   the first answer offers the ids of the kind 1 events it holds (not gift wraps for
                 anyone), as missing; a REQ by ids is answered with every event of those ids,
                 whatever else the filter says
-  garbage       the first answer is not hex"""
+  garbage       the first answer is not hex
+  closed        NEG-OPEN is answered with CLOSED, as some relays refuse it
+  silent        NEG-OPEN is ignored, as relays without NIP-77 do"""
 import asyncio
 import json
 import os
@@ -61,6 +63,10 @@ async def handle(ws):
         if message[0] == "EVENT":
             events.append(message[1])
             await ws.send(json.dumps(["OK", message[1]["id"], True, ""]))
+        elif message[0] == "NEG-OPEN" and MODE == "closed":
+            await ws.send(json.dumps(["CLOSED", message[1], "error: no negentropy here"]))
+        elif message[0] == "NEG-OPEN" and MODE == "silent":
+            continue
         elif message[0] in ("NEG-OPEN", "NEG-MSG"):
             if MODE == "foreign-ids" and message[0] == "NEG-MSG":
                 await ws.send(json.dumps(["NEG-MSG", message[1], "61"]))

@@ -10,7 +10,8 @@ import XCTest
 /// NIP-77 history sync end to end on rust-nostr's LocalRelay (which speaks it): wraps added, missing
 /// and kept on either side; a warm re-sync that opens nothing; a second too crowded for paging; and
 /// relays that lie (fingerprints that never agree, ids of events that are not our gift wraps, answers
-/// that are not negentropy), which cost bounded work, fall back to paging and leave the store intact.
+/// that are not negentropy) or refuse (CLOSED, silence), which cost bounded work, fall back to paging
+/// and leave the store intact.
 final class NegentropySyncTests: XCTestCase {
     private struct Seed {
         let me = SecretKey.generate()
@@ -131,7 +132,7 @@ final class NegentropySyncTests: XCTestCase {
     /// Each kind of liar: the history still completes (by paging where NIP-77 failed), what is not a
     /// gift wrap for us is never opened, and the refusal is remembered so the next sync pages at once.
     func testLyingRelaysCostBoundedWorkAndLeaveTheStoreIntact() async throws {
-        for mode in ["fingerprints", "garbage", "foreign-ids"] {
+        for mode in ["fingerprints", "garbage", "closed", "silent", "foreign-ids"] {
             let liar = try InteropServer(script: "negentropy_liar.py", arguments: [mode])
             defer { liar.stop() }
             let s = try seed(posts: 19)

@@ -14,9 +14,9 @@ final class HistoryReconcilerTests: XCTestCase {
     }
 
     /// Runs the machine against an honest responder; returns the fetched batches in order.
-    private func run(local: [NegentropyItem], relay: [NegentropyItem], batchSize: Int) throws -> (batches: [[String]], reconciler: HistoryReconciler) {
+    private func run(local: [NegentropyItem], relay: [NegentropyItem], batchSize: Int, now: Int64? = nil) throws -> (batches: [[String]], reconciler: HistoryReconciler) {
         let responder = Negentropy(storage: NegentropyStorage(relay), role: .responder, frameSizeLimit: 4096)
-        var r = HistoryReconciler(local: NegentropyStorage(local), batchSize: batchSize, frameSizeLimit: 4096)
+        var r = HistoryReconciler(local: NegentropyStorage(local), batchSize: batchSize, frameSizeLimit: 4096, now: now)
         var pending = r.start(), batches = [[String]](), inFlight = [Int]()
         var guardSteps = 0
         while !pending.isEmpty || !inFlight.isEmpty {
@@ -71,10 +71,19 @@ final class HistoryReconcilerTests: XCTestCase {
         XCTAssertLessThan(r.bytesSent + r.bytesReceived, 2_000)
     }
 
-    func testAnEmptyStoreFetchesEverything() throws {
-        let theirs = (0..<2_345).map { item(UInt64(7_000 + $0), $0) }
-        let (batches, _) = try run(local: [], relay: theirs, batchSize: 500)
+    /// A first sync asks by age, so it too fetches the newest first (one range would say nothing of time).
+    func testAnEmptyStoreFetchesEverythingNewestFirst() throws {
+        let now: Int64 = 1_800_000_000
+        let theirs = (0..<2_345).map { item(UInt64(now - 600 * Int64($0) - 1), $0) }
+        let (batches, r) = try run(local: [], relay: theirs, batchSize: 500, now: now)
         XCTAssertEqual(Set(batches.flatMap { $0 }), Set(theirs.map(\.id.hex)))
+        let times = Dictionary(uniqueKeysWithValues: theirs.map { ($0.id.hex, $0.timestamp) })
+        let first = batches[0].compactMap { times[$0] }, last = batches[batches.count - 1].compactMap { times[$0] }
+        XCTAssertGreaterThan(first.min()!, last.max()!)
+        XCTAssertLessThan(r.rounds, 60)
+        // Without a clock the whole space is one range: everything still comes, in no particular order.
+        let (unordered, _) = try run(local: [], relay: theirs, batchSize: 500)
+        XCTAssertEqual(Set(unordered.flatMap { $0 }), Set(theirs.map(\.id.hex)))
     }
 
     func testARelayThatLiesAboutItsFingerprintsFallsBackWithinTheRoundCap() {

@@ -15,6 +15,9 @@ final class NegentropyTests: XCTestCase {
         // Version 0x61, bound infinity (timestamp 0, no prefix), mode 2 (ids), two ids in order.
         XCTAssertEqual(Hex.encode(message), "6100000202" + String(repeating: "aa", count: 32) + String(repeating: "bb", count: 32))
         XCTAssertEqual(Hex.encode(Negentropy(storage: NegentropyStorage([])).initiate()), "6100000200")
+        // Empty, cut by time: an empty id list per range (timestamps delta-coded: 100 + 1, then 100 + 1).
+        XCTAssertEqual(Hex.encode(Negentropy(storage: NegentropyStorage([])).initiate(emptyRangesEndingAt: [100, 200])),
+                       "61" + "65000200" + "65000200" + "00000200")
     }
 
     func testFingerprintsMatchAnIndependentImplementation() {

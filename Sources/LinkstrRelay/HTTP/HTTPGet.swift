@@ -58,8 +58,9 @@ public enum HTTPGet {
                     headers.add(name: "Accept", value: accept)
                     headers.add(name: "User-Agent", value: "linkstr")
                     headers.add(name: "Connection", value: "close")
-                    try await outbound.write(.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)))
-                    try await outbound.write(.end(nil))
+                    // One write: a server that answers on the head and closes ("Connection: close") would
+                    // otherwise make a separate write of the end fail, losing an answer already sent.
+                    try await outbound.write(contentsOf: [.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)), .end(nil)])
                     var response = Response(status: 0, headers: [], body: [], truncated: false)
                     for try await part in inbound {
                         switch part {

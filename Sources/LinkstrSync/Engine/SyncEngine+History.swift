@@ -68,6 +68,14 @@ extension SyncEngine {
     public func historyOutcomes() -> [String: HistoryPager.Outcome] {
         var outcomes = [String: HistoryPager.Outcome]()
         for (key, pager) in history.pagers where key.chain == .giftWraps { if let o = pager.outcome { outcomes[key.relay] = o } }
+        // Read by NIP-77: finished, or cut short by a disconnect (one that fell back has a pager above).
+        for (relay, r) in history.reconcile.reconcilers {
+            switch r.outcome {
+            case .finished?: outcomes[relay] = .finished
+            case .interrupted?: outcomes[relay] = .incomplete(.disconnected)
+            case .fellBack?, nil: break
+            }
+        }
         return outcomes
     }
 
@@ -89,7 +97,7 @@ extension SyncEngine {
                 await historyIncomplete(snapshot.url, .disconnected)
             }
         }
-        if snapshot.status != .connected { reconcileDisconnected(snapshot.url) }
+        if snapshot.status != .connected { await reconcileDisconnected(snapshot.url) }
         for chain in SyncSubscription.HistoryChain.allCases where snapshot.status != .connected {
             let key = HistoryKey(relay: snapshot.url, chain: chain)
             if let page = history.pagers[key]?.page { await pageEnded(key, history.subscription(key, page), .disconnected) }

@@ -32,10 +32,11 @@ extension SyncEngine {
 
     /// Starts (again) the relay's sync against the wraps we have processed.
     func startReconcile(_ relay: String) async {
-        closeReconcile(relay)
         guard let local = read("the processed wraps", { try store.negentropySet() }) else { return await fallBackToPaging(relay, nil) }
         let batch = await pool.effectiveLimit(Self.pageSize, relay)
-        var reconciler = HistoryReconciler(local: local, batchSize: batch)
+        let firstBatch = history.reconcile.reconcilers[relay]?.nextBatch ?? 0
+        await closeReconcile(relay)
+        var reconciler = HistoryReconciler(local: local, batchSize: batch, now: clock(), firstBatch: firstBatch)
         let actions = reconciler.start()
         history.reconcile.reconcilers[relay] = reconciler
         log.debug("NIP-77 sync", metadata: ["relay": "\(relay)", "local": "\(local.count)"])
@@ -55,8 +56,14 @@ extension SyncEngine {
 
     /// A NOTICE while the first answer is awaited: relays without NIP-77 say so this way (or not at all).
     func reconcileNoticed(_ relay: String, _ text: String) async {
-        guard var r = history.reconcile.reconcilers[relay], r.isNegotiating, r.rounds == 1 else { return }
-        let actions = r.refused(text)
+        guard let r = history.reconcile.reconcilers[relay], r.isNegotiating, r.rounds == 1 else { return }
+        await reconcileRefused(relay, text)
+    }
+
+    /// NEG-ERR's equivalent from a relay that answers the sync's id with CLOSED (or a NOTICE, above).
+    func reconcileRefused(_ relay: String, _ reason: String) async {
+        guard var r = history.reconcile.reconcilers[relay] else { return }
+        let actions = r.refused(reason)
         history.reconcile.reconcilers[relay] = r
         await carryOut(actions, relay)
     }
@@ -70,12 +77,13 @@ extension SyncEngine {
         await carryOut(actions, relay)
     }
 
-    /// The connection went: the sync is over (it starts again on the next `ready`).
-    func reconcileDisconnected(_ relay: String) {
+    /// The connection went: the sync is over (it starts again on the next `ready`). Its fetches are
+    /// unsubscribed, or the pool would send them again on the reconnect.
+    func reconcileDisconnected(_ relay: String) async {
         guard var r = history.reconcile.reconcilers[relay], r.isRunning else { return }
         r.disconnected()
         history.reconcile.reconcilers[relay] = r
-        closeTimers(relay)
+        await closeFetches(relay)
         history.awaitingRetry[relay] = false
     }
 
@@ -85,10 +93,10 @@ extension SyncEngine {
             switch action {
             case .open(let message):
                 let filter = Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]])
-                guard await pool.negentropy.open(id, filter, message, relay) else { return reconcileDisconnected(relay) }
+                guard await pool.negentropy.open(id, filter, message, relay) else { return await reconcileDisconnected(relay) }
                 startAnswerTimer(relay, Self.negentropyFirstAnswer)
             case .send(let message):
-                guard await pool.negentropy.send(id, message, relay) else { return reconcileDisconnected(relay) }
+                guard await pool.negentropy.send(id, message, relay) else { return await reconcileDisconnected(relay) }
                 startAnswerTimer(relay, Self.pageDeadline)
             case .close:
                 history.reconcile.answerTimers.removeValue(forKey: relay)?.cancel()
@@ -119,9 +127,7 @@ extension SyncEngine {
 
     /// Pages the relay's gift-wrap history instead; a refusal is remembered (not a disconnect).
     private func fallBackToPaging(_ relay: String, _ why: HistoryReconciler.FallBack?) async {
-        closeTimers(relay)
-        for batch in history.reconcile.fetchTimers[relay]?.keys.sorted() ?? [] { await unsubscribe(reconcileFetchID(relay, batch), relays: [relay]) }
-        history.reconcile.fetchTimers[relay] = nil
+        await closeFetches(relay)
         stats.reconcileFallbacks += 1
         if let why {
             log.info("NIP-77 not used; paging", metadata: ["relay": "\(relay)", "why": "\(why.words)"])
@@ -130,14 +136,19 @@ extension SyncEngine {
         await startPaging(relay, .giftWraps)
     }
 
-    private func closeReconcile(_ relay: String) {
-        closeTimers(relay)
+    private func closeReconcile(_ relay: String) async {
+        await closeFetches(relay)
         history.reconcile.reconcilers[relay] = nil
     }
 
-    private func closeTimers(_ relay: String) {
+    /// The answer's timer, and every fetch still open with its timer.
+    private func closeFetches(_ relay: String) async {
         history.reconcile.answerTimers.removeValue(forKey: relay)?.cancel()
-        history.reconcile.fetchTimers[relay]?.values.forEach { $0.cancel() }
+        let open = history.reconcile.fetchTimers.removeValue(forKey: relay) ?? [:]
+        for (batch, timer) in open.sorted(by: { $0.key < $1.key }) {
+            timer.cancel()
+            await unsubscribe(reconcileFetchID(relay, batch), relays: [relay])
+        }
     }
 
     private func startAnswerTimer(_ relay: String, _ wait: Duration) {

@@ -238,6 +238,7 @@ public actor SyncEngine {
                 await pageEnded(HistoryKey(relay: relay, chain: chain), .history(chain, relay: r, page: page), .closed(reason.raw))
             case .query(let n)?: queryEnded(n, relay, .closed(reason.raw))
             case .reconcileFetch(_, let batch)?: await reconcileFetchEnded(relay, batch: batch)
+            case .reconcile?: await reconcileRefused(relay, reason.raw)  // a refusal of NEG-OPEN, said as CLOSED
             default: break
             }
         case .notice(let relay, let text):

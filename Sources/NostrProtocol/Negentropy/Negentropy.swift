@@ -33,10 +33,23 @@ public struct Negentropy: Sendable {
     }
 
     /// The initiator's first message: the whole set as fingerprints of 16 buckets (or its ids when small).
-    public func initiate() -> [UInt8] {
+    ///
+    /// `emptyRangesEndingAt`: with nothing stored, the space cut at these timestamps (ascending) into
+    /// empty id lists, which the other side answers range by range: the ids it sends then come with the
+    /// time range they are in (the reference sends one range, and its answer says nothing of time).
+    public func initiate(emptyRangesEndingAt cuts: [UInt64] = []) -> [UInt8] {
         var w = NegentropyWriter(capacity: 512)
         w.byte(negentropyProtocolVersion)
         var part = w.part()
+        if storage.count == 0, !cuts.isEmpty {
+            var previous: UInt64 = 0
+            for cut in cuts where cut > previous && cut < NegentropyBound.infinityTimestamp {
+                part.bound(NegentropyBound(timestamp: cut))
+                part.varint(NegentropyMode.idList.rawValue)
+                part.varint(0)
+                previous = cut
+            }
+        }
         split(0, storage.count, .infinity, into: &part)
         w.adopt(part)
         return w.bytes

@@ -59,6 +59,7 @@ struct SyncCommand: LinkstrCommand {
                 ("applied", .integer(Int64(stats.applied))), ("pending", .integer(Int64(stats.pending))), ("ignored", .integer(Int64(stats.ignored))),
                 ("duplicates", .integer(Int64(stats.duplicates))), ("invalid", .integer(Int64(stats.invalidWraps + stats.rejectedPayloads))),
                 ("not_linkstr", .integer(Int64(stats.notLinkstr))), ("pages", .integer(Int64(stats.backfillPages))),
+                ("reconciled", .integer(Int64(stats.reconciledRelays))), ("reconcile_bytes", .integer(Int64(stats.reconcileBytes))),
                 ("relays", .array(relayObjects)),
                 ("store_error", stats.lastStoreError.map { .string($0) } ?? .null),
             ]))))

@@ -1,0 +1,69 @@
+import Foundation
+import LinkstrDomain
+import LinkstrRelay
+import LinkstrTestSupport
+import NostrProtocol
+import XCTest
+
+/// `linkstr sync` killed with SIGKILL at random moments of a NIP-77 sync on LocalRelay (the first,
+/// cold one, then syncs against a partial local set): the next sync completes, every post is there
+/// once, and a sync after that opens nothing.
+final class NegentropyKillTests: XCTestCase {
+    func testSIGKILLDuringNIP77SyncsLosesNothing() async throws {
+        let relay = try RustRelay.start()
+        defer { relay.stop() }
+        let home = try Home("neg-kill", relays: [relay.url])
+        defer { home.remove() }
+        try home.writeConfig("link_previews = false\n")
+        let me = try home.createIdentity()
+        let recipient = try XCTUnwrap(PublicKey(hex: me.hex))
+        let sender = SecretKey.generate(), sid = LinkstrID.make(SystemRandom())
+        let now = Int64(Date().timeIntervalSince1970), posts = 1_500
+        let create = LinkstrPayload(conversationID: sid, rootID: "op", kind: .sessionCreate, sessionName: "kill",
+                                    memberPubkeys: [sender.publicKey.hex, me.hex])
+        var wraps = [try NIP59.giftWrap(rumor: UnsignedEvent(pubkey: sender.publicKey, createdAt: now - 9_000, kind: 44001, content: create.encoded()),
+                                        sender: sender, recipient: recipient, now: now)]
+        for i in 0..<posts {
+            let root = LinkstrPayload(conversationID: sid, rootID: "", kind: .root, url: "https://example.com/\(i)")
+            wraps.append(try NIP59.giftWrap(rumor: UnsignedEvent(pubkey: sender.publicKey, createdAt: now - 8_000 + Int64(i), kind: 44001,
+                                                                 content: root.encoded()), sender: sender, recipient: recipient, now: now))
+        }
+        let publisher = RelayPool()
+        await publisher.setRelays([(relay.url, true)])
+        _ = await publisher.waitForWritableRelay()
+        for start in stride(from: 0, to: wraps.count, by: 250) {
+            if case .failure(let e) = await publisher.publish(Array(wraps[start..<min(start + 250, wraps.count)]), timeout: .seconds(60)) {
+                XCTFail("seeding: \(e)")
+            }
+        }
+        await publisher.stop()
+
+        var rng = SplitMix(seed: UInt64(now))
+        var kills = 0
+        for _ in 0..<8 {
+            let process = Process()
+            process.executableURL = home.binary
+            process.arguments = ["--home", home.directory.path, "--relay", relay.url, "sync", "--json", "--timeout", "60"]
+            process.environment = ProcessInfo.processInfo.environment.merging(["LINKSTR_PASSPHRASE": Home.passphrase]) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32(30_000 + rng.next() % 500_000))
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                kills += 1
+            }
+            process.waitUntilExit()
+        }
+        let finished = try home.sync(timeout: 60)
+        XCTAssertEqual(finished["complete"] as? Bool, true)
+        _ = try home.acceptRequests()
+        XCTAssertEqual(try home.allPostIDs(sid).count, posts, "every post, once, after \(kills) kills")
+        let again = try home.sync(timeout: 60)
+        XCTAssertEqual(again["complete"] as? Bool, true)
+        XCTAssertEqual(again["decrypted"] as? Int, 0, "nothing opened twice")
+        XCTAssertEqual(again["reconciled"] as? Int, 1)
+        XCTAssertGreaterThan(kills, 0, "the syncs kept finishing before they could be killed")
+        print("NIP-77 kills: \(kills) SIGKILLs during syncs of \(wraps.count) wraps; the next sync completed with every post; the one after opened nothing")
+    }
+}
