@@ -19,11 +19,17 @@ public struct HistoryReconciler: Sendable {
         case malformed(String)
         case tooManyRounds
         case tooManyIDs
+        /// A fetch by id was refused (CLOSED) or not answered in time: what it asked for may exist, so
+        /// the relay is paged this time (its NIP-77 itself did not fail: not remembered).
+        case fetchFailed(String)
 
         /// Whether the relay should not be asked again soon (a disconnect is not among these).
         public var remembered: Bool {
-            if case .refused(let reason) = self { return !reason.hasPrefix("auth-required") }
-            return true
+            switch self {
+            case .refused(let reason): return !reason.hasPrefix("auth-required")
+            case .fetchFailed: return false
+            default: return true
+            }
         }
 
         public var words: String {
@@ -33,6 +39,7 @@ public struct HistoryReconciler: Sendable {
             case .malformed(let why): return "a broken answer (\(why))"
             case .tooManyRounds: return "no agreement in \(HistoryReconciler.maxRounds) rounds"
             case .tooManyIDs: return "more than \(HistoryReconciler.maxNeeded) ids offered"
+            case .fetchFailed(let why): return "a fetch by id failed (\(why.prefix(80)))"
             }
         }
     }
@@ -156,11 +163,18 @@ public struct HistoryReconciler: Sendable {
         return fallBack(.timedOut)
     }
 
-    /// A fetch ended (EOSE, CLOSED, its deadline): what it did not bring, the relay does not have for
-    /// us; paging would not find it either.
+    /// A fetch ended with EOSE: what it did not bring, the relay does not have for us; paging would not
+    /// find it either.
     public mutating func fetchEnded(batch: Int) -> [Action] {
         guard fetching.remove(batch) != nil, outcome == nil else { return [] }
         return fetchMore()
+    }
+
+    /// A fetch was refused (CLOSED) or its deadline passed: the history is paged instead, so nothing
+    /// it asked for is taken as absent.
+    public mutating func fetchFailed(batch: Int, _ why: String) -> [Action] {
+        guard fetching.contains(batch), outcome == nil else { return [] }
+        return fallBack(.fetchFailed(why))
     }
 
     /// The connection went: nothing more comes on it (the engine starts a new sync on reconnect).

@@ -9,9 +9,9 @@ import NostrProtocol
 /// Issues 17 and 31 in one run: for `wraps` gift wraps on each relay implementation (nostr-relay, paged;
 /// rust-nostr's LocalRelay, by NIP-77), the plain-fetch floor of that relay, a cold sync end to end
 /// with each stage's own rate, the store's cost per message and the peak memory, and a warm re-sync
-/// against the floor (with the NIP-77 bytes); on LocalRelay, rust-nostr's own `Client.sync` of the
-/// same wraps beside ours; then the unwrap figures (one core against the libsecp256k1 floor and
-/// rust-nostr) from the protocol bench.
+/// against the floor (with the NIP-77 bytes); on LocalRelay, the same syncs paged (NIP-77 off) beside
+/// them; then the unwrap figures (one core against the libsecp256k1 floor and rust-nostr) from the
+/// protocol bench.
 enum SpeedBench {
     static func run(wraps count: Int) async throws {
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -77,7 +77,9 @@ enum SpeedBench {
                     Timing.report("  NIP-77", Self.negentropyWords(stats))
                 }
             }
-            if name == "LocalRelay" { row.rust = try rustSync(url, for: me.publicKey.hex) }
+            if name == "LocalRelay" {
+                row.paged = try await pagedSyncs(url, for: me, now: now)
+            }
             rows.append(row)
         }
         Self.printGoals(rows, count: count)
@@ -123,8 +125,36 @@ enum SpeedBench {
         let fetch: Double
         var cold = 0.0, warm = 0.0, peak = 0.0, storeMicros = 0.0
         var warmBytes = 0
-        /// rust-nostr's `Client.sync` into an empty, then a full LMDB database (seconds).
-        var rust: (empty: Double, full: Double)?
+        /// Ours with NIP-77 off, cold then warm (seconds).
+        var paged: (cold: Double, warm: Double)?
+    }
+
+    /// The same relay paged (NIP-77 off) into a fresh store, cold then warm: what NIP-77 changes, side by side.
+    static func pagedSyncs(_ url: String, for me: SecretKey, now: Int64) async throws -> (cold: Double, warm: Double) {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-speed-paged-\(UUID().uuidString)")
+        defer {
+            do { try FileManager.default.removeItem(at: home) } catch { print("  (could not remove \(home.path): \(error))") }
+        }
+        let store = try LocalStore(paths: DataPaths.resolve(home: home.path)).account(me, now: now)
+        var seconds = [Double]()
+        for label in ["cold", "warm"] {
+            let pool = RelayPool(authSigner: SyncEngine.authSigner(for: me))
+            let engine = SyncEngine(identity: me, store: store, pool: pool)
+            await engine.setNegentropy(enabled: false)
+            var stats = SyncStats()
+            let s = try await Timing.secondsAsync {
+                await pool.setRelays([(url, true)])
+                try await engine.start()
+                guard await engine.waitForBackfill(timeout: .seconds(600)) else { throw HarnessError(description: "backfill did not complete") }
+                await engine.flush()
+                stats = await engine.settledStats()
+            }
+            await engine.stop()
+            Timing.report("\(label) sync, paged (NIP-77 off)", String(format: "%.2f s, %d decryptions, %d wraps received, %d pages", s, stats.decryptions,
+                                                                        stats.wrapsReceived, stats.backfillPages))
+            seconds.append(s)
+        }
+        return (seconds[0], seconds[1])
     }
 
     static func negentropyWords(_ stats: SyncStats) -> String {
@@ -144,36 +174,11 @@ enum SpeedBench {
             print(String(format: "  %@: cold %.0f wraps/s %@; store %.1f µs %@; warm %.2f× fetch %@ (%d bytes of NIP-77); peak %.0f MiB %@", r.relay,
                          rate, said(rate >= coldGoal), r.storeMicros, said(r.storeMicros <= 40), r.warm / r.fetch, said(r.warm / r.fetch <= warmGoal),
                          r.warmBytes, r.peak, said(r.peak <= 120 / 1.048576)))
-            if let rust = r.rust {
-                print(String(format: "  %@, rust-nostr Client.sync (LMDB): into an empty database %.2f s (ours cold %.2f s), into a full one %.2f s (ours warm %.2f s)",
-                             r.relay, rust.empty, r.cold, rust.full, r.warm))
+            if let paged = r.paged {
+                print(String(format: "  %@ paged (NIP-77 off): cold %.2f s, warm %.2f s (%.2f× fetch); with NIP-77: cold %.2f s, warm %.2f s", r.relay,
+                             paged.cold, paged.warm, paged.warm / r.fetch, r.cold, r.warm))
             }
         }
-    }
-
-    /// rust-nostr's client syncing the same wraps by NIP-77 (Tests/Interop/rust_sync.py), twice into one database.
-    static func rustSync(_ url: String, for pubkey: String) throws -> (empty: Double, full: Double) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-rust-sync-\(UUID().uuidString)")
-        defer {
-            do { try FileManager.default.removeItem(at: dir) } catch { print("  (could not remove \(dir.path): \(error))") }
-        }
-        var seconds = [Double]()
-        for label in ["into an empty database", "into a full database"] {
-            let p = Process()
-            p.executableURL = try TestEnvironment.python()
-            p.arguments = [TestEnvironment.interopScript("rust_sync.py").path, url, dir.path, pubkey]
-            let out = Pipe()
-            p.standardOutput = out
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            guard p.terminationStatus == 0, let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  let s = json["seconds"] as? Double else { throw HarnessError(description: "rust_sync.py failed (\(p.terminationStatus))") }
-            Timing.report("rust-nostr Client.sync \(label)", String(format: "%.2f s, %@ received, %@ stored", s, "\(json["received"] ?? "?")",
-                                                                     "\(json["stored"] ?? "?")"))
-            seconds.append(s)
-        }
-        return (seconds[0], seconds[1])
     }
 
     static func residentMiB() -> Double { Double(JunkBench.status(getpid(), "VmRSS")) / 1024 }

@@ -8,19 +8,19 @@ struct ReconcileState {
     /// The answer's deadline while negotiating, per relay.
     var answerTimers: [String: Task<Void, Never>] = [:]
     var fetchTimers: [String: [Int: Task<Void, Never>]] = [:]
-    /// Off for a run that must page (`SyncEngine.useNegentropy`).
+    /// Off for a run that must page (`SyncEngine.setNegentropy`).
     var enabled = true
 }
 
 /// History by NIP-77 where a relay speaks it: what we lack is fetched by id; a relay that refuses,
-/// stalls or lies is paged instead (`+History`) and remembered for `retryAfter`.
+/// stalls or lies is paged instead (`+History`) and remembered for `negentropyRetryAfter`.
 extension SyncEngine {
     /// A relay that refused NIP-77 is paged for this long before it is offered NIP-77 again.
     static let negentropyRetryAfter: Int64 = 7 * 86_400
     /// How long a relay has to answer NEG-OPEN (one that ignores it costs this once, then is remembered).
     static let negentropyFirstAnswer: Duration = .seconds(3)
 
-    /// Pages every relay's history, never NIP-77 (the benchmark's comparison, and a user's escape hatch).
+    /// Pages every relay's history, never NIP-77 (the benchmark's comparison; the paging tests).
     public func setNegentropy(enabled: Bool) { history.reconcile.enabled = enabled }
 
     /// Whether this relay's gift-wrap history is reconciled rather than paged.
@@ -68,11 +68,12 @@ extension SyncEngine {
         await carryOut(actions, relay)
     }
 
-    func reconcileFetchEnded(_ relay: String, batch: Int) async {
+    /// A fetch by id ended: with EOSE (`failed` nil), or refused or past its deadline (then paged instead).
+    func reconcileFetchEnded(_ relay: String, batch: Int, failed: String? = nil) async {
         history.reconcile.fetchTimers[relay]?.removeValue(forKey: batch)?.cancel()
         await unsubscribe(reconcileFetchID(relay, batch), relays: [relay])
         guard var r = history.reconcile.reconcilers[relay] else { return }
-        let actions = r.fetchEnded(batch: batch)
+        let actions = failed.map { r.fetchFailed(batch: batch, $0) } ?? r.fetchEnded(batch: batch)
         history.reconcile.reconcilers[relay] = r
         await carryOut(actions, relay)
     }
@@ -108,7 +109,7 @@ extension SyncEngine {
                 history.reconcile.fetchTimers[relay, default: [:]][batch] = Task { [weak self] in
                     await sleep(Self.pageDeadline)
                     guard !Task.isCancelled else { return }
-                    await self?.reconcileFetchEnded(relay, batch: batch)
+                    await self?.reconcileFetchEnded(relay, batch: batch, failed: "no answer in \(Self.pageDeadline.components.seconds) s")
                 }
             case .finished:
                 let r = history.reconcile.reconcilers[relay]

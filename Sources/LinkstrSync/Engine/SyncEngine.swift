@@ -237,7 +237,7 @@ public actor SyncEngine {
             case .history(let chain, let r, let page)?:
                 await pageEnded(HistoryKey(relay: relay, chain: chain), .history(chain, relay: r, page: page), .closed(reason.raw))
             case .query(let n)?: queryEnded(n, relay, .closed(reason.raw))
-            case .reconcileFetch(_, let batch)?: await reconcileFetchEnded(relay, batch: batch)
+            case .reconcileFetch(_, let batch)?: await reconcileFetchEnded(relay, batch: batch, failed: reason.raw)
             case .reconcile?: await reconcileRefused(relay, reason.raw)  // a refusal of NEG-OPEN, said as CLOSED
             default: break
             }
