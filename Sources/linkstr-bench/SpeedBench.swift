@@ -41,17 +41,7 @@ enum SpeedBench {
                 MemoryTrim.now()
                 resetPeakMemory()
                 let before = residentMiB()
-                let pool = RelayPool(authSigner: SyncEngine.authSigner(for: me))
-                let engine = SyncEngine(identity: me, store: store, pool: pool)
-                var stats = SyncStats()
-                let seconds = try await Timing.secondsAsync {
-                    await pool.setRelays([(url, true)])
-                    try await engine.start()
-                    guard await engine.waitForBackfill(timeout: .seconds(600)) else { throw HarnessError(description: "backfill did not complete") }
-                    await engine.flush()
-                    stats = await engine.settledStats()
-                }
-                await engine.stop()
+                let (seconds, stats) = try await timedSync(url, me, store, negentropy: true)
                 let wraps = Double(stats.wrapsReceived)
                 if label == "cold" {
                     row.cold = seconds
@@ -138,23 +128,29 @@ enum SpeedBench {
         let store = try LocalStore(paths: DataPaths.resolve(home: home.path)).account(me, now: now)
         var seconds = [Double]()
         for label in ["cold", "warm"] {
-            let pool = RelayPool(authSigner: SyncEngine.authSigner(for: me))
-            let engine = SyncEngine(identity: me, store: store, pool: pool)
-            await engine.setNegentropy(enabled: false)
-            var stats = SyncStats()
-            let s = try await Timing.secondsAsync {
-                await pool.setRelays([(url, true)])
-                try await engine.start()
-                guard await engine.waitForBackfill(timeout: .seconds(600)) else { throw HarnessError(description: "backfill did not complete") }
-                await engine.flush()
-                stats = await engine.settledStats()
-            }
-            await engine.stop()
+            let (s, stats) = try await timedSync(url, me, store, negentropy: false)
             Timing.report("\(label) sync, paged (NIP-77 off)", String(format: "%.2f s, %d decryptions, %d wraps received, %d pages", s, stats.decryptions,
                                                                         stats.wrapsReceived, stats.backfillPages))
             seconds.append(s)
         }
         return (seconds[0], seconds[1])
+    }
+
+    /// One sync of `store` against `url` to the end of its history: its time and counts.
+    static func timedSync(_ url: String, _ me: SecretKey, _ store: AccountStore, negentropy: Bool) async throws -> (Double, SyncStats) {
+        let pool = RelayPool(authSigner: SyncEngine.authSigner(for: me))
+        let engine = SyncEngine(identity: me, store: store, pool: pool)
+        await engine.setNegentropy(enabled: negentropy)
+        var stats = SyncStats()
+        let seconds = try await Timing.secondsAsync {
+            await pool.setRelays([(url, true)])
+            try await engine.start()
+            guard await engine.waitForBackfill(timeout: .seconds(600)) else { throw HarnessError(description: "backfill did not complete") }
+            await engine.flush()
+            stats = await engine.settledStats()
+        }
+        await engine.stop()
+        return (seconds, stats)
     }
 
     static func negentropyWords(_ stats: SyncStats) -> String {
