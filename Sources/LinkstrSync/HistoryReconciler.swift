@@ -2,11 +2,11 @@ import NostrProtocol
 
 /// One relay's gift-wrap history by NIP-77 (negentropy), as a pure state machine: the local set (the
 /// wraps we processed, with their `created_at`) against the relay's for our filter; the ids we lack
-/// are fetched with REQs by id once it is over, newest first, a few batches at a time. No clock, no socket: the engine sends what it is told and reports each answer, refusal, timeout
-/// and fetch end.
+/// are fetched with REQs by id once it is over, newest first, a few batches at a time. No clock, no
+/// socket: the engine sends what it is told and reports each answer, refusal, timeout and fetch end.
 ///
 /// A relay that refuses (NEG-ERR, a NOTICE, no answer in time), answers with what is not a negentropy
-/// message, or does not settle in `maxRounds` rounds makes the chain fall back to paging
+/// message, or needs more rounds than the ids found earn (`roundCap`) makes the chain fall back to paging
 /// (`HistoryPager`); the engine remembers that for the relay. Work is bounded whatever the relay says:
 /// each round costs at most its message and the local set; ids to fetch are capped (`maxNeeded`); an id
 /// offered twice is fetched once; what a fetch brings goes through the same checks as a page.
@@ -37,7 +37,7 @@ public struct HistoryReconciler: Sendable {
             case .refused(let r): return "refused (\(r.prefix(80)))"
             case .timedOut: return "no answer in time"
             case .malformed(let why): return "a broken answer (\(why))"
-            case .tooManyRounds: return "no agreement in \(HistoryReconciler.maxRounds) rounds"
+            case .tooManyRounds: return "no agreement within the rounds its ids allow"
             case .tooManyIDs: return "more than \(HistoryReconciler.maxNeeded) ids offered"
             case .fetchFailed(let why): return "a fetch by id failed (\(why.prefix(80)))"
             }
@@ -73,7 +73,7 @@ public struct HistoryReconciler: Sendable {
     public private(set) var rounds = 0
     public private(set) var bytesSent = 0
     public private(set) var bytesReceived = 0
-    /// Ids the relay offered that we lacked, and how many fetches ended.
+    /// Distinct ids the relay offered that we lacked.
     public private(set) var neededCount = 0
     public private(set) var outcome: Outcome?
 
@@ -135,8 +135,6 @@ public struct HistoryReconciler: Sendable {
         haveCount += step.have.count
         neededCount = offered.count
         guard offered.count <= Self.maxNeeded else { return fallBack(.tooManyIDs) }
-        // Newest last, so that each fetch takes the newest ids still wanted.
-        queue.sort { $0.before != $1.before ? $0.before < $1.before : $0.id < $1.id }
         var actions = [Action]()
         if let next = step.next {
             rounds += 1
@@ -146,6 +144,8 @@ public struct HistoryReconciler: Sendable {
             actions.append(.send(text))
         } else {
             negotiating = false
+            // Newest last, so that each fetch takes the newest ids still wanted (sorted once, at the end).
+            queue.sort { $0.before != $1.before ? $0.before < $1.before : $0.id < $1.id }
             actions.append(.close)
         }
         return actions + fetchMore()

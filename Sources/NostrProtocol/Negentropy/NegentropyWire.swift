@@ -67,9 +67,6 @@ public enum NegentropyError: Error, Equatable, Sendable, CustomStringConvertible
     case badMode(UInt64)
     case prefixTooLong(UInt64)
     case tooManyIDs(UInt64)
-    case boundsOutOfOrder
-    case notHex
-    case tooManyRounds(Int)
 
     public var description: String {
         switch self {
@@ -80,9 +77,6 @@ public enum NegentropyError: Error, Equatable, Sendable, CustomStringConvertible
         case .badMode(let m): return "negentropy range has an unknown mode \(m)"
         case .prefixTooLong(let n): return "negentropy bound has an id prefix of \(n) bytes"
         case .tooManyIDs(let n): return "negentropy id list claims \(n) ids"
-        case .boundsOutOfOrder: return "negentropy ranges are out of order"
-        case .notHex: return "negentropy message is not lowercase hex"
-        case .tooManyRounds(let n): return "negentropy did not settle in \(n) rounds"
         }
     }
 }
