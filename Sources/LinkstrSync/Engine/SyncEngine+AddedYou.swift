@@ -113,7 +113,7 @@ extension SyncEngine {
                 }
                 let sent = answer.sources[relay] ?? []
                 for e in answer.events where sent.contains(e.id.hex) {
-                    let names = e.tags.contains { $0.count >= 2 && $0[0] == "p" && $0[1] == me }
+                    let names = isAddressedToUs(e)
                     pager.received(id: e.id.hex, createdAt: e.createdAt, matchesFilter: e.kind == 3 && names, page: page.number)
                     events[e.id.hex] = e
                 }

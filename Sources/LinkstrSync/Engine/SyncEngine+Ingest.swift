@@ -151,7 +151,11 @@ extension SyncEngine {
         for item in buffered where known.contains(item.event.id.hex) { checked[item.relay, default: (0, 0)].valid += 1 }
         // Processed before their `created_at` was kept: a NIP-77 sync found them missing; now they are not.
         let untimed = buffered.filter { $0.reconciled && known.contains($0.event.id.hex) }.map { ProcessedWrap(id: $0.event.id.hex, createdAt: $0.event.createdAt) }
-        if !untimed.isEmpty { write("the times of processed wraps") { try store.fillWrapTimes(untimed) } }
+        if !untimed.isEmpty {
+            // On the write queue like the batches (off the actor); a failure is reported as `write` does.
+            let store = self.store
+            do { try await Self.writing { try store.fillWrapTimes(untimed) } } catch { write("the times of processed wraps") { () throws -> Void in throw error } }
+        }
         guard !batch.isEmpty else { return await reportChecked(checked) }
         let now = clock()
         let identity = identity, cache = keyCache

@@ -31,7 +31,7 @@ extension SyncEngine {
         // The caller's use case answers for it: no `ingested` update here, so one action has one answer.
         // Only the self-copies are in a relay's answer to our filter (NIP-77's local set).
         let wraps = batch.wraps.map { w in
-            ProcessedWrap(id: w.id.hex, createdAt: w.tags.contains { $0.count >= 2 && $0[0] == "p" && $0[1] == me } ? w.createdAt : nil)
+            ProcessedWrap(id: w.id.hex, createdAt: isAddressedToUs(w) ? w.createdAt : nil)
         }
         _ = try store.ingest(batch.localMessages, wraps: wraps, now: now)
         try store.markSent(batch.startedPosts)

@@ -207,7 +207,7 @@ public actor SyncEngine {
             case .live:
                 await enqueue(relay, live: true, e)
             case .history(.giftWraps, _, _):
-                let matches = e.kind == NIP59.giftWrapKind && e.tags.contains { $0.count >= 2 && $0[0] == "p" && $0[1] == me }
+                let matches = e.kind == NIP59.giftWrapKind && isAddressedToUs(e)
                 historyPageEvent(relay, subscription, e, matches: matches)
                 await enqueue(relay, live: false, e)
             case .reconcileFetch:
@@ -258,6 +258,9 @@ public actor SyncEngine {
             await relayStatusChanged(snapshot)
         }
     }
+
+    /// The event names our key in a `p` tag (our history filter's `#p`).
+    func isAddressedToUs(_ e: NostrEvent) -> Bool { e.tags.contains { $0.count >= 2 && $0[0] == "p" && $0[1] == me } }
 
     // MARK: debounced work
 

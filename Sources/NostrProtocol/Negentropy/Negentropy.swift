@@ -40,18 +40,16 @@ public struct Negentropy: Sendable {
     public func initiate(emptyRangesEndingAt cuts: [UInt64] = []) -> [UInt8] {
         var w = NegentropyWriter(capacity: 512)
         w.byte(negentropyProtocolVersion)
-        var part = w.part()
         if storage.count == 0, !cuts.isEmpty {
             var previous: UInt64 = 0
             for cut in cuts where cut > previous && cut < NegentropyBound.infinityTimestamp {
-                part.bound(NegentropyBound(timestamp: cut))
-                part.varint(NegentropyMode.idList.rawValue)
-                part.varint(0)
+                w.bound(NegentropyBound(timestamp: cut))
+                w.varint(NegentropyMode.idList.rawValue)
+                w.varint(0)
                 previous = cut
             }
         }
-        split(0, storage.count, .infinity, into: &part)
-        w.adopt(part)
+        split(0, storage.count, .infinity, into: &w)
         return w.bytes
     }
 
