@@ -48,6 +48,7 @@ public struct SyncStats: Sendable, Equatable {
     public var firstReceived: Double?
     public var lastReceived: Double?
     public var unwrapSeconds = 0.0
+    /// The writer's own time on batches (not their wait behind an earlier one).
     public var storeSeconds = 0.0
     /// Batches that could not be stored (a full disk, an I/O error), and the last such error in words:
     /// their wraps are read again on the next sync, and a run with any is not complete.

@@ -1,6 +1,6 @@
 import Foundation
 
-// linkstr-bench [protocol|store|sync|tui|view|field|junk|junk-stream|sync-tui|sync-news|wipe|backup|search|speed|media|media-tui|outbox|all] [N]: release-mode benchmarks; figures go to docs/BENCHMARKS.md.
+// linkstr-bench [protocol|store|ingest|sync|tui|view|field|junk|junk-stream|sync-tui|sync-news|wipe|backup|search|speed|media|media-tui|outbox|all] [N]: release-mode benchmarks; figures go to docs/BENCHMARKS.md.
 let args = Array(CommandLine.arguments.dropFirst())
 let mode = args.first ?? "all"
 let n = args.dropFirst().first.flatMap(Int.init)
@@ -8,6 +8,7 @@ do {
     switch mode {
     case "protocol": try ProtocolBench.run(wrapCount: n ?? 10_000)
     case "store": try StoreBench.run(posts: n ?? 100_000)
+    case "ingest": try IngestBench.run(messages: n ?? 20_000)
     case "sync": try await SyncBench.run(wraps: n ?? 10_000)
     case "tui": try TUIBench.run(posts: n ?? 100_000)
     case "view": ViewBench.run(posts: n ?? 100)
@@ -30,7 +31,7 @@ do {
         try TUIBench.run(posts: 100_000)
         try FieldBench.run(bytes: 1 << 20)
     default:
-        print("usage: linkstr-bench [protocol|store|sync|tui|view|field|junk|junk-stream|sync-tui|sync-news|wipe|backup|search|speed|media|media-tui|outbox|all] [N]")
+        print("usage: linkstr-bench [protocol|store|ingest|sync|tui|view|field|junk|junk-stream|sync-tui|sync-news|wipe|backup|search|speed|media|media-tui|outbox|all] [N]")
         exit(2)
     }
 } catch {

@@ -7,6 +7,12 @@ import NostrProtocol
 public enum WebURL {
     /// The trimmed input when it is a valid http(s) URL, else nil. Used for received roots and deep links.
     public static func normalized(_ input: String) -> String? {
+        if plainASCIIVerdict(input) == true { return input }
+        return normalizedByFoundation(input)
+    }
+
+    /// The rule in full, on Foundation's parser (the plain ASCII shape above is decided without it).
+    static func normalizedByFoundation(_ input: String) -> String? {
         let s = input.trimmingWhitespace()
         guard !s.isEmpty, !s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.isWhitespace }),
               let c = URLComponents(string: s), let scheme = c.scheme?.lowercased(),

@@ -9,10 +9,12 @@ public final class FieldCipher: Sendable {
     private let dataKey: SecretBytes
     private let indexKey: SecretBytes
     private let random: any RandomSource
+    private let nonces: NoncePool
 
     init(dataKey: SecretBytes, random: any RandomSource) {
         self.dataKey = dataKey
         self.random = random
+        nonces = NoncePool(random: random)
         let info = Array("linkstr/blind-index/v1".utf8)
         let salt = Array("linkstr/storage/v1".utf8)
         let prk = dataKey.withUnsafeBytes { k in salt.withUnsafeBytes { HKDF.extract(salt: $0, inputKeyMaterial: k) } }
@@ -62,7 +64,7 @@ public final class FieldCipher: Sendable {
     public func sealBytes(_ bytes: [UInt8], _ context: String) -> [UInt8] {
         let plain = SecretBytes(copying: bytes)
         // Sealing with a valid 32-byte key and 12-byte nonce cannot fail short of memory exhaustion.
-        return try! Self.seal(key: dataKey, plaintext: plain, aad: Array(context.utf8), random: random)
+        return try! Self.seal(key: dataKey, plaintext: plain, aad: Array(context.utf8), nonce: nonces.nonce12())
     }
 
     public func open(_ value: SQLValue, _ context: String) throws(StorageError) -> String? {
@@ -96,7 +98,10 @@ public final class FieldCipher: Sendable {
     // MARK: AEAD framing: version || nonce(12) || ciphertext || tag(16)
 
     private static func seal(key: SecretBytes, plaintext: SecretBytes, aad: [UInt8], random: any RandomSource) throws -> [UInt8] {
-        let nonce = random.bytes(12)
+        try seal(key: key, plaintext: plaintext, aad: aad, nonce: random.bytes(12))
+    }
+
+    private static func seal(key: SecretBytes, plaintext: SecretBytes, aad: [UInt8], nonce: [UInt8]) throws -> [UInt8] {
         let sealed = try key.withUnsafeBytes { k in
             try nonce.withUnsafeBytes { n in
                 try plaintext.withUnsafeBytes { p in try aad.withUnsafeBytes { a in try ChaCha20Poly1305.seal(key: k, nonce12: n, plaintext: p, aad: a) } }

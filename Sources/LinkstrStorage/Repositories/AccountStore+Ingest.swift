@@ -14,6 +14,7 @@ extension AccountStore {
                        now: Int64) throws -> [IngestReport] {
         try writing { scope in
             var store = SQLiteIngestStore(scope: scope, store: self)
+            store.absent = try IngestAbsence(for: messages, owner: o, scope.c)
             var reports = [IngestReport]()
             reports.reserveCapacity(messages.count)
             var touched = Set<String>()
@@ -125,19 +126,21 @@ extension AccountStore {
         }
     }
 
-    /// The list row's newest activity and unread count, from its visible posts.
+    /// The list row's newest activity and unread count, from its visible posts: the newest by the order
+    /// index, the count from the index of unread posts (migration 13), whatever the session's size.
     func refreshAggregates(_ sessionID: String, _ scope: WriteScope) throws {
         guard let session = try scope.session(sessionID) else { return }
         let c = scope.c
-        let r = try c.query("SELECT max(created_at) AS last, coalesce(sum(inbound AND read_at IS NULL), 0) AS unread FROM posts WHERE owner = ? AND session_id = ?",
-                             [o, .text(sessionID)]).first
-        let last = max(r?["last"].int ?? 0, session.derived.timeline.last?.createdAt ?? 0)
         // The newest post's sealed author and link ride along on the row (see migration 10).
         let newest = try c.query("""
-            SELECT post_id, author_enc, url_enc FROM posts WHERE owner = ? AND session_id = ? ORDER BY created_at DESC, sent_seq DESC, post_id DESC LIMIT 1
+            SELECT post_id, created_at, author_enc, url_enc FROM posts WHERE owner = ? AND session_id = ?
+            ORDER BY created_at DESC, sent_seq DESC, post_id DESC LIMIT 1
             """, [o, .text(sessionID)]).first
+        let unread = try c.scalar("SELECT count(*) FROM posts WHERE owner = ? AND session_id = ? AND inbound = 1 AND read_at IS NULL",
+                                  [o, .text(sessionID)]).int ?? 0
+        let last = max(newest?["created_at"].int ?? 0, session.derived.timeline.last?.createdAt ?? 0)
         try c.run("UPDATE sessions SET last_activity_at = ?, unread = ?, last_post_id = ?, last_author_enc = ?, last_url_enc = ? WHERE owner = ? AND session_id = ?",
-                    [.integer(last), .integer(r?["unread"].int ?? 0), newest?["post_id"] ?? .null, newest?["author_enc"] ?? .null,
+                    [.integer(last), .integer(unread), newest?["post_id"] ?? .null, newest?["author_enc"] ?? .null,
                      newest?["url_enc"] ?? .null, o, .text(sessionID)])
     }
 }

@@ -93,12 +93,21 @@ public final class AccountStore: Sendable {
 
     public func processedWrapCount() throws -> Int { Int(try db.scalar("SELECT count(*) FROM processed_wraps WHERE owner = ?", [o]).int ?? 0) }
 
+    /// Up to 64 rows a statement (a batch's 256 wraps in four statements, not 256); one prepared
+    /// statement per row count, so at most 64 are ever cached.
     func insertProcessed(_ wraps: [ProcessedWrap], now: Int64, _ c: Connection) throws {
-        for w in wraps {
-            try c.run("INSERT OR IGNORE INTO processed_wraps (owner, wrap_id, processed_at, created_at) VALUES (?, ?, ?, ?)",
-                      [o, .text(w.id), .integer(now), w.createdAt.map { .integer($0) } ?? .null])
+        var start = 0
+        while start < wraps.count {
+            let part = wraps[start..<min(start + 64, wraps.count)]
+            let rows = part.count == 64 ? Self.processedRows64 : Array(repeating: "(?, ?, ?, ?)", count: part.count).joined(separator: ", ")
+            var values = [SQLValue]()
+            values.reserveCapacity(part.count * 4)
+            for w in part { values += [o, .text(w.id), .integer(now), w.createdAt.map { .integer($0) } ?? .null] }
+            try c.run("INSERT OR IGNORE INTO processed_wraps (owner, wrap_id, processed_at, created_at) VALUES " + rows, values)
+            start += part.count
         }
     }
+    private static let processedRows64 = Array(repeating: "(?, ?, ?, ?)", count: 64).joined(separator: ", ")
 
     /// Records wraps that carried nothing to ingest (invalid, not linkstr) so they are never opened again.
     public func markProcessed(_ wrapIDs: [String], now: Int64) throws {

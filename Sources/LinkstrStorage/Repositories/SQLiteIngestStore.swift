@@ -7,6 +7,8 @@ import NostrProtocol
 struct SQLiteIngestStore: IngestStore {
     let scope: WriteScope
     let store: AccountStore
+    /// What the batch refers to that is not stored (empty outside a batch: everything is looked up).
+    var absent = IngestAbsence()
     var me: Pubkey { store.owner }
     private var db: Connection { scope.c }
     private var cipher: FieldCipher { store.cipher }
@@ -40,6 +42,7 @@ struct SQLiteIngestStore: IngestStore {
     // MARK: posts
 
     func post(_ id: String) throws -> PostRecord? {
+        if absent.posts.contains(id) { return nil }
         if let r = try db.query("SELECT * FROM posts WHERE owner = ? AND post_id = ?", [o, .text(id)]).first,
            let post = try store.readablePost(r) {
             return post
@@ -55,8 +58,9 @@ struct SQLiteIngestStore: IngestStore {
     }
 
     mutating func setPost(_ p: PostRecord) throws {
+        let isNew = absent.writingPost(p.id)
         if p.status.isVisible {
-            try db.run("DELETE FROM staged_messages WHERE owner = ? AND rumor_id = ?", [o, .text(p.id)])
+            if !isNew { try db.run("DELETE FROM staged_messages WHERE owner = ? AND rumor_id = ?", [o, .text(p.id)]) }
             try db.run("""
                 INSERT INTO posts (owner, post_id, session_id, created_at, author_enc, url_enc, note_enc, wrap_ids, arrivals, inbound, read_at, notified)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -68,7 +72,7 @@ struct SQLiteIngestStore: IngestStore {
                       .text(p.wrapIDs.joined(separator: ",")), .text(RecordCodec.arrivalsText(p.arrivals)), .integer(p.author != me ? 1 : 0),
                       p.readAt.map { .integer($0) } ?? .null, .integer(p.notified ? 1 : 0)])
         } else {
-            try db.run("DELETE FROM posts WHERE owner = ? AND post_id = ?", [o, .text(p.id)])
+            if !isNew { try db.run("DELETE FROM posts WHERE owner = ? AND post_id = ?", [o, .text(p.id)]) }
             try stage(id: p.id, kind: "root", sessionID: p.sessionID, postID: nil, createdAt: p.createdAt, status: p.status, body: RecordCodec.json(p))
         }
     }
@@ -89,7 +93,8 @@ struct SQLiteIngestStore: IngestStore {
     }
 
     func reactionIDs(forPost postID: String) throws -> [String] {
-        try db.query("""
+        if absent.reactionsFor.contains(postID) { return [] }
+        return try db.query("""
             SELECT rumor_id FROM reactions WHERE owner = ?1 AND post_id = ?2
             UNION SELECT rumor_id FROM staged_messages WHERE owner = ?1 AND post_id = ?2 AND kind = 'reaction'
             """, [o, .text(postID)]).compactMap { $0.values.first?.text }.sorted()
@@ -103,6 +108,7 @@ struct SQLiteIngestStore: IngestStore {
     }
 
     mutating func setReaction(_ r: ReactionRecord) throws {
+        absent.writingReaction(toPost: r.postID)
         if r.status.isVisible {
             try db.run("DELETE FROM staged_messages WHERE owner = ? AND rumor_id = ?", [o, .text(r.id)])
             try db.run("""
@@ -125,8 +131,9 @@ struct SQLiteIngestStore: IngestStore {
     // MARK: tombstones
 
     func tombstoneKeys(forPost postID: String) throws -> [TombstoneKey] {
+        if absent.tombstonesFor.contains(postID) { return [] }
         // No ORDER BY: it would make SQLite walk the (owner, …) primary key instead of the post index.
-        try db.query("SELECT session_id, deleter_enc FROM tombstones WHERE owner = ? AND post_id = ?",
+        return try db.query("SELECT session_id, deleter_enc FROM tombstones WHERE owner = ? AND post_id = ?",
                      [o, .text(postID)]).compactMap { r in
             let sid = r["session_id"].text ?? ""
             return try store.readable("tombstones", sid + "/" + postID) {
@@ -152,6 +159,7 @@ struct SQLiteIngestStore: IngestStore {
     }
 
     mutating func setTombstone(_ t: Tombstone) throws {
+        absent.writingTombstone(forPost: t.key.postID)
         try db.run("""
             INSERT OR REPLACE INTO tombstones (owner, session_id, post_id, deleter_ref, deleter_enc, created_at, rumor_id, validated)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)

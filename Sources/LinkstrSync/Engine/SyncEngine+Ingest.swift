@@ -160,7 +160,9 @@ extension SyncEngine {
         let now = clock()
         let identity = identity, cache = keyCache
         let unwrapStart = ContinuousClock.now
-        let opened = await Self.unwrapAll(batch.map(\.event), identity: identity, cache: cache)
+        // Opened and decoded on every core: the actor only sorts the results.
+        let opened = await Self.openAll(batch.map { ($0.event, $0.live ? MessageSource.live : .historical) }, receivedAt: now,
+                                        identity: identity, cache: cache)
         stats.unwrapSeconds += Self.seconds(ContinuousClock.now) - Self.seconds(unwrapStart)
         stats.decryptions += batch.count
         var messages = [InboundMessage]()
@@ -172,10 +174,9 @@ extension SyncEngine {
                 checked[item.relay, default: (0, 0)].junk += 1
                 failed.append(item.event.id)
                 ingestion.junkSinceTrim += 1
-            case .success(let gift):
+            case .success(let decoded):
                 checked[item.relay, default: (0, 0)].valid += 1
-                switch InboundDecoder.decode(rumor: gift.rumor, rumorID: gift.rumorID, sender: gift.sender, wrapID: item.event.id.hex,
-                                             source: item.live ? .live : .historical, receivedAt: now) {
+                switch decoded {
                 case .success(let m): messages.append(m)
                 case .failure(.notLinkstr): stats.notLinkstr += 1
                 case .failure: stats.rejectedPayloads += 1
@@ -188,11 +189,15 @@ extension SyncEngine {
             (try? result.get()) == nil ? nil : ProcessedWrap(id: item.event.id.hex, createdAt: item.event.createdAt)
         }
         do {
-            let storeStart = ContinuousClock.now
-            defer { stats.storeSeconds += Self.seconds(ContinuousClock.now) - Self.seconds(storeStart) }
             let store = self.store, restoring = history.restoring, messages = messages
-            // Off the actor: pool events go on being received while the batch is written.
-            let reports = try await Self.writing { try store.ingest(messages, restoringHistory: restoring, wraps: wraps, now: now) }
+            // Off the actor: pool events go on being received while the batch is written. Busy time is
+            // the write itself, not the wait behind the batch before it.
+            let (reports, busy) = try await Self.writing { () throws -> ([IngestReport], Double) in
+                let start = ContinuousClock.now
+                let reports = try store.ingest(messages, restoringHistory: restoring, wraps: wraps, now: now)
+                return (reports, Self.seconds(ContinuousClock.now) - Self.seconds(start))
+            }
+            stats.storeSeconds += busy
             var touched = Set<String>(), notifications = [InboundNotification]()
             for r in reports {
                 touched.formUnion(r.touchedSessions)
@@ -234,8 +239,13 @@ extension SyncEngine {
         }
     }
 
-    /// Fully checked unwraps, spread over the cores (each unwrap is ~200 µs of elliptic-curve work).
-    static func unwrapAll(_ wraps: [NostrEvent], identity: SecretKey, cache: ConversationKeyCache) async -> [Result<NIP59.UnwrappedGift, GiftWrapError>] {
+    /// A wrap fully checked and unwrapped (or why not), then its rumor decoded (or why not).
+    typealias Opened = Result<Result<InboundMessage, InboundDecoder.Rejection>, GiftWrapError>
+
+    /// Fully checked unwraps and payload decoding, spread over the cores (each unwrap is ~200 µs of
+    /// elliptic-curve work).
+    static func openAll(_ wraps: [(event: NostrEvent, source: MessageSource)], receivedAt: Int64, identity: SecretKey,
+                        cache: ConversationKeyCache) async -> [Opened] {
         await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
                 let results = ResultSlots(count: wraps.count)
@@ -243,7 +253,11 @@ extension SyncEngine {
                 DispatchQueue.concurrentPerform(iterations: workers) { w in
                     var i = w
                     while i < wraps.count {
-                        results.set(i, Result { () throws(GiftWrapError) in try NIP59.unwrap(wraps[i], recipient: identity, cache: cache) })
+                        let (event, source) = wraps[i]
+                        results.set(i, Result { () throws(GiftWrapError) in try NIP59.unwrap(event, recipient: identity, cache: cache) }.map { gift in
+                            InboundDecoder.decode(rumor: gift.rumor, rumorID: gift.rumorID, sender: gift.sender, wrapID: event.id.hex,
+                                                  source: source, receivedAt: receivedAt)
+                        })
                         i += workers
                     }
                 }
@@ -256,8 +270,8 @@ extension SyncEngine {
 /// One slot per wrap; each index is written by exactly one worker, then read after all of them finished.
 /// (A lock per wrap costs nanoseconds beside the two signature checks and the ECDH each wrap needs.)
 private final class ResultSlots: Sendable {
-    private let slots: Mutex<[Result<NIP59.UnwrappedGift, GiftWrapError>?]>
+    private let slots: Mutex<[SyncEngine.Opened?]>
     init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
-    func set(_ i: Int, _ r: Result<NIP59.UnwrappedGift, GiftWrapError>) { slots.withLock { $0[i] = r } }
-    var values: [Result<NIP59.UnwrappedGift, GiftWrapError>] { slots.withLock { $0.map { $0! } } }
+    func set(_ i: Int, _ r: SyncEngine.Opened) { slots.withLock { $0[i] = r } }
+    var values: [SyncEngine.Opened] { slots.withLock { $0.map { $0! } } }
 }

@@ -1,0 +1,106 @@
+import Foundation
+import LinkstrDomain
+import LinkstrStorage
+import LinkstrTestSupport
+import NostrProtocol
+import XCTest
+
+/// The store's faster paths (issue 31) keep its answers: the unread index of migration 13 on a
+/// database the previous schema wrote, and what a batch knows to be absent when one batch holds a
+/// post with its session, reactions and delete notice in every order.
+final class StoreSpeedTests: StorageTestCase {
+    private let me = SecretKey.generate()
+    private let friend = SecretKey.generate().publicKey.hex
+
+    private func unread(_ local: LocalStore, _ sid: String) throws -> Int64? {
+        try local.db.scalar("SELECT unread FROM sessions WHERE session_id = ?", [.text(sid)]).int
+    }
+
+    func testMigrationThirteenKeepsUnreadCountsAndCountsByTheUnreadIndex() throws {
+        let sid = LinkstrID.make(SystemRandom())
+        do {
+            let local = try LocalStore(paths: paths)
+            let account = try local.account(me, now: 1)
+            var batch = [MessageFactory.create(sid, by: friend, members: [friend, me.publicKey.hex], at: 10)]
+            for i in 0..<40 {
+                batch.append(MessageFactory.root(sid, by: i % 4 == 0 ? me.publicKey.hex : friend, at: 100 + Int64(i), url: "https://example.com/\(i)"))
+            }
+            _ = try account.ingest(batch, now: 1)
+            for m in batch[1...5] where m.sender == friend { try account.markRead(postID: m.rumorID, now: 2) }
+            XCTAssertEqual(try unread(local, sid), 27, "30 inbound, 3 read")
+            // Back to schema 12, as the previous release left it.
+            try local.db.execute("""
+                DROP INDEX posts_unread; CREATE INDEX posts_by_session ON posts(owner, session_id, created_at);
+                PRAGMA user_version = 12; DELETE FROM grdb_migrations WHERE identifier = '13';
+                """)
+        }
+        let local = try LocalStore(paths: paths)
+        XCTAssertEqual(try local.db.scalar("PRAGMA user_version").int, 13)
+        let indexes = try local.db.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'posts'").compactMap { $0["name"].text }
+        XCTAssertTrue(indexes.contains("posts_unread"))
+        XCTAssertFalse(indexes.contains("posts_by_session"))
+        let plan = try local.db.query("EXPLAIN QUERY PLAN SELECT count(*) FROM posts WHERE owner = ? AND session_id = ? AND inbound = 1 AND read_at IS NULL",
+                                      [.text(me.publicKey.hex), .text(sid)]).compactMap { $0["detail"].text }.joined(separator: "; ")
+        XCTAssertTrue(plan.contains("posts_unread"), plan)
+        let account = try local.account(me, now: 3)
+        XCTAssertEqual(try unread(local, sid), 27, "30 inbound, 3 read")
+        _ = try account.ingest((0..<3).map { MessageFactory.root(sid, by: friend, at: 200 + Int64($0), url: "https://example.com/new/\($0)") }, now: 3)
+        XCTAssertEqual(try unread(local, sid), 30)
+        XCTAssertEqual(try account.sessionSummaries().first?.lastActivityAt, 202)
+        try account.markSessionRead(sid, now: 4)
+        XCTAssertEqual(try unread(local, sid), 0)
+    }
+
+    /// Every order of one session's create, a post, a reaction to it and its author's delete notice
+    /// (and the same without the delete), each order in one batch, then all of it again: the store
+    /// agrees with the in-memory reference.
+    func testOneBatchInAnyOrderAgreesWithTheReference() throws {
+        let local = try LocalStore(paths: paths)
+        let sid = LinkstrID.make(SystemRandom())
+        let create = MessageFactory.create(sid, by: friend, members: [friend, me.publicKey.hex], at: 10)
+        let root = MessageFactory.root(sid, by: friend, at: 20, url: "https://example.com/a")
+        let reaction = MessageFactory.reaction(sid, post: root.rumorID, by: me.publicKey.hex, emoji: "👍", at: 30)
+        let delete = MessageFactory.delete(sid, post: root.rumorID, by: friend, at: 40)
+        for withDelete in [false, true] {
+            let messages = withDelete ? [create, root, reaction, delete] : [create, root, reaction]
+            for order in permutations(messages) {
+                let owner = SecretKey.generate()
+                let swap = { (m: InboundMessage) in m.replacingKey(self.me.publicKey.hex, with: owner.publicKey.hex) }
+                var memory = AccountState(me: owner.publicKey.hex)
+                for m in order { _ = try memory.ingest(swap(m)) }
+                let account = try local.account(owner, now: 1)
+                _ = try account.ingest(order.map(swap), now: 1)
+                let names = order.map { $0.payload.kind.rawValue }.joined(separator: ", ")
+                if let diff = try account.visibleState().difference(from: memory.visibleState) { return XCTFail("\(names): \(diff)") }
+                XCTAssertEqual(try account.postCount(in: sid), withDelete ? 0 : 1, names)
+                _ = try account.ingest(order.map(swap), now: 2)
+                if let diff = try account.visibleState().difference(from: memory.visibleState) { return XCTFail("again, \(names): \(diff)") }
+            }
+        }
+    }
+
+    /// Processed wraps go in 64 rows a statement: counts around and beyond that, repeats within one call.
+    func testProcessedWrapsInStatementsOfManyRows() throws {
+        let local = try LocalStore(paths: paths)
+        let account = try local.account(me, now: 1)
+        var total = Set<String>()
+        for count in [1, 63, 64, 65, 130] {
+            let ids = (0..<count).map { MessageFactory.id("wrap-\(count)-\($0)") }
+            try account.markProcessed(ids + ids.prefix(5), now: 1)
+            total.formUnion(ids)
+            XCTAssertEqual(try account.processedWrapCount(), total.count)
+            XCTAssertEqual(try account.alreadyProcessed(ids), Set(ids))
+        }
+        _ = try account.ingest([], wraps: [ProcessedWrap(id: MessageFactory.id("timed"), createdAt: 77)], now: 2)
+        XCTAssertEqual(try account.negentropySet().items.map(\.timestamp), [77])
+    }
+
+    private func permutations<T>(_ items: [T]) -> [[T]] {
+        guard items.count > 1 else { return [items] }
+        return items.indices.flatMap { i -> [[T]] in
+            var rest = items
+            let first = rest.remove(at: i)
+            return permutations(rest).map { [first] + $0 }
+        }
+    }
+}
