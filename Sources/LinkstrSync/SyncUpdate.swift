@@ -61,5 +61,7 @@ public struct SyncStats: Sendable, Equatable {
     public var reconcileBytes = 0
     public var reconcileNeeded = 0
     public var reconcileFallbacks = 0
+    /// Why NIP-77 was last given up for paging, in words (nil when it never was).
+    public var lastReconcileFallback: String?
     public init() {}
 }

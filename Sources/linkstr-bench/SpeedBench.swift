@@ -157,6 +157,7 @@ enum SpeedBench {
         guard stats.reconciledRelays + stats.reconcileFallbacks > 0 else { return "not used (paged)" }
         return "\(stats.reconciledRelays) relay(s) reconciled in \(stats.reconcileRounds) round(s), \(stats.reconcileBytes) hex bytes both ways, "
             + "\(stats.reconcileNeeded) ids fetched, \(stats.reconcileFallbacks) fallback(s) to paging"
+            + (stats.lastReconcileFallback.map { " (last: \($0))" } ?? "")
     }
 
     /// Issue 31's goals, each said met or not.

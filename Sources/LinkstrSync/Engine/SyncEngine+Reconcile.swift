@@ -131,6 +131,7 @@ extension SyncEngine {
         await closeFetches(relay)
         stats.reconcileFallbacks += 1
         if let why {
+            stats.lastReconcileFallback = why.words
             log.info("NIP-77 not used; paging", metadata: ["relay": "\(relay)", "why": "\(why.words)"])
             if why.remembered { write("a relay's NIP-77 refusal") { try store.setNegentropyRefused(relay, at: clock()) } }
         }
