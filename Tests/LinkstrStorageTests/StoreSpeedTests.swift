@@ -95,6 +95,29 @@ final class StoreSpeedTests: StorageTestCase {
         XCTAssertEqual(try account.negentropySet().items.map(\.timestamp), [77])
     }
 
+    /// Every distinct statement stays prepared in its connection for the connection's life: lists of ids
+    /// of any length and processed wraps in any count prepare a few statements, not one per length,
+    /// and the NULLs that fill an `IN (…)` match nothing.
+    func testListsOfAnyLengthPrepareAFewStatements() throws {
+        let local = try LocalStore(paths: paths)
+        let account = try local.account(me, now: 1)
+        let stored = (0..<150).map { MessageFactory.id("stored-\($0)") }
+        for count in [1...20, 150...150].joined() { try account.markProcessed(Array(stored.prefix(count)), now: 1) }
+        let absent = (0..<300).map { MessageFactory.id("absent-\($0)") }
+        try local.db.serialized { c in
+            func prepared() throws -> Int64 { try c.scalar("SELECT count(*) FROM sqlite_stmt WHERE sql LIKE '%processed_wraps%'").int ?? -1 }
+            // Processed wraps of 1…20 and 150: parts of 64, 32, … 1 rows.
+            XCTAssertLessThanOrEqual(try prepared(), 7)
+            for count in 1...300 {
+                let ids = Array(absent.prefix(count)) + stored.prefix(count % 7)
+                let found = Set(try c.query(in: ids, "SELECT wrap_id FROM processed_wraps WHERE wrap_id IN (%@)").compactMap { $0["wrap_id"].text })
+                XCTAssertEqual(found, Set(stored.prefix(count % 7)), "\(count) ids")
+            }
+            // Those plus one per list length class (8, 16, … 256, then 400 at most).
+            XCTAssertLessThanOrEqual(try prepared(), 7 + 7)
+        }
+    }
+
     private func permutations<T>(_ items: [T]) -> [[T]] {
         guard items.count > 1 else { return [items] }
         return items.indices.flatMap { i -> [[T]] in

@@ -11,22 +11,15 @@ extension AccountStore {
     /// The listed rows among `ids` (a session not returned is not listed any more), in one query per
     /// 500 ids: what a batch of news changed, without reading every session.
     public func sessionSummaries(ids: some Collection<String>) throws -> [SessionSummary] {
-        var rows = [SessionSummary]()
-        let all = Array(ids)
-        for start in stride(from: 0, to: all.count, by: 500) {
-            let chunk = all[start..<min(all.count, start + 500)]
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            let sql = """
-                SELECT session_id, name_enc, creator_enc, members_enc, is_member, archived, unread, last_activity_at,
-                       last_post_id, request_decision, last_author_enc, last_url_enc FROM sessions
-                WHERE owner = ? AND listed = 1 AND session_id IN (\(marks))
-                """
-            rows += try db.query(sql, [o] + chunk.map { .text($0) }).compactMap { r in
-                let id = r["session_id"].text ?? ""
-                return try readable("sessions", id) { try summary(r, id) }
-            }
+        let sql = """
+            SELECT session_id, name_enc, creator_enc, members_enc, is_member, archived, unread, last_activity_at,
+                   last_post_id, request_decision, last_author_enc, last_url_enc FROM sessions
+            WHERE owner = ? AND listed = 1 AND session_id IN (%@)
+            """
+        return try db.read { c in try c.query(in: Array(ids), sql, leading: [o], chunk: 500) }.compactMap { r in
+            let id = r["session_id"].text ?? ""
+            return try readable("sessions", id) { try summary(r, id) }
         }
-        return rows
     }
 
     private func summaries(archived: Bool?, id: String?) throws -> [SessionSummary] {

@@ -93,21 +93,25 @@ public final class AccountStore: Sendable {
 
     public func processedWrapCount() throws -> Int { Int(try db.scalar("SELECT count(*) FROM processed_wraps WHERE owner = ?", [o]).int ?? 0) }
 
-    /// Up to 64 rows a statement (a batch's 256 wraps in four statements, not 256); one prepared
-    /// statement per row count, so at most 64 are ever cached.
+    /// Up to 64 rows a statement (a batch's 256 wraps in four statements, not 256); a remainder goes in
+    /// parts of 32, 16, … 1 rows, so at most seven statements are ever cached (one per row count
+    /// would be 64, each held by the connection for its life).
     func insertProcessed(_ wraps: [ProcessedWrap], now: Int64, _ c: Connection) throws {
         var start = 0
         while start < wraps.count {
-            let part = wraps[start..<min(start + 64, wraps.count)]
-            let rows = part.count == 64 ? Self.processedRows64 : Array(repeating: "(?, ?, ?, ?)", count: part.count).joined(separator: ", ")
+            let left = wraps.count - start
+            var size = 64
+            while size > left { size /= 2 }
+            let part = wraps[start..<start + size]
             var values = [SQLValue]()
-            values.reserveCapacity(part.count * 4)
+            values.reserveCapacity(size * 4)
             for w in part { values += [o, .text(w.id), .integer(now), w.createdAt.map { .integer($0) } ?? .null] }
-            try c.run("INSERT OR IGNORE INTO processed_wraps (owner, wrap_id, processed_at, created_at) VALUES " + rows, values)
-            start += part.count
+            try c.run("INSERT OR IGNORE INTO processed_wraps (owner, wrap_id, processed_at, created_at) VALUES " + Self.processedRows[size.trailingZeroBitCount], values)
+            start += size
         }
     }
-    private static let processedRows64 = Array(repeating: "(?, ?, ?, ?)", count: 64).joined(separator: ", ")
+    /// The `VALUES` rows of 1, 2, 4, … 64 wraps (index: log₂ of the count).
+    private static let processedRows = (0...6).map { Array(repeating: "(?, ?, ?, ?)", count: 1 << $0).joined(separator: ", ") }
 
     /// Records wraps that carried nothing to ingest (invalid, not linkstr) so they are never opened again.
     public func markProcessed(_ wrapIDs: [String], now: Int64) throws {
