@@ -10,8 +10,8 @@ import NostrProtocol
 /// rust-nostr's LocalRelay, by NIP-77), the plain-fetch floor of that relay, a cold sync end to end
 /// with each stage's own rate, the store's cost per message and the peak memory, and a warm re-sync
 /// against the floor (with the NIP-77 bytes); on LocalRelay, the same syncs paged (NIP-77 off) beside
-/// them; then the unwrap figures (one core against the libsecp256k1 floor and rust-nostr) from the
-/// protocol bench.
+/// them, and rust-nostr's `Client.sync` of the same wraps; then the unwrap figures (one core against
+/// the libsecp256k1 floor and rust-nostr) from the protocol bench.
 enum SpeedBench {
     static func run(wraps count: Int) async throws {
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -25,7 +25,14 @@ enum SpeedBench {
             let me = SecretKey.generate()
             let now = Int64(Date().timeIntervalSince1970)
             // Only the count is kept: the seeded events would count in the sync's memory.
-            let (seededCount, seedSeconds) = try await { let s = try await SyncBench.seed(url, for: me, wraps: count, now: now); return (s.events.count, s.seconds) }()
+            // LocalRelay's ids and times go to a file for rust-nostr's full-database sync.
+            let (seededCount, seedSeconds, items) = try await {
+                let s = try await SyncBench.seed(url, for: me, wraps: count, now: now)
+                return (s.events.count, s.seconds, name == "LocalRelay" ? try RustSyncBench.writeItems(s.events) : nil)
+            }()
+            defer {
+                if let items { do { try FileManager.default.removeItem(at: items) } catch { print("  (could not remove \(items.path): \(error))") } }
+            }
             print("\(name) (\(url)): seeded \(seededCount) wraps in \(String(format: "%.1f", seedSeconds)) s")
             let fetch = try await plainFetch(url, for: me.publicKey.hex, expect: seededCount)
             Timing.report("plain fetch (pages of 500, parsed, unchecked)", String(format: "%.2f s, %.0f events/s (%d events)", fetch.seconds,
@@ -70,6 +77,7 @@ enum SpeedBench {
             if name == "LocalRelay" {
                 row.paged = try await pagedSyncs(url, for: me, now: now)
             }
+            if let items { row.rust = try RustSyncBench.run(url, for: me.publicKey.hex, items: items) }
             rows.append(row)
         }
         Self.printGoals(rows, count: count)
@@ -117,6 +125,7 @@ enum SpeedBench {
         var warmBytes = 0
         /// Ours with NIP-77 off, cold then warm (seconds).
         var paged: (cold: Double, warm: Double)?
+        var rust: RustSyncBench.Figures?
     }
 
     /// The same relay paged (NIP-77 off) into a fresh store, cold then warm: what NIP-77 changes, side by side.
@@ -174,6 +183,12 @@ enum SpeedBench {
             if let paged = r.paged {
                 print(String(format: "  %@ paged (NIP-77 off): cold %.2f s, warm %.2f s (%.2f× fetch); with NIP-77: cold %.2f s, warm %.2f s", r.relay,
                              paged.cold, paged.warm, paged.warm / r.fetch, r.cold, r.warm))
+            }
+            if let rust = r.rust {
+                let empty = rust.empty.map { String(format: "%.2f s", $0) }
+                    ?? "failed (“\(rust.emptyError ?? "?")”; learning what it lacks \(String(format: "%.2f s", rust.reconcileOnly ?? 0)))"
+                print(String(format: "  %@, rust-nostr Client.sync (fetch and signature checks only): into an empty database %@ (ours cold %.2f s), "
+                             + "every wrap held %.2f s (ours warm %.2f s)", r.relay, empty, r.cold, rust.full, r.warm))
             }
         }
     }
