@@ -61,10 +61,22 @@ public final class FieldCipher: Sendable {
         return .blob(sealBytes(Array(text.utf8), context))
     }
 
+    /// The bytes are sealed where they lie (a copy would not wipe the caller's), straight into the
+    /// framed value: this runs for every field of every stored message.
     public func sealBytes(_ bytes: [UInt8], _ context: String) -> [UInt8] {
-        let plain = SecretBytes(copying: bytes)
+        let nonce = nonces.nonce12()
+        var aad = context
         // Sealing with a valid 32-byte key and 12-byte nonce cannot fail short of memory exhaustion.
-        return try! Self.seal(key: dataKey, plaintext: plain, aad: Array(context.utf8), nonce: nonces.nonce12())
+        var framed = try! dataKey.withUnsafeBytes { k in
+            try nonce.withUnsafeBytes { n in
+                try bytes.withUnsafeBytes { p in
+                    try aad.withUTF8 { a in try ChaCha20Poly1305.seal(key: k, nonce12: n, plaintext: p, aad: UnsafeRawBufferPointer(a), front: 13) }
+                }
+            }
+        }
+        framed[0] = Self.formatVersion
+        framed.replaceSubrange(1..<13, with: nonce)
+        return framed
     }
 
     public func open(_ value: SQLValue, _ context: String) throws(StorageError) -> String? {

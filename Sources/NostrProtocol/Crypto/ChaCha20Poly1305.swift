@@ -4,34 +4,38 @@ import COpenSSL
 public enum ChaCha20Poly1305 {
     public static let tagLength = 16
 
-    /// Returns ciphertext || 16-byte tag.
+    /// Returns ciphertext || 16-byte tag, after `front` zero bytes the caller fills in (a header of its
+    /// own, written into the same array).
     public static func seal(key: UnsafeRawBufferPointer, nonce12: UnsafeRawBufferPointer,
-                            plaintext: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer) throws -> [UInt8] {
+                            plaintext: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer, front: Int = 0) throws -> [UInt8] {
         guard key.count == 32, nonce12.count == 12 else { throw CryptoError.invalidInput("AEAD key or nonce has the wrong length") }
-        guard plaintext.count < Int(Int32.max) - 64, aad.count < Int(Int32.max) else { throw CryptoError.invalidInput("AEAD input too large") }
-        guard let ctx = EVP_CIPHER_CTX_new() else { throw CryptoError.openSSL("EVP_CIPHER_CTX_new") }
-        defer { EVP_CIPHER_CTX_free(ctx) }
-        guard EVP_EncryptInit_ex2(ctx, OpenSSLAlgorithms.shared.chacha20Poly1305, ptr(key), ptr(nonce12), nil) == 1 else {
+        guard plaintext.count < Int(Int32.max) - 64, aad.count < Int(Int32.max), front >= 0 else { throw CryptoError.invalidInput("AEAD input too large") }
+        guard let (ctx, new) = AEADContexts.context(sealing: true) else { throw CryptoError.openSSL("EVP_CIPHER_CTX_new") }
+        var ok = false
+        defer { if !ok { AEADContexts.discard(sealing: true) } }
+        guard EVP_EncryptInit_ex2(ctx, new ? OpenSSLAlgorithms.shared.chacha20Poly1305 : nil, ptr(key), ptr(nonce12), nil) == 1 else {
             throw CryptoError.openSSL("AEAD init")
         }
         var outLength: Int32 = 0
         if aad.count > 0 {
             guard EVP_EncryptUpdate(ctx, nil, &outLength, ptr(aad), Int32(aad.count)) == 1 else { throw CryptoError.openSSL("AEAD aad") }
         }
-        var out = [UInt8](repeating: 0, count: plaintext.count + tagLength)
-        try out.withUnsafeMutableBufferPointer { o in
+        var out = [UInt8](repeating: 0, count: front + plaintext.count + tagLength)
+        try out.withUnsafeMutableBufferPointer { all in
+            let o = all.baseAddress! + front
             var written = 0
             if plaintext.count > 0 {
-                guard EVP_EncryptUpdate(ctx, o.baseAddress, &outLength, ptr(plaintext), Int32(plaintext.count)) == 1 else {
+                guard EVP_EncryptUpdate(ctx, o, &outLength, ptr(plaintext), Int32(plaintext.count)) == 1 else {
                     throw CryptoError.openSSL("AEAD encrypt")
                 }
                 written = Int(outLength)
             }
-            guard EVP_EncryptFinal_ex(ctx, o.baseAddress! + written, &outLength) == 1 else { throw CryptoError.openSSL("AEAD final") }
-            guard EVP_CIPHER_CTX_ctrl(ctx, sw_evp_ctrl_aead_get_tag(), Int32(tagLength), o.baseAddress! + plaintext.count) == 1 else {
+            guard EVP_EncryptFinal_ex(ctx, o + written, &outLength) == 1 else { throw CryptoError.openSSL("AEAD final") }
+            guard EVP_CIPHER_CTX_ctrl(ctx, sw_evp_ctrl_aead_get_tag(), Int32(tagLength), o + plaintext.count) == 1 else {
                 throw CryptoError.openSSL("AEAD tag")
             }
         }
+        ok = true
         return out
     }
 
@@ -42,9 +46,11 @@ public enum ChaCha20Poly1305 {
         guard sealed.count >= tagLength else { throw CryptoError.authenticationFailed }
         guard sealed.count < Int(Int32.max), aad.count < Int(Int32.max) else { throw CryptoError.invalidInput("AEAD input too large") }
         let cipherCount = sealed.count - tagLength
-        guard let ctx = EVP_CIPHER_CTX_new() else { throw CryptoError.openSSL("EVP_CIPHER_CTX_new") }
-        defer { EVP_CIPHER_CTX_free(ctx) }
-        guard EVP_DecryptInit_ex2(ctx, OpenSSLAlgorithms.shared.chacha20Poly1305, ptr(key), ptr(nonce12), nil) == 1 else {
+        guard let (ctx, new) = AEADContexts.context(sealing: false) else { throw CryptoError.openSSL("EVP_CIPHER_CTX_new") }
+        // A failed open (a wrong tag, say) leaves the context mid-operation: the next open starts anew.
+        var ok = false
+        defer { if !ok { AEADContexts.discard(sealing: false) } }
+        guard EVP_DecryptInit_ex2(ctx, new ? OpenSSLAlgorithms.shared.chacha20Poly1305 : nil, ptr(key), ptr(nonce12), nil) == 1 else {
             throw CryptoError.openSSL("AEAD init")
         }
         var outLength: Int32 = 0
@@ -52,7 +58,7 @@ public enum ChaCha20Poly1305 {
             guard EVP_DecryptUpdate(ctx, nil, &outLength, ptr(aad), Int32(aad.count)) == 1 else { throw CryptoError.openSSL("AEAD aad") }
         }
         var out = [UInt8](repeating: 0, count: cipherCount)
-        let ok: Bool = out.withUnsafeMutableBufferPointer { o in
+        ok = out.withUnsafeMutableBufferPointer { o in
             var written = 0
             if cipherCount > 0 {
                 guard EVP_DecryptUpdate(ctx, o.baseAddress, &outLength, ptr(sealed), Int32(cipherCount)) == 1 else { return false }
