@@ -61,22 +61,14 @@ public final class FieldCipher: Sendable {
         return .blob(sealBytes(Array(text.utf8), context))
     }
 
-    /// The bytes are sealed where they lie (a copy would not wipe the caller's), straight into the
-    /// framed value: this runs for every field of every stored message.
+    /// The bytes are sealed where they lie (a copy would not wipe the caller's): this runs for every
+    /// field of every stored message.
     public func sealBytes(_ bytes: [UInt8], _ context: String) -> [UInt8] {
-        let nonce = nonces.nonce12()
         var aad = context
         // Sealing with a valid 32-byte key and 12-byte nonce cannot fail short of memory exhaustion.
-        var framed = try! dataKey.withUnsafeBytes { k in
-            try nonce.withUnsafeBytes { n in
-                try bytes.withUnsafeBytes { p in
-                    try aad.withUTF8 { a in try ChaCha20Poly1305.seal(key: k, nonce12: n, plaintext: p, aad: UnsafeRawBufferPointer(a), front: 13) }
-                }
-            }
+        return try! dataKey.withUnsafeBytes { k in
+            try bytes.withUnsafeBytes { p in try aad.withUTF8 { a in try Self.seal(key: k, plaintext: p, aad: UnsafeRawBufferPointer(a), nonce: nonces.nonce12()) } }
         }
-        framed[0] = Self.formatVersion
-        framed.replaceSubrange(1..<13, with: nonce)
-        return framed
     }
 
     public func open(_ value: SQLValue, _ context: String) throws(StorageError) -> String? {
@@ -110,16 +102,18 @@ public final class FieldCipher: Sendable {
     // MARK: AEAD framing: version || nonce(12) || ciphertext || tag(16)
 
     private static func seal(key: SecretBytes, plaintext: SecretBytes, aad: [UInt8], random: any RandomSource) throws -> [UInt8] {
-        try seal(key: key, plaintext: plaintext, aad: aad, nonce: random.bytes(12))
+        try key.withUnsafeBytes { k in
+            try plaintext.withUnsafeBytes { p in try aad.withUnsafeBytes { a in try seal(key: k, plaintext: p, aad: a, nonce: random.bytes(12)) } }
+        }
     }
 
-    private static func seal(key: SecretBytes, plaintext: SecretBytes, aad: [UInt8], nonce: [UInt8]) throws -> [UInt8] {
-        let sealed = try key.withUnsafeBytes { k in
-            try nonce.withUnsafeBytes { n in
-                try plaintext.withUnsafeBytes { p in try aad.withUnsafeBytes { a in try ChaCha20Poly1305.seal(key: k, nonce12: n, plaintext: p, aad: a) } }
-            }
-        }
-        return [formatVersion] + nonce + sealed
+    /// Sealed straight into its frame: the AEAD leaves room in front for the version and nonce.
+    private static func seal(key: UnsafeRawBufferPointer, plaintext: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer,
+                             nonce: [UInt8]) throws -> [UInt8] {
+        var framed = try nonce.withUnsafeBytes { n in try ChaCha20Poly1305.seal(key: key, nonce12: n, plaintext: plaintext, aad: aad, front: 13) }
+        framed[0] = formatVersion
+        framed.replaceSubrange(1..<13, with: nonce)
+        return framed
     }
 
     private static func open(key: SecretBytes, sealed: [UInt8], aad: [UInt8]) throws -> [UInt8] {

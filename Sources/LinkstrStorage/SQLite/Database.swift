@@ -255,7 +255,7 @@ public struct Connection {
     static func placeholders(for count: Int, chunk: Int) -> Int {
         var n = 8
         while n < count { n *= 2 }
-        return min(max(n, count), max(chunk, count))
+        return min(n, max(chunk, count))
     }
 }
 
