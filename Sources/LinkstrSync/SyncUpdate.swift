@@ -48,8 +48,11 @@ public struct SyncStats: Sendable, Equatable {
     public var firstReceived: Double?
     public var lastReceived: Double?
     public var unwrapSeconds = 0.0
-    /// The writer's own time on batches (not their wait behind an earlier one).
+    /// The writer's own time on batches (not their wait behind an earlier one), its thread's CPU time in
+    /// them (less than the busy time when it waited for a core), and how many transactions they were.
     public var storeSeconds = 0.0
+    public var storeCPUSeconds = 0.0
+    public var storeBatches = 0
     /// Batches that could not be stored (a full disk, an I/O error), and the last such error in words:
     /// their wraps are read again on the next sync, and a run with any is not complete.
     public var storeFailures = 0

@@ -1,12 +1,13 @@
 import Foundation
 import LinkstrDomain
 import LinkstrStorage
+import LinkstrSync
 import LinkstrTestSupport
 import NostrProtocol
 
 /// The store alone, as a sync drives it (issue 31): 20 friends' sessions, then `messages` link posts
-/// spread over them, written in the sync's batches of 256 with each message's wrap recorded as
-/// processed. No relay and no decryption: this is the writer's own cost per message, the figure the
+/// spread over them, written in the sync's batches (growing from 256 to 1 024 as a burst goes on; and,
+/// to compare, all of 256) with each message's wrap recorded as processed. No relay and no decryption: this is the writer's own cost per message, the figure the
 /// speed bench can only show mixed with two cores of unwrapping. Twice, each into a new store: as
 /// history (a cold sync into an empty store restores it: posts arrive read) and as news (unread).
 enum IngestBench {
@@ -19,32 +20,41 @@ enum IngestBench {
             let s = i % friends.count
             stream.append(MessageFactory.root(sessions[s], by: friends[s], at: 10_000 + Int64(i), url: "https://example.com/\(i)", note: "post \(i)"))
         }
+        let growing = IngestBatchSizes.burst(stream.count)
+        let fixed = Array(repeating: IngestBatchSizes.smallest, count: stream.count / IngestBatchSizes.smallest)
+            + (stream.count % IngestBatchSizes.smallest == 0 ? [] : [stream.count % IngestBatchSizes.smallest])
         for (label, restoring) in [("history (read)", true), ("news (unread)", false)] {
-            try run(stream, as: label, restoringHistory: restoring)
+            try run(stream, as: label, restoringHistory: restoring, sizes: growing,
+                    "batches \(IngestBatchSizes.smallest)…\(IngestBatchSizes.largest)")
+            try run(stream, as: label, restoringHistory: restoring, sizes: fixed, "batches of \(IngestBatchSizes.smallest)")
         }
     }
 
-    private static func run(_ stream: [InboundMessage], as label: String, restoringHistory: Bool) throws {
+    private static func run(_ stream: [InboundMessage], as label: String, restoringHistory: Bool, sizes: [Int], _ batches: String) throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-ingest-\(UUID().uuidString)")
         defer {
             do { try FileManager.default.removeItem(at: home) } catch { print("  (could not remove \(home.path): \(error))") }
         }
         let store = try LocalStore(paths: DataPaths.resolve(home: home.path)).account(SecretKey.generate(using: SeededRandom(seed: 42)), now: 1)
         var perBatch = [Double]()
-        for start in stride(from: 0, to: stream.count, by: 256) {
-            let batch = Array(stream[start..<min(start + 256, stream.count)])
+        var start = 0
+        for size in sizes {
+            let batch = Array(stream[start..<start + size])
+            start += size
             let wraps = batch.flatMap { m in m.wrapIDs.map { ProcessedWrap(id: $0, createdAt: m.createdAt) } }
             perBatch.append(try Timing.seconds { _ = try store.ingest(batch, restoringHistory: restoringHistory, wraps: wraps, now: 1) })
         }
         let total = perBatch.reduce(0, +)
         let sorted = perBatch.sorted()
-        Timing.report("\(stream.count) as \(label), batches of 256",
+        Timing.report("\(stream.count) \(label), \(batches)",
                       String(format: "%.2f s, %.1f µs a message (%.0f/s); batch median %.1f ms, slowest %.1f ms", total, total / Double(stream.count) * 1e6,
                              Double(stream.count) / total, sorted[sorted.count / 2] * 1000, sorted.last! * 1000))
         // The same messages again (a relay that sends everything twice): dedup by rumor id only.
         let again = try Timing.seconds {
-            for start in stride(from: 0, to: stream.count, by: 256) {
-                _ = try store.ingest(Array(stream[start..<min(start + 256, stream.count)]), restoringHistory: restoringHistory, wraps: [], now: 1)
+            var start = 0
+            for size in sizes {
+                _ = try store.ingest(Array(stream[start..<start + size]), restoringHistory: restoringHistory, wraps: [], now: 1)
+                start += size
             }
         }
         Timing.report("  the same messages again (duplicates)", String(format: "%.2f s, %.1f µs a message", again, again / Double(stream.count) * 1e6))

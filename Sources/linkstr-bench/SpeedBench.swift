@@ -64,6 +64,10 @@ enum SpeedBench {
                     Timing.report("  storing (busy time, one writer)", String(format: "%.2f s, %.0f messages/s", stats.storeSeconds,
                                                                                Double(stats.applied + stats.pending + stats.duplicates) / max(stats.storeSeconds, 1e-9)))
                     Timing.report("  storing, per message (busy ÷ messages)", String(format: "%.1f µs", row.storeMicros))
+                    let stored = Double(max(1, stats.applied + stats.pending + stats.duplicates))
+                    Timing.report("  storing, the writer's CPU time", String(format: "%.2f s, %.1f µs a message; %d transactions of %.0f on average",
+                                                                             stats.storeCPUSeconds, stats.storeCPUSeconds / stored * 1e6,
+                                                                             stats.storeBatches, stored / Double(max(1, stats.storeBatches))))
                     Timing.report("  peak resident memory", String(format: "%.0f MiB (%.0f before)", peak, before))
                     Timing.report("  NIP-77", Self.negentropyWords(stats))
                 } else {

@@ -43,12 +43,45 @@ final class EngineIngestTests: XCTestCase {
         await t.engine.stop()
     }
 
+    func testAPartialBatchOfHistoryWaitsLongerThanOneOfNews() async throws {
+        let t = try EngineUnderTest()
+        let bob = SecretKey.generate()
+        try await t.engine.start()
+        await t.engine.handle(.ready(relay: relay))
+        func wrapForMe(_ name: String) throws -> NostrEvent {
+            guard case .success(let s) = OutboundPlanner.createSession(name: name, members: [t.me], me: bob.publicKey.hex, now: t.clock.start,
+                                                                        random: SystemRandom()) else { throw StorageError.corrupt("no session planned") }
+            return try XCTUnwrap(try wrap(s.rumor, from: bob, at: t.clock.start).first { $0.tags.contains(["p", t.me]) })
+        }
+        let history = try wrapForMe("Films"), news = try wrapForMe("Books")
+        let clock = t.clock
+        var start = clock.elapsed
+        await t.engine.handle(.event(relay: relay, subscription: SyncSubscription.history(.giftWraps, relay: 0, page: 0).id, history))
+        await eventually("a flush timer for history") { [start] in clock.hasSleeper(until: start + IngestState.historyDelay) }
+        t.clock.advance(by: IngestState.newsDelay)
+        try await Task.sleep(for: .milliseconds(100))
+        let waiting = await t.engine.ingestion.batcher.buffer.count
+        XCTAssertEqual(waiting, 1, "history waits past the news delay for more of its page")
+        t.clock.advance(by: IngestState.historyDelay - IngestState.newsDelay)
+        await eventually("the history flushed at its delay") { await t.engine.stats.applied == 1 }
+        await t.engine.handle(.eose(relay: relay, subscription: SyncSubscription.live.id))
+        start = clock.elapsed
+        await t.engine.handle(.event(relay: relay, subscription: SyncSubscription.live.id, news))
+        await eventually("a flush timer for news") { [start] in clock.hasSleeper(until: start + IngestState.newsDelay) }
+        t.clock.advance(by: IngestState.newsDelay)
+        await eventually("the news flushed at its delay") { await t.engine.stats.applied == 2 }
+        XCTAssertEqual(Set(try t.store.sessionSummaries(archived: false).map(\.name)), ["Films", "Books"])
+        await t.engine.stop()
+    }
+
     func testThePoolsConsumerIsHeldWhileBatchesWaitAndJunkIsToldToTheRelaysMeter() async throws {
         let t = try EngineUnderTest()
         try await t.engine.start()
         let stranger = SecretKey.generate()
         // Well-formed wraps that are not for us: each costs an unwrap attempt and is junk.
-        let junk = (0..<1_500).map { i in
+        // Enough for the batches to grow to the largest and the buffer to fill behind them.
+        let count = IngestBatchSizes.largest * (IngestState.queuedBatches + 1) + 1_000
+        let junk = (0..<count).map { i in
             UnsignedEvent(pubkey: stranger.publicKey, createdAt: t.clock.start - Int64(i), kind: NIP59.giftWrapKind, tags: [["p", t.me]],
                           content: "not a sealed message \(i)").signed(with: stranger)
         }
@@ -57,11 +90,12 @@ final class EngineIngestTests: XCTestCase {
             await t.engine.handle(.event(relay: relay, subscription: SyncSubscription.live.id, e))
             most = max(most, await t.engine.ingestion.batcher.buffer.count)
         }
-        XCTAssertLessThan(most, 256 * IngestState.queuedBatches, "the consumer waits once two full batches are buffered")
+        XCTAssertLessThan(most, IngestBatchSizes.largest * IngestState.queuedBatches, "the consumer waits once two full batches are buffered")
+        XCTAssertGreaterThanOrEqual(most, IngestBatchSizes.smallest * IngestState.queuedBatches, "batches grew during the burst")
         await t.engine.flush()
         let stats = await t.engine.stats
-        XCTAssertEqual(stats.invalidWraps, 1_500)
-        XCTAssertEqual(t.pool.state.withLock { $0.checked[relay]?.junk }, 1_500)
+        XCTAssertEqual(stats.invalidWraps, count)
+        XCTAssertEqual(t.pool.state.withLock { $0.checked[relay]?.junk }, count)
         await t.engine.stop()
     }
 

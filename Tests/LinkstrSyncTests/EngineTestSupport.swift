@@ -48,6 +48,9 @@ final class ManualClock: Sendable {
     }
 
     var sleepers: Int { state.withLock { $0.sleepers.count } }
+    var elapsed: Duration { state.withLock { $0.elapsed } }
+    /// Whether something sleeps until exactly `deadline` (time since the start).
+    func hasSleeper(until deadline: Duration) -> Bool { state.withLock { $0.sleepers.contains { $0.deadline == deadline } } }
 }
 
 /// A pool with no sockets: it records what the engine asks for, answers publishes as the test decides,

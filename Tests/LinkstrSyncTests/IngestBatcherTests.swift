@@ -38,6 +38,47 @@ final class IngestBatcherTests: XCTestCase {
         XCTAssertFalse(b.isIdle)
     }
 
+    func testBatchesGrowDuringABurstAndStartSmallAgainOnceIdle() {
+        var b = IngestBatcher(batchSize: 2, largestBatch: 8, maxBatchesInFlight: 2)
+        var next = 0
+        func admit(_ n: Int) -> Bool {
+            var full = false
+            for _ in 0..<n {
+                if case .buffered(let flush, _) = b.admit(wrap(next)) { full = flush }
+                next += 1
+            }
+            return full
+        }
+        XCTAssertFalse(admit(1))
+        XCTAssertTrue(admit(1), "full at the smallest size")
+        let first = b.takeBatch()!
+        XCTAssertEqual(first.count, 2)
+        XCTAssertEqual(b.batchSize, 4, "a full batch doubles the next")
+        XCTAssertFalse(admit(3))
+        XCTAssertTrue(admit(1))
+        let second = b.takeBatch()!
+        XCTAssertEqual(second.count, 4)
+        XCTAssertEqual(b.batchSize, 8)
+        b.finished(first, junk: [])
+        XCTAssertTrue(admit(8))
+        let third = b.takeBatch()!
+        XCTAssertEqual(third.count, 8)
+        XCTAssertEqual(b.batchSize, 8, "never past the largest")
+        XCTAssertFalse(admit(3))
+        b.finished(second, junk: [])
+        let partial = b.takeBatch()!
+        XCTAssertEqual(partial.count, 3, "the timer takes what there is")
+        XCTAssertEqual(b.batchSize, 8, "a partial batch does not grow it, nor shrink it while the burst is in flight")
+        b.finished(third, junk: [])
+        XCTAssertEqual(b.batchSize, 8)
+        b.finished(partial, junk: [])
+        XCTAssertTrue(b.isIdle)
+        XCTAssertEqual(b.batchSize, 2, "idle: the next burst starts small, so its first messages show soon")
+        XCTAssertEqual(IngestBatchSizes.burst(5_000), [256, 512, 1_024, 1_024, 1_024, 1_024, 136])
+        XCTAssertEqual(IngestBatchSizes.burst(100), [100])
+        XCTAssertEqual(IngestBatchSizes.burst(0), [])
+    }
+
     func testTheBufferIsBoundedByTheSlots() {
         var b = IngestBatcher(batchSize: 4, maxBatchesInFlight: 1)
         var flushes = 0, batches: [[IngestBatcher.Item]] = []

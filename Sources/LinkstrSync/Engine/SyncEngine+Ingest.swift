@@ -11,8 +11,8 @@ struct IngestState {
     /// The pipeline's front (pure, tested alone): wraps buffered or being opened, known junk, and
     /// batches; the persisted processed set is asked per batch (`ingest`). Two batches are in flight at
     /// most (one opened while the other is written), and the pool's consumer waits once `queuedBatches`
-    /// more are buffered, which bounds what is held.
-    var batcher = IngestBatcher(batchSize: 256, maxBatchesInFlight: 2)
+    /// more are buffered, which bounds what is held. Batches grow from 256 to 1 024 during a burst.
+    var batcher = IngestBatcher(batchSize: IngestBatchSizes.smallest, largestBatch: IngestBatchSizes.largest, maxBatchesInFlight: 2)
     /// Takes full batches while the pool's consumer goes on receiving (so the next history page is asked
     /// for while this one is opened and stored); nil when idle.
     var worker: Task<Void, Never>?
@@ -26,6 +26,9 @@ struct IngestState {
     /// When the allocator was last given memory back (the engine's monotonic time).
     var lastTrim: Duration = .zero
     static let queuedBatches = 2
+    /// How long a partial batch waits for more (see `flushSoon`).
+    static let newsDelay = Duration.milliseconds(40)
+    static let historyDelay = Duration.milliseconds(200)
 }
 
 /// Ingest: wraps deduplicated before any decryption, opened on every core, stored one batch per
@@ -38,7 +41,8 @@ extension SyncEngine {
         stats.lastReceived = received
         // `live` is decided on receipt: an event is news only when it came on the live subscription after
         // that relay's EOSE for it. (Deciding at flush time filed history received just before EOSE as live.)
-        switch ingestion.batcher.admit(IngestBatcher.Item(relay: relay, live: live && ingestion.liveEOSE.contains(relay), event: e, reconciled: reconciled)) {
+        let item = IngestBatcher.Item(relay: relay, live: live && ingestion.liveEOSE.contains(relay), event: e, reconciled: reconciled)
+        switch ingestion.batcher.admit(item) {
         case .inFlight: stats.wrapsAlreadyProcessed += 1
         case .knownJunk:
             stats.invalidWraps += 1
@@ -51,8 +55,15 @@ extension SyncEngine {
                 await park(.space)
             }
         case .buffered:
-            debounce(.flush, .milliseconds(40))  // a trickle of wraps is still batched
+            flushSoon(news: item.live)  // a trickle of wraps is still batched
         }
+    }
+
+    /// Flushes a partial batch after a short delay: news within 40 ms; history, which comes by the page,
+    /// after 200 ms, so that a cold sync fed slower than it is opened still writes batches of hundreds
+    /// (a transaction of 100 messages costs twice as much per message as one of 1 000).
+    private func flushSoon(news: Bool) {
+        if news { debounce(.flushNews, IngestState.newsDelay) } else { debounce(.flush, IngestState.historyDelay) }
     }
 
     /// The run's counts as the store ended up: a message that waited in a batch and was released by a
@@ -117,6 +128,7 @@ extension SyncEngine {
     /// Opens the buffered wraps (on every core) and ingests them in one transaction.
     func flushBuffered() async {
         debounced.remove(.flush)
+        debounced.remove(.flushNews)
         guard let buffered = takeBatch() else { return }
         await ingest(buffered)
     }
@@ -134,7 +146,7 @@ extension SyncEngine {
         defer {
             ingestion.batcher.finished(buffered, junk: failed)
             if ingestion.batcher.buffer.count >= ingestion.batcher.batchSize { kickWorker() } else if !ingestion.batcher.buffer.isEmpty {
-                debounce(.flush, .milliseconds(40))
+                flushSoon(news: ingestion.batcher.buffer.contains(where: \.live))
             }
         }
         defer {
@@ -192,12 +204,14 @@ extension SyncEngine {
             let store = self.store, restoring = history.restoring, messages = messages
             // Off the actor: pool events go on being received while the batch is written. Busy time is
             // the write itself, not the wait behind the batch before it.
-            let (reports, busy) = try await Self.writing { () throws -> ([IngestReport], Double) in
-                let start = ContinuousClock.now
+            let (reports, busy, cpu) = try await Self.writing { () throws -> ([IngestReport], Double, Double) in
+                let start = ContinuousClock.now, startCPU = Self.threadCPUSeconds()
                 let reports = try store.ingest(messages, restoringHistory: restoring, wraps: wraps, now: now)
-                return (reports, Self.seconds(ContinuousClock.now) - Self.seconds(start))
+                return (reports, Self.seconds(ContinuousClock.now) - Self.seconds(start), Self.threadCPUSeconds() - startCPU)
             }
             stats.storeSeconds += busy
+            stats.storeCPUSeconds += cpu
+            stats.storeBatches += 1
             var touched = Set<String>(), notifications = [InboundNotification]()
             for r in reports {
                 touched.formUnion(r.touchedSessions)
@@ -229,6 +243,13 @@ extension SyncEngine {
         return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
     private static let epoch = ContinuousClock.now
+
+    /// The calling thread's CPU time in seconds (0 where the clock is not available).
+    static func threadCPUSeconds() -> Double {
+        var t = timespec()
+        guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) == 0 else { return 0 }
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
 
     /// Batches are written on one queue of their own, in the order they were opened.
     private static let writeQueue = DispatchQueue(label: "linkstr.sync.ingest-writes", qos: .userInitiated)

@@ -265,7 +265,7 @@ public actor SyncEngine {
     // MARK: debounced work
 
     /// Work done once after a burst: the first call starts the wait, the others in it join that one.
-    enum Debounced: Hashable { case flush, profileRefresh, profilesChanged }
+    enum Debounced: Hashable { case flush, flushNews, profileRefresh, profilesChanged }
 
     func debounce(_ what: Debounced, _ delay: Duration) {
         guard debounced.insert(what).inserted else { return }
@@ -279,7 +279,7 @@ public actor SyncEngine {
     private func fire(_ what: Debounced) async {
         debounced.remove(what)
         switch what {
-        case .flush: await flushBuffered()
+        case .flush, .flushNews: await flushBuffered()
         case .profileRefresh: await refreshProfileSubscription()
         case .profilesChanged: announceProfilesChanged()
         }
