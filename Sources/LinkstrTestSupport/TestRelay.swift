@@ -151,8 +151,9 @@ public final class InteropServer: Sendable {
 /// rust-nostr's relay (`LocalRelay` from the nostr-sdk wheel, Tests/Interop/rust_relay.py) on 127.0.0.1:
 /// a second relay implementation, which refuses kind 5 for gift wraps and treats limits its own way.
 public enum RustRelay {
-    public static func start(maxFilterLimit: Int? = nil) throws -> InteropServer {
-        try InteropServer(script: "rust_relay.py", arguments: maxFilterLimit.map { [String($0)] } ?? [])
+    /// `giftWrapsAfterAuth`: an inbox relay that lets only the addressee read gift wraps, after NIP-42 AUTH.
+    public static func start(maxFilterLimit: Int? = nil, giftWrapsAfterAuth: Bool = false) throws -> InteropServer {
+        try InteropServer(script: "rust_relay.py", arguments: (maxFilterLimit.map { [String($0)] } ?? []) + (giftWrapsAfterAuth ? ["--auth-dm"] : []))
     }
 }
 

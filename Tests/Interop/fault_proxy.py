@@ -21,6 +21,9 @@ usage: fault_proxy.py PORT UPSTREAM MODE ARG
                     "SIZE|FILE", FILE keeps the number of connections so far
   burst 0           hold each subscription's stored events until its EOSE, then send them and the EOSE
                     back to back (as a relay that answers from memory does)
+  auth-late 0       hold the client's AUTH until its first NEG-OPEN has reached the relay (at most 2 s;
+                    everything else passes): a relay that wants AUTH first always refuses that NEG-OPEN,
+                    as it does whenever the NEG-OPEN beats the AUTH
 """
 import asyncio
 import json
@@ -67,6 +70,15 @@ async def handler(client):
         return
     async with connect(UPSTREAM, max_size=None) as upstream:
         relayed = 0
+        negentropy_sent = asyncio.Event()
+
+        async def auth_after_negentropy(message):
+            try:
+                await asyncio.wait_for(negentropy_sent.wait(), 2)
+                await asyncio.sleep(0.1)  # the relay has read the NEG-OPEN first
+            except asyncio.TimeoutError:
+                pass
+            await upstream.send(message)
         challenge = {"current": "c%d-0" % number, "answered": None, "n": 0}
 
         async def new_challenge():
@@ -116,6 +128,13 @@ async def handler(client):
                         refusals["left"] -= 1
                         await client.send(json.dumps(["CLOSED", parsed[1], ARG_TEXT.split("|", 1)[1]]))
                         continue
+                if MODE == "auth-late" and message.startswith('["AUTH"') and not negentropy_sent.is_set():
+                    asyncio.create_task(auth_after_negentropy(message))
+                    continue
+                if MODE == "auth-late" and message.startswith('["NEG-OPEN"'):
+                    await upstream.send(message)
+                    negentropy_sent.set()
+                    continue
                 if MODE == "blocked":
                     try:
                         parsed = json.loads(message)

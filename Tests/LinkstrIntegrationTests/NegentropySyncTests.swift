@@ -55,8 +55,13 @@ final class NegentropySyncTests: XCTestCase {
     }
 
     /// One sync of `store` against `relays` to the end of their history; its stats and whether it completed.
-    private func sync(_ me: SecretKey, _ store: AccountStore, _ relays: [String], negentropy: Bool = true) async throws -> (SyncStats, Bool) {
-        let pool = RelayPool(authSigner: SyncEngine.authSigner(for: me))
+    /// `authenticatingAs`: the relay's own URL when it is reached through a proxy (AUTH names the relay).
+    private func sync(_ me: SecretKey, _ store: AccountStore, _ relays: [String], negentropy: Bool = true,
+                      authenticatingAs relayURL: String? = nil) async throws -> (SyncStats, Bool) {
+        let signer = SyncEngine.authSigner(for: me)
+        var authSigner = signer
+        if let relayURL { authSigner = { @Sendable _, challenge in signer(relayURL, challenge) } }
+        let pool = RelayPool(authSigner: authSigner)
         await pool.setRelays(relays.map { ($0, true) })
         let engine = SyncEngine(identity: me, store: store, pool: pool)
         await engine.setNegentropy(enabled: negentropy)
@@ -113,6 +118,32 @@ final class NegentropySyncTests: XCTestCase {
         XCTAssertEqual(warm.decryptions, 0)
         print("NIP-77 on LocalRelay: cold 301 wraps in \(cold.reconcileRounds) rounds (\(cold.reconcileBytes) hex bytes); "
               + "warm over two relays \(warm.reconcileRounds) rounds, \(warm.reconcileBytes) bytes")
+    }
+
+    /// An inbox relay that lets only the addressee read gift wraps answers NEG-OPEN with NEG-ERR
+    /// "auth-required:" until we authenticate: we do, open again on the same connection and reconcile
+    /// (before, such a relay was paged and its whole history downloaded again whenever our NEG-OPEN beat
+    /// our AUTH, which is most of the time; the proxy holds our AUTH back so that it always does).
+    func testARelayThatWantsAuthFirstIsReconciledAfterAuth() async throws {
+        let relay = try RustRelay.start(giftWrapsAfterAuth: true)
+        defer { relay.stop() }
+        let proxy = try FaultProxy.start(upstream: relay.url, mode: "auth-late")
+        defer { proxy.stop() }
+        let s = try seed(posts: 150)
+        try await publish(s.wraps, to: relay.url)
+        let store = try LocalStore().account(s.me, now: 1)
+        let (cold, coldDone) = try await sync(s.me, store, [proxy.url], authenticatingAs: relay.url)
+        XCTAssertTrue(coldDone)
+        XCTAssertEqual(cold.reconciledRelays, 1, "reconciled after AUTH: \(cold.lastReconcileFallback ?? "")")
+        XCTAssertEqual(cold.reconcileFallbacks, 0)
+        XCTAssertEqual(cold.backfillPages, 0, "no gift-wrap page was asked")
+        XCTAssertEqual(cold.decryptions, 151)
+        XCTAssertEqual(try store.postCount(in: s.sid), 150)
+        let (warm, warmDone) = try await sync(s.me, store, [proxy.url], authenticatingAs: relay.url)
+        XCTAssertTrue(warmDone)
+        XCTAssertEqual(warm.reconciledRelays, 1)
+        XCTAssertEqual(warm.wrapsReceived, 0, "nothing downloaded")
+        XCTAssertEqual(warm.decryptions, 0)
     }
 
     /// 700 wraps in one second: more than LocalRelay ever sends for one REQ, so paging cannot read that

@@ -107,7 +107,7 @@ extension RelayPool {
         case .negMsg(let sub, let message):
             negentropyAnswered(url, sub, .message(message))
         case .negErr(let sub, let reason):
-            negentropyAnswered(url, sub, .refused(reason))
+            negentropyRefused(url, sub, reason)
         }
     }
 

@@ -81,8 +81,8 @@ public actor RelayPool {
     var machines: [String: RelayMachine] = [:]
     var links: [String: Link] = [:]
     var subscriptions: [String: Subscription] = [:]
-    /// NIP-77 syncs open on each relay's current connection (`RelayPool+Negentropy`).
-    var negentropySyncs: Set<NegentropyKey> = []
+    /// NIP-77 syncs open on each relay's current connection, with their NEG-OPEN (`RelayPool+Negentropy`).
+    var negentropySyncs: [NegentropyKey: String] = [:]
     var publishes: [UUID: PendingPublish] = [:]
     /// Senders waiting at the send gate (`waitForWritableRelay`), woken by `step`.
     var gateWaiters: [UUID: CheckedContinuation<PublishError?, Never>] = [:]
