@@ -5,8 +5,8 @@ import NostrProtocol
 /// reconnect (the engine starts its history again then); answers to a sync we did not open are junk.
 ///
 /// An inbox relay that lets only the addressee read gift wraps answers a NEG-OPEN sent before our AUTH
-/// with NEG-ERR "auth-required:" (the challenge comes on connect, and `ready` may beat our answer to
-/// it). Like a REQ refused so, the NEG-OPEN is sent again once after AUTH succeeds, on that connection;
+/// with NEG-ERR "auth-required:" (its challenge comes on connect or with the first refusal, and our
+/// NEG-OPEN goes on `ready`, before any answer to it). Like a REQ refused so, the NEG-OPEN is sent again once after AUTH succeeds, on that connection;
 /// only a refusal that stands reaches the engine (which then pages that relay this time).
 extension RelayPool {
     /// Sends NEG-OPEN when the relay is connected; false when it is not.
