@@ -22,8 +22,7 @@ enum IngestBench {
             stream.append(MessageFactory.root(sessions[s], by: friends[s], at: 10_000 + Int64(i), url: "https://example.com/\(i)", note: "post \(i)"))
         }
         let growing = IngestBatchSizes.burst(stream.count)
-        let fixed = Array(repeating: IngestBatchSizes.smallest, count: stream.count / IngestBatchSizes.smallest)
-            + (stream.count % IngestBatchSizes.smallest == 0 ? [] : [stream.count % IngestBatchSizes.smallest])
+        let fixed = stride(from: 0, to: stream.count, by: IngestBatchSizes.smallest).map { min(IngestBatchSizes.smallest, stream.count - $0) }
         for (label, restoring) in [("history (read)", true), ("news (unread)", false)] {
             try run(stream, as: label, restoringHistory: restoring, sizes: growing,
                     "batches \(IngestBatchSizes.smallest)…\(IngestBatchSizes.largest)")
