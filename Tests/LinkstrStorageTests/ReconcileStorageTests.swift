@@ -1,9 +1,10 @@
 import Foundation
 import LinkstrDomain
-import LinkstrStorage
 import LinkstrTestSupport
 import NostrProtocol
 import XCTest
+
+@testable import LinkstrStorage
 
 /// What a NIP-77 sync keeps in the store (issue 31): each processed wrap's time, refusals per relay.
 final class ReconcileStorageTests: StorageTestCase {
@@ -12,18 +13,22 @@ final class ReconcileStorageTests: StorageTestCase {
     func testMigrationTwelveKeepsProcessedWrapsAndTheirTimesFillIn() throws {
         let me = SecretKey.generate()
         let wraps = (0..<5).map { String(repeating: String($0), count: 64) }
+        // A database as the release with schema 11 left it: the account and its processed wraps, owners as hex.
+        try paths.prepare()
         do {
-            let local = try LocalStore(paths: paths)
-            let account = try local.account(me, now: 1)
-            try account.markProcessed(wraps, now: 1)
-            // Back to schema 11, as the previous release left it.
-            try local.db.execute("""
-                ALTER TABLE processed_wraps DROP COLUMN created_at; DROP TABLE negentropy_refusals;
-                PRAGMA user_version = 11; DELETE FROM grdb_migrations WHERE identifier = '12';
-                """)
+            let db = try Database(path: paths.database.path)
+            try Migrations.migrator.migrate(db.writer, upTo: "11")
+            let (_, wrapped) = try FieldCipher.create(for: me, random: SystemRandom())
+            let hex = SQLValue.text(me.publicKey.hex)
+            try db.run("INSERT INTO accounts (pubkey, wrapped_data_key, created_at) VALUES (?, ?, 1)", [hex, .blob(wrapped)])
+            try db.run("INSERT INTO account_state (owner) VALUES (?)", [hex])
+            for w in wraps { try db.run("INSERT INTO processed_wraps (owner, wrap_id, processed_at) VALUES (?, ?, 1)", [hex, .text(w)]) }
+            XCTAssertEqual(try db.scalar("PRAGMA user_version").int, 11)
+            try db.checkpoint()
+            try db.close()
         }
         let local = try LocalStore(paths: paths)
-        XCTAssertEqual(try local.db.scalar("PRAGMA user_version").int, 12)
+        XCTAssertEqual(try local.db.scalar("PRAGMA user_version").int, Int64(Migrations.all.count))
         let account = try local.account(me, now: 2)
         XCTAssertEqual(try account.processedWrapCount(), 5)
         XCTAssertEqual(try account.alreadyProcessed(wraps), Set(wraps))

@@ -52,7 +52,7 @@ extension AccountStore {
         precondition(secretKey.publicKey.hex == owner, "the key of another account")
         let sessions = try committedSessions()
         return try db.read { c in
-            let createdAt = try c.scalar("SELECT created_at FROM accounts WHERE pubkey = ?", [o]).int ?? 0
+            let createdAt = try c.scalar("SELECT created_at FROM accounts WHERE number = ?", [o]).int ?? 0
             let posts = try c.query("SELECT * FROM posts WHERE owner = ?", [o]).map { try decodePost($0) }
             let reactions = try c.query("SELECT * FROM reactions WHERE owner = ?", [o]).map { try decodeReaction($0) }
             let tombstones = try c.query("SELECT * FROM tombstones WHERE owner = ? AND validated = 1", [o]).map { r -> Tombstone in

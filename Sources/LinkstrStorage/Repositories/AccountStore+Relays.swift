@@ -16,7 +16,7 @@ extension AccountStore {
                 return RelayURL.defaults.sorted().map { StoredRelay(url: $0, enabled: true) }
             }
         }
-        return try db.query("SELECT url, enabled FROM relays WHERE owner = ? ORDER BY url", [.text(owner)]).map {
+        return try db.query("SELECT url, enabled FROM relays WHERE owner = ? ORDER BY url", [o]).map {
             StoredRelay(url: $0["url"].text ?? "", enabled: $0["enabled"].int == 1)
         }
     }
@@ -26,7 +26,7 @@ extension AccountStore {
         let existing = try relays(now: now).map(\.url)
         let result = RelayURL.validateNew(input, existing: existing)
         if case .success(let url) = result {
-            try db.run("INSERT INTO relays (owner, url, enabled, added_at) VALUES (?, ?, 1, ?)", [.text(owner), .text(url), .integer(now)])
+            try db.run("INSERT INTO relays (owner, url, enabled, added_at) VALUES (?, ?, 1, ?)", [o, .text(url), .integer(now)])
         }
         return result
     }
@@ -34,7 +34,7 @@ extension AccountStore {
     @discardableResult
     public func removeRelay(_ url: String) throws -> Bool {
         try db.write { c in
-            try c.run("DELETE FROM relays WHERE owner = ? AND url = ?", [.text(owner), .text(RelayURL.normalized(url) ?? url)])
+            try c.run("DELETE FROM relays WHERE owner = ? AND url = ?", [o, .text(RelayURL.normalized(url) ?? url)])
             return c.changes > 0
         }
     }
@@ -42,7 +42,7 @@ extension AccountStore {
     @discardableResult
     public func setRelayEnabled(_ url: String, _ enabled: Bool) throws -> Bool {
         try db.write { c in
-            try c.run("UPDATE relays SET enabled = ? WHERE owner = ? AND url = ?", [.integer(enabled ? 1 : 0), .text(owner), .text(RelayURL.normalized(url) ?? url)])
+            try c.run("UPDATE relays SET enabled = ? WHERE owner = ? AND url = ?", [.integer(enabled ? 1 : 0), o, .text(RelayURL.normalized(url) ?? url)])
             return c.changes > 0
         }
     }
@@ -54,10 +54,10 @@ extension AccountStore {
 
     /// The whole list at once (a reset, a restored backup); an empty list stays empty.
     func replaceRelays(_ relays: [(url: String, enabled: Bool, addedAt: Int64)], _ c: Connection) throws {
-        try c.run("DELETE FROM relays WHERE owner = ?", [.text(owner)])
+        try c.run("DELETE FROM relays WHERE owner = ?", [o])
         for r in relays {
             try c.run("INSERT INTO relays (owner, url, enabled, added_at) VALUES (?, ?, ?, ?)",
-                      [.text(owner), .text(r.url), .integer(r.enabled ? 1 : 0), .integer(r.addedAt)])
+                      [o, .text(r.url), .integer(r.enabled ? 1 : 0), .integer(r.addedAt)])
         }
         try setSetting(.relaysInitialized, "1", c)
     }

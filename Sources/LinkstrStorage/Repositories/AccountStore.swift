@@ -9,6 +9,8 @@ let storageLog = Logger(label: "linkstr.storage")
 /// see each other's data; sensitive columns are sealed by the account's `FieldCipher`.
 public final class AccountStore: Sendable {
     public let owner: Pubkey
+    /// The account's number in `accounts`: what every table's `owner` column holds (migration 14).
+    let number: Int64
     let db: Database
     let cipher: FieldCipher
     /// Sessions (snapshots, deletions, archive flag, derivation) are small and read on every ingest.
@@ -16,8 +18,9 @@ public final class AccountStore: Sendable {
     /// Rows whose sealed values did not open, left out of what was read (see `DamagedRows`).
     let damage = DamageLedger()
 
-    init(owner: Pubkey, db: Database, cipher: FieldCipher) {
+    init(owner: Pubkey, number: Int64, db: Database, cipher: FieldCipher) {
         self.owner = owner
+        self.number = number
         self.db = db
         self.cipher = cipher
     }
@@ -26,24 +29,34 @@ public final class AccountStore: Sendable {
     public static func open(_ db: Database, secretKey: SecretKey, now: Int64,
                             random: any RandomSource = SystemRandom()) throws -> AccountStore {
         let owner = secretKey.publicKey.hex
-        if let row = try db.query("SELECT wrapped_data_key FROM accounts WHERE pubkey = ?", [.text(owner)]).first {
+        if let row = try db.query("SELECT number, wrapped_data_key FROM accounts WHERE pubkey = ?", [.text(owner)]).first {
             // A damaged key is said in words (it once fell through to a second INSERT: "UNIQUE constraint failed").
-            guard case .blob(let wrapped) = row["wrapped_data_key"],
+            guard case .blob(let wrapped) = row["wrapped_data_key"], let number = row["number"].int,
                   let cipher = try? FieldCipher.unwrap(wrapped, for: secretKey, random: random) else { throw damagedDataKey }
-            return AccountStore(owner: owner, db: db, cipher: cipher)
+            return AccountStore(owner: owner, number: number, db: db, cipher: cipher)
         }
         let (cipher, wrapped) = try FieldCipher.create(for: secretKey, random: random)
-        try db.write { c in
+        let number = try db.write { c in
             try c.run("INSERT INTO accounts (pubkey, wrapped_data_key, created_at) VALUES (?, ?, ?)", [.text(owner), .blob(wrapped), .integer(now)])
-            try c.run("INSERT INTO account_state (owner) VALUES (?)", [.text(owner)])
+            let number = try Self.number(of: owner, c)
+            try c.run("INSERT INTO account_state (owner) VALUES (?)", [.integer(number)])
+            return number
         }
-        let store = AccountStore(owner: owner, db: db, cipher: cipher)
+        let store = AccountStore(owner: owner, number: number, db: db, cipher: cipher)
         // The kept list is the user's, not a first run's: it is not replaced by the defaults.
-        if try db.scalar("SELECT count(*) FROM relays WHERE owner = ?", [.text(owner)]).int ?? 0 > 0 { try store.setSetting(.relaysInitialized, "1") }
+        if try db.scalar("SELECT count(*) FROM relays WHERE owner = ?", [store.o]).int ?? 0 > 0 { try store.setSetting(.relaysInitialized, "1") }
         return store
     }
 
-    var o: SQLValue { .text(owner) }
+    /// The owner as every table stores it.
+    var o: SQLValue { .integer(number) }
+
+    private static func number(of owner: Pubkey, _ c: Connection) throws -> Int64 {
+        guard let number = try c.scalar("SELECT number FROM accounts WHERE pubkey = ?", [.text(owner)]).int else {
+            throw StorageError.corrupt("the account's row is missing")
+        }
+        return number
+    }
 
     static let damagedDataKey = StorageError.cannotDecrypt(
         "this account's data key on this device is damaged, so nothing stored here for it can be read (your identity itself is fine). "
@@ -62,15 +75,18 @@ public final class AccountStore: Sendable {
     public static func rebuild(_ db: Database, secretKey: SecretKey, now: Int64, random: any RandomSource = SystemRandom()) throws -> AccountStore {
         let owner = secretKey.publicKey.hex
         let (cipher, wrapped) = try FieldCipher.create(for: secretKey, random: random)
-        try db.write { c in
-            for table in ownedTables where table != "relays" { try c.run("DELETE FROM \(table) WHERE owner = ?", [.text(owner)]) }
+        let number = try db.write { c in
+            // The account keeps its number (its relays stay its own).
             try c.run("INSERT INTO accounts (pubkey, wrapped_data_key, created_at) VALUES (?, ?, ?) "
                       + "ON CONFLICT (pubkey) DO UPDATE SET wrapped_data_key = excluded.wrapped_data_key", [.text(owner), .blob(wrapped), .integer(now)])
-            try c.run("INSERT INTO account_state (owner) VALUES (?)", [.text(owner)])
+            let number = try Self.number(of: owner, c)
+            for table in ownedTables where table != "relays" { try c.run("DELETE FROM \(table) WHERE owner = ?", [.integer(number)]) }
+            try c.run("INSERT INTO account_state (owner) VALUES (?)", [.integer(number)])
+            return number
         }
-        let store = AccountStore(owner: owner, db: db, cipher: cipher)
+        let store = AccountStore(owner: owner, number: number, db: db, cipher: cipher)
         // The kept list is the user's, not a first run's: it is not replaced by the defaults.
-        if try db.scalar("SELECT count(*) FROM relays WHERE owner = ?", [.text(owner)]).int ?? 0 > 0 { try store.setSetting(.relaysInitialized, "1") }
+        if try db.scalar("SELECT count(*) FROM relays WHERE owner = ?", [store.o]).int ?? 0 > 0 { try store.setSetting(.relaysInitialized, "1") }
         return store
     }
 
@@ -213,7 +229,7 @@ public final class AccountStore: Sendable {
     public func deleteAllData() throws {
         try writing { scope in
             for table in Self.ownedTables { try scope.c.run("DELETE FROM \(table) WHERE owner = ?", [o]) }
-            try scope.c.run("DELETE FROM accounts WHERE pubkey = ?", [o])
+            try scope.c.run("DELETE FROM accounts WHERE number = ?", [o])
             scope.forgetSessions()
         }
         // Folding the WAL in makes secure_delete's zeroed pages the only copy; a reader holding the

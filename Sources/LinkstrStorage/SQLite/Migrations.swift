@@ -5,7 +5,8 @@ import GRDB
 /// their schema number there only, so a migration that number already covers is recorded as applied
 /// without running again (an old database upgrades in place), and the file header keeps telling a
 /// linkstr database from any other (`LocalStore.checkExisting`).
-/// Every table is owned by an account pubkey; sensitive columns (`*_enc`) hold AEAD-sealed values.
+/// Every table is owned by an account (by its number since migration 14, by its hex pubkey before);
+/// sensitive columns (`*_enc`) hold AEAD-sealed values.
 enum Migrations {
     static let all: [String] = [
         // 1: the initial schema.
@@ -292,6 +293,8 @@ enum Migrations {
         DROP INDEX posts_by_session;
         CREATE INDEX posts_unread ON posts(owner, session_id) WHERE inbound = 1 AND read_at IS NULL;
         """,
+        // 14: issue 31. Accounts are numbered and every table's owner is that number (see the file).
+        numberedAccounts,
     ]
 
     static var migrator: DatabaseMigrator {

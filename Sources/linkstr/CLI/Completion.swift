@@ -10,7 +10,9 @@ enum Completion {
         guard FileManager.default.fileExists(atPath: paths.database.path),
               let owner = IdentityVault(paths: paths).activePubkey(),
               let db = try? Database(path: paths.database.path),
-              let rows = try? db.query("SELECT session_id FROM sessions WHERE owner = ? ORDER BY session_id", [.text(owner)]) else { return [] }
+              let rows = try? db.query("""
+                SELECT s.session_id FROM sessions s JOIN accounts a ON a.number = s.owner WHERE a.pubkey = ? ORDER BY s.session_id
+                """, [.text(owner)]) else { return [] }
         return rows.compactMap { if case .text(let id) = $0["session_id"] { return id } else { return nil } }.filter { $0.hasPrefix(prefix) }
     }
 }
