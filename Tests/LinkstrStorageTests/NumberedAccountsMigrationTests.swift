@@ -56,6 +56,7 @@ final class NumberedAccountsMigrationTests: StorageTestCase {
                        "the same indexes (account_state's owner is now its rowid, which needs none)")
         XCTAssertEqual(try local.db.query("PRAGMA foreign_key_check").count, 0)
         XCTAssertEqual(try local.db.scalar("PRAGMA integrity_check").text, "ok")
+        XCTAssertEqual(try local.db.scalar("PRAGMA freelist_count").int, 0, "compacted: the old tables' pages are not kept as free space")
 
         // Both accounts read back what the old code stored.
         let a = try local.account(F.first, now: 2_000), b = try local.account(F.second, now: 2_000)

@@ -91,7 +91,17 @@ public final class AccountStore: Sendable {
     }
 
     /// The sealing context of a value: column, owner and row, bound as AAD.
-    func ctx(_ column: String, _ row: String) -> String { "\(column)|\(owner)|\(row)" }
+    /// Built by appending to one reserved string: it runs for every sealed field written or read, and
+    /// interpolation's generic path was 6 % of writing a post (profile of `ingest`).
+    func ctx(_ column: String, _ row: String) -> String {
+        var s = column
+        s.reserveCapacity(column.utf8.count + owner.utf8.count + row.utf8.count + 2)
+        s += "|"
+        s += owner
+        s += "|"
+        s += row
+        return s
+    }
 
     // MARK: processed gift wraps
 

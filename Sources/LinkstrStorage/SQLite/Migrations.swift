@@ -334,8 +334,17 @@ enum Migrations {
                 throw StorageError.corrupt("the database was written by a newer linkstr (schema \(current), this build knows \(all.count))")
             }
             try migrator.migrate(db.writer)
+            if (1..<rebuiltEveryTable).contains(current) { compactAfterRebuild(db) }
         } catch {
             throw StorageError(error)
         }
+    }
+
+    /// Migration 14 copied every table, leaving the old ones' pages free: the file would keep that size
+    /// for good. Compacting once gives it back. Best effort (it needs room for a copy): the upgrade
+    /// stands either way, and the free pages are reused as the database grows.
+    static let rebuiltEveryTable = 14
+    private static func compactAfterRebuild(_ db: Database) {
+        do { try db.writer.vacuum() } catch { storageLog.warning("compacting the database after its upgrade failed: \(error)") }
     }
 }
