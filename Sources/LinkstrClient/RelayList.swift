@@ -106,6 +106,8 @@ public struct RelayList: Sendable {
         public let connectMilliseconds: Double?
         public let answerMilliseconds: Double?
         public let summary: String
+        /// Why the relay has no NIP-11 document, when it answered but that request failed.
+        public var informationProblem: String? = nil
     }
 
     /// Tests `input` (validated), or every enabled relay, one after another.
@@ -124,7 +126,7 @@ public struct RelayList: Sendable {
         do {
             let r = try await RelayProbe.run(url)
             return Probe(url: url, ok: r.closedWith == nil, connectMilliseconds: r.connectMilliseconds,
-                         answerMilliseconds: r.answerMilliseconds, summary: r.summary)
+                         answerMilliseconds: r.answerMilliseconds, summary: r.summary, informationProblem: r.informationProblem)
         } catch {
             return Probe(url: url, ok: false, connectMilliseconds: nil, answerMilliseconds: nil, summary: String(describing: error))
         }

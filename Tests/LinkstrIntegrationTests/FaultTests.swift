@@ -66,6 +66,15 @@ final class FaultTests: XCTestCase {
         // nostr-relay refuses with an AUTH challenge and a `restricted:` NOTICE rather than CLOSED.
         XCTAssertTrue(lines[1].contains("refused to answer: restricted: permission denied") && lines[1].contains("AUTH"), lines[1])
         XCTAssertEqual(lines[2], "\(dead): connection refused")
+        XCTAssertNil(ok.first?["nip11_error"], "nostr-relay serves its NIP-11 document")
+
+        // A relay that answers but serves no NIP-11 document (the proxy speaks WebSocket only): said, with why.
+        let proxy = try FaultProxy.start(upstream: open.url, mode: "forward")
+        let bare = try home.ok(["relays", "test", "--json"], relays: [proxy.url]).json() as! [[String: Any]]
+        XCTAssertEqual(bare.first?["ok"] as? Bool, true)
+        let problem = bare.first?["nip11_error"] as? String ?? ""
+        XCTAssertTrue(problem.hasPrefix("HTTP 4"), "\(bare)")
+        XCTAssertTrue((bare.first?["summary"] as? String ?? "").hasSuffix("no NIP-11 document (\(problem))"), "\(bare)")
     }
 
     func testGarbageFromARelayIsIgnored() throws {

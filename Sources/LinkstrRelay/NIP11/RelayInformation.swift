@@ -63,9 +63,8 @@ public struct RelayInformation: Equatable, Sendable {
         guard let http = parts.url else { throw ConnectionError.invalidURL(relayURL.absoluteString) }
         let response = try await HTTPGet.fetch(http, accept: "application/nostr+json", maxBytes: 256 << 10, address: address, group: group,
                                             timeout: timeout)
-        guard response.status == 200, let info = parse(String(decoding: response.body, as: UTF8.self)) else {
-            throw ConnectionError.io("no relay information document")
-        }
+        guard response.status == 200 else { throw ConnectionError.io("HTTP \(response.status) to the NIP-11 request") }
+        guard let info = parse(String(decoding: response.body, as: UTF8.self)) else { throw ConnectionError.io("not a relay information document") }
         return info
     }
 }

@@ -15,6 +15,9 @@ public enum RelayProbe {
         /// The relay sent a NIP-42 AUTH challenge.
         public let asksForAuth: Bool
         public let information: RelayInformation?
+        /// Why there is no NIP-11 document (nil when there is one): the relay still works without it,
+        /// but its limits and AUTH policy are then unknown.
+        public let informationProblem: String?
 
         /// One line for a status bar or a terminal.
         public var summary: String {
@@ -26,6 +29,8 @@ public enum RelayProbe {
                 if let limit = info.maxLimit { about += ", max_limit \(limit)" }
                 if info.authRequired { about += ", requires AUTH" }
                 parts.append(about)
+            } else if let informationProblem {
+                parts.append("no NIP-11 document (\(informationProblem))")
             }
             if asksForAuth && information?.authRequired != true { parts.append("asks for NIP-42 AUTH") }
             return parts.joined(separator: ", ")
@@ -48,7 +53,7 @@ public enum RelayProbe {
         // A query that matches nothing: any relay answers it at once with EOSE.
         let subscription = "linkstr-probe"
         connection.send(ClientMessage.req(subscriptionID: subscription, filters: [Filter(kinds: [NIP59.giftWrapKind], limit: 0)]).encoded())
-        async let information = try? RelayInformation.fetch(relayURL: url, timeout: timeout)
+        async let information = fetchInformation(url, timeout: timeout)
         let (closedWith, asksForAuth) = try await withTimeout(timeout) { () async throws -> (String?, Bool) in
             var challenged = false
             for await event in connection.events {
@@ -69,8 +74,17 @@ public enum RelayProbe {
         }
         let answered = ContinuousClock.now
         func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+        let (info, problem) = await information
         return Result(connectMilliseconds: ms(connected - started), answerMilliseconds: ms(answered - connected),
                       closedWith: closedWith.map(DisplayText.singleLine), asksForAuth: asksForAuth,
-                      information: await information)
+                      information: info, informationProblem: problem)
+    }
+
+    /// The document, or why there is none in one line (the relay's words sanitised).
+    private static func fetchInformation(_ url: URL, timeout: TimeAmount) async -> (RelayInformation?, String?) {
+        do { return (try await RelayInformation.fetch(relayURL: url, timeout: timeout), nil) } catch {
+            let words = error is TimeoutError ? "no answer in \(timeout.nanoseconds / 1_000_000_000) s" : ConnectionError.describe(error).description
+            return (nil, String(DisplayText.singleLine(words).prefix(120)))
+        }
     }
 }

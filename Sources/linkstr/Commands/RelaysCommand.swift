@@ -79,6 +79,7 @@ struct RelaysCommand: AsyncParsableCommand {
                 if let ms = p.connectMilliseconds { fields.append(("connect_ms", .integer(Int64(ms.rounded())))) }
                 if let ms = p.answerMilliseconds { fields.append(("answer_ms", .integer(Int64(ms.rounded())))) }
                 fields.append(("summary", .string(p.summary)))
+                if let problem = p.informationProblem { fields.append(("nip11_error", .string(problem))) }
                 results.append(.object(JSONObject(fields)))
                 if !global.json { printLine("\(p.url): \(p.summary)") }
             }
