@@ -54,8 +54,8 @@ enum SpeedBench {
                     row.cold = seconds
                     let peak = peakMiB()
                     row.peak = peak
-                    let stored = Double(stats.applied + stats.pending + stats.duplicates)
-                    row.storeMicros = stats.storeSeconds / max(1, stored) * 1e6
+                    let stored = Double(max(1, stats.applied + stats.pending + stats.duplicates))
+                    row.storeMicros = stats.storeSeconds / stored * 1e6
                     let receiving = (stats.lastReceived ?? 0) - (stats.firstReceived ?? 0)
                     Timing.report("cold sync, end to end", String(format: "%.2f s, %.0f wraps/s (%d opened, %d applied)", seconds, wraps / seconds,
                                                                   stats.decryptions, stats.applied))
@@ -66,8 +66,8 @@ enum SpeedBench {
                                                                                stored / max(stats.storeSeconds, 1e-9)))
                     Timing.report("  storing, per message (busy ÷ messages)", String(format: "%.1f µs", row.storeMicros))
                     Timing.report("  storing, the writer's CPU time", String(format: "%.2f s, %.1f µs a message; %d transactions of %.0f on average",
-                                                                             stats.storeCPUSeconds, stats.storeCPUSeconds / max(1, stored) * 1e6,
-                                                                             stats.storeBatches, max(1, stored) / Double(max(1, stats.storeBatches))))
+                                                                             stats.storeCPUSeconds, stats.storeCPUSeconds / stored * 1e6,
+                                                                             stats.storeBatches, stored / Double(max(1, stats.storeBatches))))
                     Timing.report("  peak resident memory", String(format: "%.0f MiB (%.0f before)", peak, before))
                     Timing.report("  NIP-77", Self.negentropyWords(stats))
                 } else {

@@ -6,8 +6,9 @@ import NostrProtocol
 ///
 /// An inbox relay that lets only the addressee read gift wraps answers a NEG-OPEN sent before our AUTH
 /// with NEG-ERR "auth-required:" (its challenge comes on connect or with the first refusal, and our
-/// NEG-OPEN goes on `ready`, before any answer to it). Like a REQ refused so, the NEG-OPEN is sent again once after AUTH succeeds, on that connection;
-/// only a refusal that stands reaches the engine (which then pages that relay this time).
+/// NEG-OPEN goes on `ready`, before any answer to it). Like a REQ refused so, the NEG-OPEN is sent again
+/// once after AUTH succeeds, on that connection; only a refusal that stands reaches the engine (which
+/// then pages that relay this time).
 extension RelayPool {
     /// Sends NEG-OPEN when the relay is connected; false when it is not.
     public func openNegentropy(_ id: String, filter: Filter, message: String, relay url: String) -> Bool {

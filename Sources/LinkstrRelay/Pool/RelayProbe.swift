@@ -40,9 +40,11 @@ public enum RelayProbe {
     /// Every step has the deadline `timeout`; silence is said as "no answer in N s" (issue 33 item 7).
     public static func run(_ relay: String, timeout: TimeAmount = .seconds(5)) async throws(ConnectionError) -> Result {
         do { return try await probe(relay, timeout: timeout) } catch is TimeoutError {
-            throw ConnectionError.io("no answer in \(timeout.nanoseconds / 1_000_000_000) s")
+            throw ConnectionError.io(silence(timeout))
         } catch { throw ConnectionError.describe(error) }
     }
+
+    private static func silence(_ timeout: TimeAmount) -> String { "no answer in \(timeout.nanoseconds / 1_000_000_000) s" }
 
     private static func probe(_ relay: String, timeout: TimeAmount) async throws -> Result {
         guard let url = URL(string: relay) else { throw ConnectionError.invalidURL(relay) }
@@ -83,7 +85,7 @@ public enum RelayProbe {
     /// The document, or why there is none in one line (the relay's words sanitised).
     private static func fetchInformation(_ url: URL, timeout: TimeAmount) async -> (RelayInformation?, String?) {
         do { return (try await RelayInformation.fetch(relayURL: url, timeout: timeout), nil) } catch {
-            let words = error is TimeoutError ? "no answer in \(timeout.nanoseconds / 1_000_000_000) s" : ConnectionError.describe(error).description
+            let words = error is TimeoutError ? silence(timeout) : ConnectionError.describe(error).description
             return (nil, String(DisplayText.singleLine(words).prefix(120)))
         }
     }
