@@ -57,13 +57,19 @@ public struct SyncStats: Sendable, Equatable {
     /// their wraps are read again on the next sync, and a run with any is not complete.
     public var storeFailures = 0
     public var lastStoreError: String?
-    /// NIP-77: relays whose history was reconciled, the rounds and hex bytes exchanged (both ways), the
+    /// NIP-77: relays whose gift-wrap history was reconciled, the rounds and hex bytes exchanged (both ways), the
     /// ids we lacked, and relays that fell back to paging.
     public var reconciledRelays = 0
     public var reconcileRounds = 0
     public var reconcileBytes = 0
     public var reconcileNeeded = 0
     public var reconcileFallbacks = 0
+    /// The same for the private preferences' history (kind 30078), reconciled beside the gift wraps:
+    /// relays, hex bytes both ways, ids we lacked, fallbacks to paging.
+    public var preferencesReconciled = 0
+    public var preferencesReconcileBytes = 0
+    public var preferencesReconcileNeeded = 0
+    public var preferencesReconcileFallbacks = 0
     /// Why NIP-77 was last given up for paging, in words (nil when it never was).
     public var lastReconcileFallback: String?
     public init() {}

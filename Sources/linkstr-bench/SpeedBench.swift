@@ -72,7 +72,7 @@ enum SpeedBench {
                     Timing.report("  NIP-77", Self.negentropyWords(stats))
                 } else {
                     row.warm = seconds
-                    row.warmBytes = stats.reconcileBytes
+                    row.warmBytes = stats.reconcileBytes + stats.preferencesReconcileBytes
                     Timing.report("warm re-sync (same store)", String(format: "%.2f s, %.2f× the plain fetch, %d decryptions, %d wraps received", seconds,
                                                                       seconds / fetch.seconds, stats.decryptions, stats.wrapsReceived))
                     Timing.report("  NIP-77", Self.negentropyWords(stats))
@@ -171,6 +171,9 @@ enum SpeedBench {
         return "\(stats.reconciledRelays) relay(s) reconciled in \(stats.reconcileRounds) round(s), \(stats.reconcileBytes) hex bytes both ways, "
             + "\(stats.reconcileNeeded) ids fetched, \(stats.reconcileFallbacks) fallback(s) to paging"
             + (stats.lastReconcileFallback.map { " (last: \($0))" } ?? "")
+            + (stats.preferencesReconciled + stats.preferencesReconcileFallbacks > 0
+                ? "; preferences: \(stats.preferencesReconciled) reconciled, \(stats.preferencesReconcileBytes) bytes, "
+                    + "\(stats.preferencesReconcileNeeded) fetched, \(stats.preferencesReconcileFallbacks) paged" : "")
     }
 
     /// Issue 31's goals, each said met or not.

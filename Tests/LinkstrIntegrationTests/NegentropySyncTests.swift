@@ -8,7 +8,7 @@ import NostrProtocol
 import XCTest
 
 /// NIP-77 history sync end to end on rust-nostr's LocalRelay (which speaks it): wraps added, missing
-/// and kept on either side; a warm re-sync that opens nothing; a second too crowded for paging; and
+/// and kept on either side; private preferences the same way; a warm re-sync that opens nothing; a second too crowded for paging; and
 /// relays that lie (fingerprints that never agree, ids of events that are not our gift wraps, answers
 /// that are not negentropy) or refuse (CLOSED, silence), which cost bounded work, fall back to paging
 /// and leave the store intact.
@@ -118,6 +118,65 @@ final class NegentropySyncTests: XCTestCase {
         XCTAssertEqual(warm.decryptions, 0)
         print("NIP-77 on LocalRelay: cold 301 wraps in \(cold.reconcileRounds) rounds (\(cold.reconcileBytes) hex bytes); "
               + "warm over two relays \(warm.reconcileRounds) rounds, \(warm.reconcileBytes) bytes")
+    }
+
+    /// The private preferences' history (kind 30078, ours) is reconciled too: a cold sync fetches every
+    /// record by id, a relay holding half of them costs no fetch of ours it lacks, a record replaced on
+    /// the relay is the only linkstr one fetched again, and another app's record under our key is
+    /// fetched each time (it is not stored: relays keep it, we ignore it, as the paged chain does).
+    func testPrivatePreferencesAreReconciledBesideTheGiftWraps() async throws {
+        let a = try RustRelay.start(), b = try RustRelay.start()
+        defer { a.stop(); b.stop() }
+        let me = SecretKey.generate()
+        let now = Int64(Date().timeIntervalSince1970)
+        let people = (0..<120).map { _ in SecretKey.generate().publicKey.hex }
+        let records = try people.enumerated().map { i, pk in
+            try PrivatePreference.alias(pubkey: pk, name: "friend \(i)").event(secretKey: me, createdAt: now - 500 + Int64(i / 7))
+        }
+        let otherApp = UnsignedEvent(pubkey: me.publicKey, createdAt: now - 5, kind: PrivatePreference.kind, tags: [["d", "someapp/settings"]],
+                                     content: "{}").signed(with: me)
+        try await publish(records + [otherApp], to: a.url)
+        try await publish(Array(records[0..<60]), to: b.url)
+        let store = try LocalStore().account(me, now: 1)
+        func stored(_ i: Int) throws -> PrivatePreference? {
+            try store.preference(dTag: PrivatePreference.dTag(for: "alias:" + people[i], secretKey: me))?.preference
+        }
+
+        let (cold, coldDone) = try await sync(me, store, [a.url])
+        XCTAssertTrue(coldDone)
+        XCTAssertEqual(cold.preferencesReconciled, 1, cold.lastReconcileFallback ?? "")
+        XCTAssertEqual(cold.preferencesReconcileFallbacks, 0)
+        XCTAssertEqual(cold.preferencesReconcileNeeded, 121)
+        XCTAssertEqual(try store.storedPreferenceTargets().count, 120)
+        XCTAssertEqual(try stored(119), .alias(pubkey: people[119], name: "friend 119"))
+        XCTAssertEqual(try store.preferenceNegentropySet().count, 120)
+
+        let (half, halfDone) = try await sync(me, store, [b.url])
+        XCTAssertTrue(halfDone)
+        XCTAssertEqual(half.preferencesReconciled, 1)
+        XCTAssertEqual(half.preferencesReconcileNeeded, 0, "B lacks 60 of ours: nothing to fetch")
+
+        let renamed = try PrivatePreference.alias(pubkey: people[3], name: "renamed on the phone").event(secretKey: me, createdAt: now - 1)
+        try await publish([renamed], to: a.url)
+        let (warm, warmDone) = try await sync(me, store, [a.url])
+        XCTAssertTrue(warmDone)
+        XCTAssertEqual(warm.preferencesReconciled, 1)
+        XCTAssertEqual(warm.preferencesReconcileNeeded, 2, "the replaced record, and the other app's")
+        XCTAssertEqual(try stored(3), .alias(pubkey: people[3], name: "renamed on the phone"))
+        XCTAssertEqual(try stored(4), .alias(pubkey: people[4], name: "friend 4"))
+        XCTAssertEqual(warm.wrapsReceived, 0)
+        print("NIP-77 for private preferences on LocalRelay: cold 120 records, \(cold.preferencesReconcileBytes) hex bytes; "
+              + "warm \(warm.preferencesReconcileBytes) bytes")
+
+        // Paged instead (NIP-77 off): the same records, nothing lost either way.
+        let paged = try LocalStore().account(me, now: 1)
+        let (plain, plainDone) = try await sync(me, paged, [a.url], negentropy: false)
+        XCTAssertTrue(plainDone)
+        XCTAssertEqual(plain.preferencesReconciled, 0)
+        for i in people.indices {
+            let d = PrivatePreference.dTag(for: "alias:" + people[i], secretKey: me)
+            XCTAssertEqual(try paged.preference(dTag: d)?.preference, try stored(i), "record \(i)")
+        }
     }
 
     /// An inbox relay that lets only the addressee read gift wraps answers NEG-OPEN with NEG-ERR

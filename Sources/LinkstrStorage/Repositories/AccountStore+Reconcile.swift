@@ -14,15 +14,26 @@ public struct ProcessedWrap: Sendable, Equatable {
     }
 }
 
-/// What a NIP-77 history sync needs of the store: the local set, the times of wraps processed before
-/// they were kept, and which relays refused it.
+/// What a NIP-77 history sync needs of the store: the local sets (gift wraps, private preferences), the
+/// times of wraps processed before they were kept, and which relays refused it.
 extension AccountStore {
     /// The processed wraps addressed to us with their `created_at`, as negentropy's sorted set.
     public func negentropySet() throws -> NegentropyStorage {
+        try negentropyStorage("SELECT wrap_id AS id, created_at FROM processed_wraps WHERE owner = ? AND created_at IS NOT NULL")
+    }
+
+    /// The private preferences we hold (the newest record per `d` tag, pending ones too) as negentropy's
+    /// sorted set: a relay keeps the newest per `d` tag as well, so a warm sync agrees at once.
+    public func preferenceNegentropySet() throws -> NegentropyStorage {
+        try negentropyStorage("SELECT event_id AS id, created_at FROM preferences WHERE owner = ?")
+    }
+
+    /// The account's rows of `sql` (an `id` in hex and a `created_at`) as a sorted set; malformed rows left out.
+    private func negentropyStorage(_ sql: String) throws -> NegentropyStorage {
         var items = [NegentropyItem]()
         try db.read { c in
-            for row in try c.query("SELECT wrap_id, created_at FROM processed_wraps WHERE owner = ? AND created_at IS NOT NULL", [o]) {
-                guard let hex = row["wrap_id"].text, let id = Bytes32(hex: hex), let t = row["created_at"].int, t >= 0 else { continue }
+            for row in try c.query(sql, [o]) {
+                guard let hex = row["id"].text, let id = Bytes32(hex: hex), let t = row["created_at"].int, t >= 0 else { continue }
                 items.append(NegentropyItem(timestamp: UInt64(t), id: id))
             }
         }

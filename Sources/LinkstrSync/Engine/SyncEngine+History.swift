@@ -27,23 +27,25 @@ struct HistoryState {
     /// (finished or incomplete), and every relay still trying to connect has given up for now.
     var settled: Bool {
         let reconcilers = reconcile.reconcilers
-        let settled = pagers.contains { $0.key.chain == .giftWraps && $0.value.outcome != nil } || reconcilers.values.contains { $0.outcome != nil }
+        let settled = pagers.contains { $0.key.chain == .giftWraps && $0.value.outcome != nil }
+            || reconcilers.contains { $0.key.chain == .giftWraps && $0.value.outcome != nil }
         let running = pagers.values.contains(where: \.isRunning) || reconcilers.values.contains(where: \.isRunning)
         let connecting = relayStatus.contains { url, status in
-            status == .connecting && pagers[HistoryKey(relay: url, chain: .giftWraps)] == nil && reconcilers[url] == nil
+            let key = HistoryKey(relay: url, chain: .giftWraps)
+            return status == .connecting && pagers[key] == nil && reconcilers[key] == nil
         }
         return settled && !running && !connecting && awaitingRetry.isEmpty
     }
 
-    /// Each history chain read to its end on at least one relay (gift wraps: paged or reconciled).
+    /// Each history chain read to its end (paged or reconciled) on at least one relay.
     var read: Bool {
         SyncSubscription.HistoryChain.allCases.allSatisfy { chain in
             pagers.contains { $0.key.chain == chain && $0.value.outcome == .finished }
-                || (chain == .giftWraps && reconcile.reconcilers.values.contains { $0.outcome == .finished })
+                || reconcile.reconcilers.contains { $0.key.chain == chain && $0.value.outcome == .finished }
         }
     }
 
-    /// NIP-77 syncs of the gift-wrap chain (`SyncEngine+Reconcile`).
+    /// NIP-77 syncs of the history chains (`SyncEngine+Reconcile`).
     var reconcile = ReconcileState()
 
     func subscription(_ key: HistoryKey, _ page: HistoryPager.Page) -> SyncSubscription {
@@ -69,10 +71,10 @@ extension SyncEngine {
         var outcomes = [String: HistoryPager.Outcome]()
         for (key, pager) in history.pagers where key.chain == .giftWraps { if let o = pager.outcome { outcomes[key.relay] = o } }
         // Read by NIP-77: finished, or cut short by a disconnect (one that fell back has a pager above).
-        for (relay, r) in history.reconcile.reconcilers {
+        for (key, r) in history.reconcile.reconcilers where key.chain == .giftWraps {
             switch r.outcome {
-            case .finished?: outcomes[relay] = .finished
-            case .interrupted?: outcomes[relay] = .incomplete(.disconnected)
+            case .finished?: outcomes[key.relay] = .finished
+            case .interrupted?: outcomes[key.relay] = .incomplete(.disconnected)
             case .fellBack?, nil: break
             }
         }
@@ -105,11 +107,19 @@ extension SyncEngine {
         await checkBackfillComplete()
     }
 
-    private func filter(_ key: HistoryKey, _ page: HistoryPager.Page) -> Filter {
-        switch key.chain {
-        case .giftWraps: return Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]], until: page.wireUntil, limit: page.limit)
-        case .preferences: return Filter(authors: [me], kinds: [PrivatePreference.kind], until: page.wireUntil, limit: page.limit)
+    /// What a chain's history is, paged or reconciled: gift wraps to us, our private preferences.
+    func historyFilter(_ chain: SyncSubscription.HistoryChain) -> Filter {
+        switch chain {
+        case .giftWraps: return Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]])
+        case .preferences: return Filter(authors: [me], kinds: [PrivatePreference.kind])
         }
+    }
+
+    private func filter(_ key: HistoryKey, _ page: HistoryPager.Page) -> Filter {
+        var filter = historyFilter(key.chain)
+        filter.until = page.wireUntil
+        filter.limit = page.limit
+        return filter
     }
 
     /// On every (re)connect the relay's history chains start again from their newest events (wire 2026
@@ -117,12 +127,13 @@ extension SyncEngine {
     func restartHistory(_ relay: String) async {
         if history.relayIndex[relay] == nil { history.relayIndex[relay] = history.relayIndex.count }
         history.awaitingRetry[relay] = nil
+        let reconcile = await shouldReconcile(relay)
         for chain in SyncSubscription.HistoryChain.allCases {
-            if chain == .giftWraps, await shouldReconcile(relay) {
+            if reconcile {
                 let key = HistoryKey(relay: relay, chain: chain)
                 if let page = history.pagers[key]?.page { await carryOut([.close(page)], key) }
                 history.pagers[key] = nil
-                await startReconcile(relay)
+                await startReconcile(key)
             } else {
                 await startPaging(relay, chain)
             }

@@ -2,18 +2,19 @@ import LinkstrDomain
 import LinkstrRelay
 import NostrProtocol
 
-/// Each relay's NIP-77 sync of our gift wraps (`HistoryReconciler`, pure), its timers and open fetches.
+/// Each relay's NIP-77 sync of each history chain (`HistoryReconciler`, pure), its timers and open fetches.
 struct ReconcileState {
-    var reconcilers: [String: HistoryReconciler] = [:]
-    /// The answer's deadline while negotiating, per relay.
-    var answerTimers: [String: Task<Void, Never>] = [:]
-    var fetchTimers: [String: [Int: Task<Void, Never>]] = [:]
+    var reconcilers: [HistoryKey: HistoryReconciler] = [:]
+    /// The answer's deadline while negotiating, per chain.
+    var answerTimers: [HistoryKey: Task<Void, Never>] = [:]
+    var fetchTimers: [HistoryKey: [Int: Task<Void, Never>]] = [:]
     /// Off for a run that must page (`SyncEngine.setNegentropy`).
     var enabled = true
 }
 
-/// History by NIP-77 where a relay speaks it: what we lack is fetched by id; a relay that refuses,
-/// stalls or lies is paged instead (`+History`) and remembered for `negentropyRetryAfter`.
+/// History by NIP-77 where a relay speaks it, for both chains (our gift wraps, our private preferences):
+/// what we lack is fetched by id; a relay that refuses, stalls or lies is paged instead (`+History`) and
+/// remembered for `negentropyRetryAfter` (per relay: a refusal of either chain pages both next time).
 extension SyncEngine {
     /// A relay that refused NIP-77 is paged for this long before it is offered NIP-77 again.
     static let negentropyRetryAfter: Int64 = 7 * 86_400
@@ -23,153 +24,202 @@ extension SyncEngine {
     /// Pages every relay's history, never NIP-77 (the benchmark's comparison; the paging tests).
     public func setNegentropy(enabled: Bool) { history.reconcile.enabled = enabled }
 
-    /// Whether this relay's gift-wrap history is reconciled rather than paged.
+    /// Whether this relay's history is reconciled rather than paged.
     func shouldReconcile(_ relay: String) async -> Bool {
         guard history.reconcile.enabled, await pool.negentropy.advertised(relay) != false else { return false }
         guard let refused = read("a relay's NIP-77 refusal", { try store.negentropyRefusedAt(relay) }) else { return false }
         return refused.map { clock() - $0 >= Self.negentropyRetryAfter } ?? true
     }
 
-    /// Starts (again) the relay's sync against the wraps we have processed.
-    func startReconcile(_ relay: String) async {
-        guard let local = read("the processed wraps", { try store.negentropySet() }) else { return await fallBackToPaging(relay, nil) }
-        let batch = await pool.effectiveLimit(Self.pageSize, relay)
-        let firstBatch = history.reconcile.reconcilers[relay]?.nextBatch ?? 0
-        await closeReconcile(relay)
+    /// Starts (again) the chain's sync against what we hold: the wraps we processed, or the stored
+    /// private preferences.
+    func startReconcile(_ key: HistoryKey) async {
+        let local: NegentropyStorage?
+        switch key.chain {
+        case .giftWraps: local = read("the processed wraps", { try store.negentropySet() })
+        case .preferences: local = read("the stored private preferences", { try store.preferenceNegentropySet() })
+        }
+        guard let local else { return await fallBackToPaging(key, nil) }
+        let batch = await pool.effectiveLimit(Self.pageSize, key.relay)
+        let firstBatch = history.reconcile.reconcilers[key]?.nextBatch ?? 0
+        await closeReconcile(key)
         var reconciler = HistoryReconciler(local: local, batchSize: batch, now: clock(), firstBatch: firstBatch)
         let actions = reconciler.start()
-        history.reconcile.reconcilers[relay] = reconciler
-        log.debug("NIP-77 sync", metadata: ["relay": "\(relay)", "local": "\(local.count)"])
-        await carryOut(actions, relay)
+        history.reconcile.reconcilers[key] = reconciler
+        log.debug("NIP-77 sync", metadata: ["relay": "\(key.relay)", "chain": "\(key.chain)", "local": "\(local.count)"])
+        await carryOut(actions, key)
     }
 
     func reconcileAnswered(_ relay: String, _ subscription: String, _ answer: NegentropyAnswer) async {
-        guard subscription == reconcileID(relay).id, var r = history.reconcile.reconcilers[relay] else { return }
+        guard case .reconcile(let chain, _)? = SyncSubscription(id: subscription) else { return }
+        let key = HistoryKey(relay: relay, chain: chain)
+        guard subscription == reconcileID(key).id, var r = history.reconcile.reconcilers[key] else { return }
         let actions: [HistoryReconciler.Action]
         switch answer {
         case .message(let hex): actions = r.answered(hex)
         case .refused(let reason): actions = r.refused(reason.raw)
         }
-        history.reconcile.reconcilers[relay] = r
-        await carryOut(actions, relay)
+        history.reconcile.reconcilers[key] = r
+        await carryOut(actions, key)
     }
 
     /// A NOTICE while the first answer is awaited: relays without NIP-77 say so this way (or not at all).
+    /// A NOTICE names no sync, so it stands for every chain still awaiting its first answer there.
     func reconcileNoticed(_ relay: String, _ text: String) async {
-        guard let r = history.reconcile.reconcilers[relay], r.isNegotiating, r.rounds == 1 else { return }
-        await reconcileRefused(relay, text)
+        for chain in SyncSubscription.HistoryChain.allCases {
+            let key = HistoryKey(relay: relay, chain: chain)
+            guard let r = history.reconcile.reconcilers[key], r.isNegotiating, r.rounds == 1 else { continue }
+            await reconcileRefused(key, text)
+        }
     }
 
     /// NEG-ERR's equivalent from a relay that answers the sync's id with CLOSED (or a NOTICE, above).
-    func reconcileRefused(_ relay: String, _ reason: String) async {
-        guard var r = history.reconcile.reconcilers[relay] else { return }
+    func reconcileRefused(_ key: HistoryKey, _ reason: String) async {
+        guard var r = history.reconcile.reconcilers[key] else { return }
         let actions = r.refused(reason)
-        history.reconcile.reconcilers[relay] = r
-        await carryOut(actions, relay)
+        history.reconcile.reconcilers[key] = r
+        await carryOut(actions, key)
     }
 
     /// A fetch by id ended: with EOSE (`failed` nil), or refused or past its deadline (then paged instead).
-    func reconcileFetchEnded(_ relay: String, batch: Int, failed: String? = nil) async {
-        history.reconcile.fetchTimers[relay]?.removeValue(forKey: batch)?.cancel()
-        await unsubscribe(reconcileFetchID(relay, batch), relays: [relay])
-        guard var r = history.reconcile.reconcilers[relay] else { return }
+    func reconcileFetchEnded(_ key: HistoryKey, batch: Int, failed: String? = nil) async {
+        history.reconcile.fetchTimers[key]?.removeValue(forKey: batch)?.cancel()
+        await unsubscribe(reconcileFetchID(key, batch), relays: [key.relay])
+        guard var r = history.reconcile.reconcilers[key] else { return }
         let actions = failed.map { r.fetchFailed(batch: batch, $0) } ?? r.fetchEnded(batch: batch)
-        history.reconcile.reconcilers[relay] = r
-        await carryOut(actions, relay)
+        history.reconcile.reconcilers[key] = r
+        await carryOut(actions, key)
     }
 
-    /// The connection went: the sync is over (it starts again on the next `ready`). Its fetches are
-    /// unsubscribed, or the pool would send them again on the reconnect.
+    /// The connection went: the relay's syncs are over (they start again on the next `ready`). Their
+    /// fetches are unsubscribed, or the pool would send them again on the reconnect.
     func reconcileDisconnected(_ relay: String) async {
-        guard var r = history.reconcile.reconcilers[relay], r.isRunning else { return }
-        r.disconnected()
-        history.reconcile.reconcilers[relay] = r
-        await closeFetches(relay)
-        history.awaitingRetry[relay] = false
+        for chain in SyncSubscription.HistoryChain.allCases {
+            let key = HistoryKey(relay: relay, chain: chain)
+            guard var r = history.reconcile.reconcilers[key], r.isRunning else { continue }
+            r.disconnected()
+            history.reconcile.reconcilers[key] = r
+            await closeFetches(key)
+            history.awaitingRetry[relay] = false
+        }
     }
 
-    private func carryOut(_ actions: [HistoryReconciler.Action], _ relay: String) async {
-        let id = reconcileID(relay).id
+    private func carryOut(_ actions: [HistoryReconciler.Action], _ key: HistoryKey) async {
+        let relay = key.relay, id = reconcileID(key).id
         for action in actions {
             switch action {
             case .open(let message):
-                let filter = Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]])
-                guard await pool.negentropy.open(id, filter, message, relay) else { return await reconcileDisconnected(relay) }
-                startAnswerTimer(relay, Self.negentropyFirstAnswer)
+                guard await pool.negentropy.open(id, historyFilter(key.chain), message, relay) else { return await reconcileDisconnected(relay) }
+                startAnswerTimer(key, Self.negentropyFirstAnswer)
             case .send(let message):
                 guard await pool.negentropy.send(id, message, relay) else { return await reconcileDisconnected(relay) }
-                startAnswerTimer(relay, Self.pageDeadline)
+                startAnswerTimer(key, Self.pageDeadline)
             case .close:
-                history.reconcile.answerTimers.removeValue(forKey: relay)?.cancel()
+                history.reconcile.answerTimers.removeValue(forKey: key)?.cancel()
                 await pool.negentropy.close(id, relay)
             case .fetch(let batch, let ids):
-                let filter = Filter(ids: ids, kinds: [NIP59.giftWrapKind], tags: ["p": [me]], limit: ids.count)
-                await subscribe(reconcileFetchID(relay, batch), [filter], relays: [relay])
+                var filter = historyFilter(key.chain)
+                filter.ids = ids
+                filter.limit = ids.count
+                await subscribe(reconcileFetchID(key, batch), [filter], relays: [relay])
                 let sleep = self.sleep
-                history.reconcile.fetchTimers[relay, default: [:]][batch] = Task { [weak self] in
+                history.reconcile.fetchTimers[key, default: [:]][batch] = Task { [weak self] in
                     await sleep(Self.pageDeadline)
                     guard !Task.isCancelled else { return }
-                    await self?.reconcileFetchEnded(relay, batch: batch, failed: "no answer in \(Self.pageDeadline.components.seconds) s")
+                    await self?.reconcileFetchEnded(key, batch: batch, failed: "no answer in \(Self.pageDeadline.components.seconds) s")
                 }
             case .finished:
-                let r = history.reconcile.reconcilers[relay]
-                stats.reconciledRelays += 1
-                stats.reconcileRounds += r?.rounds ?? 0
-                stats.reconcileBytes += (r?.bytesSent ?? 0) + (r?.bytesReceived ?? 0)
-                stats.reconcileNeeded += r?.neededCount ?? 0
-                log.debug("NIP-77 sync finished", metadata: ["relay": "\(relay)", "rounds": "\(r?.rounds ?? 0)", "needed": "\(r?.neededCount ?? 0)"])
-                updateSink.yield(.historyChanged(relay: relay, note: nil))
-                await checkBackfillComplete()
+                let r = history.reconcile.reconcilers[key]
+                stats.reconciled(key.chain, r)
+                log.debug("NIP-77 sync finished", metadata: ["relay": "\(relay)", "chain": "\(key.chain)", "rounds": "\(r?.rounds ?? 0)",
+                                                           "needed": "\(r?.neededCount ?? 0)"])
+                switch key.chain {
+                case .giftWraps:
+                    updateSink.yield(.historyChanged(relay: relay, note: nil))
+                    await checkBackfillComplete()
+                case .preferences:
+                    await checkBackfillComplete()
+                    // Seeding and uploading wait for the stored preferences (wire 2026 §3.5).
+                    await preferencesHistoryAnswered()
+                }
             case .fallBack(let why):
-                await fallBackToPaging(relay, why)
+                await fallBackToPaging(key, why)
             }
         }
     }
 
-    /// Pages the relay's gift-wrap history instead; a refusal is remembered (not a disconnect).
-    private func fallBackToPaging(_ relay: String, _ why: HistoryReconciler.FallBack?) async {
-        await closeFetches(relay)
-        stats.reconcileFallbacks += 1
+    /// Pages the chain's history instead; a refusal is remembered (not a disconnect).
+    private func fallBackToPaging(_ key: HistoryKey, _ why: HistoryReconciler.FallBack?) async {
+        await closeFetches(key)
+        stats.fellBack(key.chain, why)
         if let why {
-            stats.lastReconcileFallback = why.words
-            log.info("NIP-77 not used; paging", metadata: ["relay": "\(relay)", "why": "\(why.words)"])
-            if why.remembered { write("a relay's NIP-77 refusal") { try store.setNegentropyRefused(relay, at: clock()) } }
+            log.info("NIP-77 not used; paging", metadata: ["relay": "\(key.relay)", "chain": "\(key.chain)", "why": "\(why.words)"])
+            if why.remembered { write("a relay's NIP-77 refusal") { try store.setNegentropyRefused(key.relay, at: clock()) } }
         }
-        await startPaging(relay, .giftWraps)
+        await startPaging(key.relay, key.chain)
     }
 
-    private func closeReconcile(_ relay: String) async {
-        await closeFetches(relay)
-        history.reconcile.reconcilers[relay] = nil
+    private func closeReconcile(_ key: HistoryKey) async {
+        await closeFetches(key)
+        history.reconcile.reconcilers[key] = nil
     }
 
     /// The answer's timer, and every fetch still open with its timer.
-    private func closeFetches(_ relay: String) async {
-        history.reconcile.answerTimers.removeValue(forKey: relay)?.cancel()
-        let open = history.reconcile.fetchTimers.removeValue(forKey: relay) ?? [:]
+    private func closeFetches(_ key: HistoryKey) async {
+        history.reconcile.answerTimers.removeValue(forKey: key)?.cancel()
+        let open = history.reconcile.fetchTimers.removeValue(forKey: key) ?? [:]
         for (batch, timer) in open.sorted(by: { $0.key < $1.key }) {
             timer.cancel()
-            await unsubscribe(reconcileFetchID(relay, batch), relays: [relay])
+            await unsubscribe(reconcileFetchID(key, batch), relays: [key.relay])
         }
     }
 
-    private func startAnswerTimer(_ relay: String, _ wait: Duration) {
-        history.reconcile.answerTimers[relay]?.cancel()
+    private func startAnswerTimer(_ key: HistoryKey, _ wait: Duration) {
+        history.reconcile.answerTimers[key]?.cancel()
         let sleep = self.sleep
-        history.reconcile.answerTimers[relay] = Task { [weak self] in
+        history.reconcile.answerTimers[key] = Task { [weak self] in
             await sleep(wait)
             guard !Task.isCancelled, let self else { return }
-            await self.reconcileTimedOut(relay)
+            await self.reconcileTimedOut(key)
         }
     }
 
-    private func reconcileTimedOut(_ relay: String) async {
-        guard var r = history.reconcile.reconcilers[relay] else { return }
+    private func reconcileTimedOut(_ key: HistoryKey) async {
+        guard var r = history.reconcile.reconcilers[key] else { return }
         let actions = r.timedOut()
-        history.reconcile.reconcilers[relay] = r
-        await carryOut(actions, relay)
+        history.reconcile.reconcilers[key] = r
+        await carryOut(actions, key)
     }
 
-    func reconcileID(_ relay: String) -> SyncSubscription { .reconcile(relay: history.relayIndex[relay] ?? 0) }
-    func reconcileFetchID(_ relay: String, _ batch: Int) -> SyncSubscription { .reconcileFetch(relay: history.relayIndex[relay] ?? 0, batch: batch) }
+    func reconcileID(_ key: HistoryKey) -> SyncSubscription { .reconcile(key.chain, relay: history.relayIndex[key.relay] ?? 0) }
+    func reconcileFetchID(_ key: HistoryKey, _ batch: Int) -> SyncSubscription {
+        .reconcileFetch(key.chain, relay: history.relayIndex[key.relay] ?? 0, batch: batch)
+    }
+}
+
+extension SyncStats {
+    /// A chain's NIP-77 sync finished: counted under its chain.
+    mutating func reconciled(_ chain: SyncSubscription.HistoryChain, _ r: HistoryReconciler?) {
+        let bytes = (r?.bytesSent ?? 0) + (r?.bytesReceived ?? 0)
+        switch chain {
+        case .giftWraps:
+            reconciledRelays += 1
+            reconcileRounds += r?.rounds ?? 0
+            reconcileBytes += bytes
+            reconcileNeeded += r?.neededCount ?? 0
+        case .preferences:
+            preferencesReconciled += 1
+            preferencesReconcileBytes += bytes
+            preferencesReconcileNeeded += r?.neededCount ?? 0
+        }
+    }
+
+    /// A chain's NIP-77 sync gave way to paging (`why` nil: the local set could not be read).
+    mutating func fellBack(_ chain: SyncSubscription.HistoryChain, _ why: HistoryReconciler.FallBack?) {
+        switch chain {
+        case .giftWraps: reconcileFallbacks += 1
+        case .preferences: preferencesReconcileFallbacks += 1
+        }
+        if let why { lastReconcileFallback = why.words }
+    }
 }

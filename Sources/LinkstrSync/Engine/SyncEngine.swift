@@ -107,7 +107,7 @@ public actor SyncEngine {
         let now = clock()
         await subscribe(.live, [Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]], since: now - Self.liveWindow, limit: Self.pageSize)])
         await subscribeFollowList()
-        // Live only: the stored ones are paged per relay with the history (`HistoryChain.preferences`).
+        // Live only: the stored ones are read per relay with the history, paged or by NIP-77 (`HistoryChain.preferences`).
         await subscribe(.preferences, [Filter(authors: [me], kinds: [PrivatePreference.kind], limit: 0)])
         await refreshProfileSubscription()
     }
@@ -210,9 +210,10 @@ public actor SyncEngine {
                 let matches = e.kind == NIP59.giftWrapKind && isAddressedToUs(e)
                 historyPageEvent(relay, subscription, e, matches: matches)
                 await enqueue(relay, live: false, e)
-            case .reconcileFetch:
+            case .reconcileFetch(.giftWraps, _, _):
                 // The pool passed only what the fetch's filter matches (these ids, gift wraps, to us).
                 await enqueue(relay, live: false, e, reconciled: true)
+            case .reconcileFetch(.preferences, _, _): ingestPreference(e)
             case .reconcile: break
             }
         case .eose(let relay, let id):
@@ -227,7 +228,7 @@ public actor SyncEngine {
                 release(.followListAnswered)
             case .history(let chain, _, _): await pageEnded(HistoryKey(relay: relay, chain: chain), subscription, .eose)
             case .query(let n): queryEnded(n, relay, .eose)
-            case .reconcileFetch(_, let batch): await reconcileFetchEnded(relay, batch: batch)
+            case .reconcileFetch(let chain, _, let batch): await reconcileFetchEnded(HistoryKey(relay: relay, chain: chain), batch: batch)
             default: break
             }
             // A history page's tail joins the next page's batch (or is flushed when the history settles).
@@ -237,8 +238,10 @@ public actor SyncEngine {
             case .history(let chain, let r, let page)?:
                 await pageEnded(HistoryKey(relay: relay, chain: chain), .history(chain, relay: r, page: page), .closed(reason.raw))
             case .query(let n)?: queryEnded(n, relay, .closed(reason.raw))
-            case .reconcileFetch(_, let batch)?: await reconcileFetchEnded(relay, batch: batch, failed: reason.raw)
-            case .reconcile?: await reconcileRefused(relay, reason.raw)  // a refusal of NEG-OPEN, said as CLOSED
+            case .reconcileFetch(let chain, _, let batch)?:
+                await reconcileFetchEnded(HistoryKey(relay: relay, chain: chain), batch: batch, failed: reason.raw)
+            case .reconcile(let chain, _)?:  // a refusal of NEG-OPEN, said as CLOSED
+                await reconcileRefused(HistoryKey(relay: relay, chain: chain), reason.raw)
             default: break
             }
         case .notice(let relay, let text):
@@ -289,7 +292,7 @@ public actor SyncEngine {
 extension SyncSubscription {
     var isGiftWrapHistory: Bool {
         switch self {
-        case .history(.giftWraps, _, _), .reconcileFetch: return true
+        case .history(.giftWraps, _, _), .reconcileFetch(.giftWraps, _, _): return true
         default: return false
         }
     }

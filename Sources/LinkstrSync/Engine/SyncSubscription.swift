@@ -15,10 +15,10 @@ public enum SyncSubscription: Hashable, Sendable {
     case preferences
     /// A one-shot read-only request.
     case query(Int)
-    /// NIP-77: one relay's negentropy sync of our gift wraps (NEG-OPEN's own namespace), and the REQs
+    /// NIP-77: one relay's negentropy sync of a history chain (NEG-OPEN's own namespace), and the REQs
     /// by id that fetch what it found missing.
-    case reconcile(relay: Int)
-    case reconcileFetch(relay: Int, batch: Int)
+    case reconcile(HistoryChain, relay: Int)
+    case reconcileFetch(HistoryChain, relay: Int, batch: Int)
 
     /// The history chains of each relay (wire 2026 §6): our gift wraps, and our private preferences.
     public enum HistoryChain: Hashable, Sendable, CaseIterable { case giftWraps, preferences }
@@ -35,8 +35,10 @@ public enum SyncSubscription: Hashable, Sendable {
         case .addedYouRows: return "linkstr-contact-rows"
         case .preferences: return "linkstr-private-preferences"
         case .query(let n): return "linkstr-query-\(n)"
-        case .reconcile(let relay): return "linkstr-neg-\(relay)"
-        case .reconcileFetch(let relay, let batch): return "linkstr-neg-fetch-\(relay)-\(batch)"
+        case .reconcile(.giftWraps, let relay): return "linkstr-neg-\(relay)"
+        case .reconcile(.preferences, let relay): return "linkstr-neg-preferences-\(relay)"
+        case .reconcileFetch(.giftWraps, let relay, let batch): return "linkstr-neg-fetch-\(relay)-\(batch)"
+        case .reconcileFetch(.preferences, let relay, let batch): return "linkstr-neg-preferences-fetch-\(relay)-\(batch)"
         }
     }
 
@@ -54,8 +56,13 @@ public enum SyncSubscription: Hashable, Sendable {
         default:
             if let n = Self.number(id, after: "linkstr-query-") { self = .query(n); return }
             if let (relay, page) = Self.pair(id, after: "linkstr-preferences-history-") { self = .history(.preferences, relay: relay, page: page); return }
-            if let (relay, batch) = Self.pair(id, after: "linkstr-neg-fetch-") { self = .reconcileFetch(relay: relay, batch: batch); return }
-            if let relay = Self.number(id, after: "linkstr-neg-") { self = .reconcile(relay: relay); return }
+            if let (relay, batch) = Self.pair(id, after: "linkstr-neg-fetch-") { self = .reconcileFetch(.giftWraps, relay: relay, batch: batch); return }
+            if let relay = Self.number(id, after: "linkstr-neg-") { self = .reconcile(.giftWraps, relay: relay); return }
+            if let (relay, batch) = Self.pair(id, after: "linkstr-neg-preferences-fetch-") {
+                self = .reconcileFetch(.preferences, relay: relay, batch: batch)
+                return
+            }
+            if let relay = Self.number(id, after: "linkstr-neg-preferences-") { self = .reconcile(.preferences, relay: relay); return }
             return nil
         }
     }

@@ -60,6 +60,8 @@ struct SyncCommand: LinkstrCommand {
                 ("duplicates", .integer(Int64(stats.duplicates))), ("invalid", .integer(Int64(stats.invalidWraps + stats.rejectedPayloads))),
                 ("not_linkstr", .integer(Int64(stats.notLinkstr))), ("pages", .integer(Int64(stats.backfillPages))),
                 ("reconciled", .integer(Int64(stats.reconciledRelays))), ("reconcile_bytes", .integer(Int64(stats.reconcileBytes))),
+                ("preferences_reconciled", .integer(Int64(stats.preferencesReconciled))),
+                ("preferences_reconcile_bytes", .integer(Int64(stats.preferencesReconcileBytes))),
                 ("relays", .array(relayObjects)),
                 ("store_error", stats.lastStoreError.map { .string($0) } ?? .null),
             ]))))
