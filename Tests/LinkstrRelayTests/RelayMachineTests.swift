@@ -106,6 +106,12 @@ final class RelayMachineTests: XCTestCase {
         XCTAssertEqual(m.authAnswered(id(1), accepted: true, message: RelayStatusMessage("")), [.sendSubscriptions, .send(req), .status])
         // Once authenticated, a later refusal is sent again at once when the current challenge was answered.
         XCTAssertEqual(m.refusedForAuth(key: "EVENT 1", resend: "[\"EVENT\"]", canSign: true, now: 2, unit: 0.5), [.send("[\"EVENT\"]")])
+        // A new connection retries what its relay refuses again (the old one's retries were spent).
+        _ = m.failed(generation: 1, reason: "closed", unit: 0.5)
+        _ = m.connect()
+        _ = m.opened(generation: 2, information: nil, now: 3)
+        XCTAssertEqual(m.refusedForAuth(key: "REQ live", resend: req, canSign: true, now: 3, unit: 0.5), [], "held until this connection's AUTH")
+        XCTAssertNil(m.refusedForAuth(key: "REQ live", resend: req, canSign: true, now: 3, unit: 0.5), "once per connection")
         // A refused AUTH says why and drops what waited.
         var n = connected()
         _ = n.refusedForAuth(key: "REQ live", resend: req, canSign: true, now: 1, unit: 0.5)

@@ -62,7 +62,9 @@ public struct RelayMachine: Sendable, Equatable {
     public private(set) var junkDrops = 0
     private var lastJunkDropAt: Double?
     public static let junkBackoff = Backoff(steps: [30, 60, 120, 300, 600])
-    /// Messages refused with `auth-required:`, sent again once after AUTH succeeds; each key retried once.
+    /// Messages refused with `auth-required:`, sent again once after AUTH succeeds; each key retried once
+    /// per connection (a new one starts a new NIP-42 state, so what it refuses is retried again; held
+    /// messages stay, as the resent subscriptions replace their REQs and an EVENT may still be awaited).
     private var awaitingAuth: [String] = []
     private var retriedAfterAuth: Set<String> = []
 
@@ -84,6 +86,7 @@ public struct RelayMachine: Sendable, Equatable {
         status = .connecting
         auth = AuthState()
         junk = JunkMeter()
+        retriedAfterAuth = []
         return [.open(generation: generation, fetchInformation: information == nil), .status]
     }
 

@@ -35,7 +35,7 @@ extension RelayPool {
     func negentropyRefused(_ url: String, _ id: String, _ reason: RelayStatusMessage) {
         let key = NegentropyKey(relay: url, id: id)
         if reason.prefix == .authRequired, let text = negentropySyncs[key], var machine = machines[url],
-           let actions = machine.refusedForAuth(key: "NEG-OPEN \(machine.generation) \(id)", resend: text, canSign: authSigner != nil,
+           let actions = machine.refusedForAuth(key: "NEG-OPEN " + id, resend: text, canSign: authSigner != nil,
                                                 now: now, unit: unit) {
             machines[url] = machine
             perform(actions, url)
