@@ -238,17 +238,21 @@ final class NegentropySyncTests: XCTestCase {
             case "foreign-ids":
                 // It offered 30 ids and served kind 1 events for them: dropped by the fetch's filter.
                 XCTAssertEqual(stats.reconcileNeeded, 30)
+                XCTAssertEqual(stats.preferencesReconcileNeeded, 30, "offered to the preferences' sync too, and dropped the same way")
+                XCTAssertEqual(stats.preferencesReconciled, 1)
                 XCTAssertEqual(stats.decryptions, 0)
                 XCTAssertEqual(try store.postCount(in: s.sid), 0)
                 XCTAssertNil(try store.negentropyRefusedAt(liar.url))
             default:
                 XCTAssertEqual(stats.reconcileFallbacks, 1, mode)
+                XCTAssertEqual(stats.preferencesReconcileFallbacks, 1, "\(mode): the preferences are paged too")
                 XCTAssertEqual(stats.decryptions, 20, "\(mode): paged instead")
                 XCTAssertEqual(try store.postCount(in: s.sid), 19)
                 XCTAssertNotNil(try store.negentropyRefusedAt(liar.url), mode)
                 let (again, againDone) = try await sync(s.me, store, [liar.url])
                 XCTAssertTrue(againDone)
                 XCTAssertEqual(again.reconcileFallbacks + again.reconciledRelays, 0, "\(mode): remembered, paged at once")
+                XCTAssertEqual(again.preferencesReconcileFallbacks + again.preferencesReconciled, 0, "\(mode): both chains")
                 XCTAssertEqual(again.decryptions, 0)
             }
         }
