@@ -11,7 +11,7 @@ usage: fault_proxy.py PORT UPSTREAM MODE ARG
   authloop FILE     a NIP-42 relay gone wrong: a fresh challenge after every AUTH and REQ, a NOTICE
                     "auth-required:" after every AUTH, and a REQ refused with auth-required unless the
                     last AUTH answered the newest challenge;
-                    counts of AUTH and REQ messages received are kept in FILE ("auths reqs")
+                    counts of AUTH and REQ messages received, and of connections, are kept in FILE ("auths reqs connections")
   flood N           after the live subscription's REQ, stream N junk gift wraps on it (0: without end):
                     correct ids, a real pubkey, bad signatures (a relay that keeps streaming)
   tls PREFIX        forward everything, serving wss:// with the certificate PREFIX.pem and key PREFIX.key
@@ -101,7 +101,7 @@ async def handler(client):
                     if parsed[0] in counts:
                         counts[parsed[0]] += 1
                         with open(ARG_TEXT, "w") as f:
-                            f.write("%d %d" % (counts["AUTH"], counts["REQ"]))
+                            f.write("%d %d %d" % (counts["AUTH"], counts["REQ"], connections))
                     if parsed[0] == "AUTH":
                         tags = dict((t[0], t[1]) for t in parsed[1].get("tags", []) if len(t) > 1)
                         challenge["answered"] = tags.get("challenge")
