@@ -75,6 +75,17 @@ final class FakePool: Sendable {
         /// When set, each relay answers every request from these events (newest first, `until`
         /// inclusive, its limit), then EOSE: a tiny relay in memory.
         var serving: [String: [NostrEvent]]?
+        /// NIP-77: what the relays' NIP-11 says of it (false: they list other NIPs), and what was sent.
+        var advertisesNegentropy: Bool? = false
+        var negentropySent: [NegentropySent] = []
+    }
+
+    /// A NEG-OPEN (with its filter), NEG-MSG or NEG-CLOSE the engine sent.
+    struct NegentropySent: Equatable {
+        enum Verb: Equatable { case open(Filter), send, close }
+        let verb: Verb
+        let id: String
+        let message: String?
     }
     let state = Mutex(State())
     let events: AsyncStream<PoolEvent>
@@ -128,8 +139,21 @@ final class FakePool: Sendable {
                            s.checked[relay, default: (0, 0)].junk += junk
                        }
                    },
+                   negentropy: NegentropyClient(
+                       open: { id, filter, message, _ in
+                           self.state.withLock { $0.negentropySent.append(NegentropySent(verb: .open(filter), id: id, message: message)) }
+                           return true
+                       },
+                       send: { id, message, _ in
+                           self.state.withLock { $0.negentropySent.append(NegentropySent(verb: .send, id: id, message: message)) }
+                           return true
+                       },
+                       close: { id, _ in self.state.withLock { $0.negentropySent.append(NegentropySent(verb: .close, id: id, message: nil)) } },
+                       advertised: { _ in self.state.withLock { $0.advertisesNegentropy } }),
                    stop: { self.sink.finish() })
     }
+
+    var negentropySent: [NegentropySent] { state.withLock { $0.negentropySent } }
 
     /// Opens a held gate: every waiting sender goes on.
     func openGate() {
