@@ -22,7 +22,8 @@ final class NegentropySyncTests: XCTestCase {
 
     /// A session from `sender` to `me` and `posts` posts in it, each wrapped; wrap times `perSecond` to a
     /// second, all older than the live subscription's window (so only history brings them).
-    private func seed(posts: Int, perSecond: Int = 1) throws -> Seed {
+    /// `age`: how far back the newest wrap is dated (by default, past the live window).
+    private func seed(posts: Int, perSecond: Int = 1, age: Int64 = SyncEngine.liveWindow + 10_000) throws -> Seed {
         var s = Seed()
         let now = Int64(Date().timeIntervalSince1970)
         let create = LinkstrPayload(conversationID: s.sid, rootID: "op", kind: .sessionCreate, sessionName: "sync",
@@ -36,7 +37,7 @@ final class NegentropySyncTests: XCTestCase {
             let seal = try NIP59.seal(rumor: rumor, sender: s.sender, recipient: s.me.publicKey, now: now, random: SystemRandom())
             let oneTime = SecretKey.generate()
             let content = try NIP44.encrypt(seal.jsonString(), conversationKey: NIP44.conversationKey(secretKey: oneTime, publicKey: s.me.publicKey))
-            s.wraps.append(UnsignedEvent(pubkey: oneTime.publicKey, createdAt: now - SyncEngine.liveWindow - 10_000 - Int64(i / perSecond), kind: 1059,
+            s.wraps.append(UnsignedEvent(pubkey: oneTime.publicKey, createdAt: now - age - Int64(i / perSecond), kind: 1059,
                                          tags: [["p", s.me.publicKey.hex]], content: content).signed(with: oneTime))
         }
         return s
@@ -176,6 +177,31 @@ final class NegentropySyncTests: XCTestCase {
         for i in people.indices {
             let d = PrivatePreference.dTag(for: "alias:" + people[i], secretKey: me)
             XCTAssertEqual(try paged.preference(dTag: d)?.preference, try stored(i), "record \(i)")
+        }
+    }
+
+    /// Wraps from the last two days (inside the live subscription's window) are not downloaded again on
+    /// every start: the live subscription asks for new ones only (at most one stored, `limit: 1`, as
+    /// nostr-relay reads `limit: 0` as no limit), so a warm sync by NIP-77 receives at most that one, and
+    /// a paged one its pages and at most that one.
+    func testRecentWrapsAreNotDownloadedAgainByTheLiveSubscription() async throws {
+        let rust = try RustRelay.start(), plain = try TestRelay()
+        defer { rust.stop(); plain.stop() }
+        let s = try seed(posts: 60, age: 3_600)
+        for relay in [rust.url, plain.url] { try await publish(s.wraps, to: relay) }
+        for (relay, paged) in [(rust.url, false), (plain.url, true)] {
+            let store = try LocalStore().account(s.me, now: 1)
+            let (cold, coldDone) = try await sync(s.me, store, [relay])
+            XCTAssertTrue(coldDone, relay)
+            XCTAssertEqual(cold.decryptions, 61, relay)
+            XCTAssertEqual(try store.postCount(in: s.sid), 60, relay)
+            let (warm, warmDone) = try await sync(s.me, store, [relay])
+            XCTAssertTrue(warmDone, relay)
+            XCTAssertEqual(warm.decryptions, 0, relay)
+            // Paged: the one page, and the page after it that finds the oldest second again (`until` is
+            // inclusive) and nothing older; then the live subscription's one stored wrap.
+            print("\(paged ? "paged" : "NIP-77"): warm sync received \(warm.wrapsReceived) wraps")
+            XCTAssertLessThanOrEqual(warm.wrapsReceived, (paged ? 61 + 1 : 0) + 1, "\(relay): the live subscription brought what we hold")
         }
     }
 

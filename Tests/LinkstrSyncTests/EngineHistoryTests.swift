@@ -16,6 +16,9 @@ final class EngineHistoryTests: XCTestCase {
         t.pool.state.withLock { $0.limit = 100 }
         try await t.engine.start()
         XCTAssertEqual(t.pool.requests.map(\.id), ["linkstr-live", "linkstr-follow-list", "linkstr-private-preferences", "linkstr-profiles"])
+        let live = try XCTUnwrap(t.pool.requests(.live).first?.filters.first)
+        XCTAssertEqual(live.limit, 1, "new wraps (and one stored at most): what relays hold comes with the history")
+        XCTAssertEqual(live.since, t.clock.start - SyncEngine.liveWindow, "backdated wraps still count as new")
         await t.engine.handle(.ready(relay: relay))
         let wraps = try XCTUnwrap(t.pool.requests(.history(.giftWraps, relay: 0, page: 0)).first)
         XCTAssertEqual(wraps.relays, [relay])

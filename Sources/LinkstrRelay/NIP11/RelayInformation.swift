@@ -28,7 +28,8 @@ public struct RelayInformation: Equatable, Sendable {
 
     /// Subscriptions we allow ourselves at once on this relay.
     public var subscriptionBudget: Int { max(1, min(maxSubscriptions ?? 10, 10)) }
-    /// The `limit` we ask for: ours, clamped to the relay's.
+    /// The `limit` we ask for: ours, clamped to the relay's; at least 1 (to NIP-01 a limit of 0 asks for
+    /// no stored event, but nostr-relay reads it as no limit at all).
     public func clampedLimit(_ wanted: Int) -> Int { max(1, min(wanted, maxLimit ?? wanted)) }
 
     /// Parses the document; every field is optional and wrongly typed ones are ignored.

@@ -56,14 +56,15 @@ extension SyncEngine {
         return true
     }
 
-    /// Keeps "added you" current while it is shown: new lists naming us (`limit: 0`, only what comes from
-    /// now on) and the newest lists of the people listed (an unfollow). Off again: both closed.
+    /// Keeps "added you" current while it is shown: new lists naming us (`limit: 1`: what comes from now
+    /// on, and one stored at most; nostr-relay reads `limit: 0` as no limit) and the newest lists of the
+    /// people listed (an unfollow). Off again: both closed.
     public func watchAddedYou(_ on: Bool) async {
         guard on != addedYou.watching else { return }
         addedYou.watching = on
         if on {
             ensureConsuming()
-            await subscribe(.addedYouNew, [Filter(kinds: [3], tags: ["p": [me]], limit: 0)])
+            await subscribe(.addedYouNew, [Filter(kinds: [3], tags: ["p": [me]], limit: 1)])
             await subscribeAddedYouRows(currentFollowers)
         } else {
             await unsubscribe(.addedYouNew)

@@ -105,10 +105,14 @@ public actor SyncEngine {
         started = true
         ensureConsuming()
         let now = clock()
-        await subscribe(.live, [Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]], since: now - Self.liveWindow, limit: Self.pageSize)])
+        // New wraps, and at most one stored: what relays hold comes with each relay's history, paged or by
+        // NIP-77. Asking for it here as well (the iOS app's limit 500) downloaded up to 500 wraps we hold
+        // on every start and reconnect, dropped unopened. Not `limit: 0`: nostr-relay reads it as no limit.
+        await subscribe(.live, [Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]], since: now - Self.liveWindow, limit: 1)])
         await subscribeFollowList()
-        // Live only: the stored ones are read per relay with the history, paged or by NIP-77 (`HistoryChain.preferences`).
-        await subscribe(.preferences, [Filter(authors: [me], kinds: [PrivatePreference.kind], limit: 0)])
+        // New ones (one stored at most, as above): the stored ones are read per relay with the history,
+        // paged or by NIP-77 (`HistoryChain.preferences`).
+        await subscribe(.preferences, [Filter(authors: [me], kinds: [PrivatePreference.kind], limit: 1)])
         await refreshProfileSubscription()
     }
 
