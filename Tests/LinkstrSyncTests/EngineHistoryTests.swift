@@ -17,7 +17,7 @@ final class EngineHistoryTests: XCTestCase {
         try await t.engine.start()
         XCTAssertEqual(t.pool.requests.map(\.id), ["linkstr-live", "linkstr-follow-list", "linkstr-private-preferences", "linkstr-profiles"])
         let live = try XCTUnwrap(t.pool.requests(.live).first?.filters.first)
-        XCTAssertEqual(live.limit, 1, "new wraps (and one stored at most): what relays hold comes with the history")
+        XCTAssertEqual(live.limit, SyncEngine.pageSize, "an empty store gets the newest at once")
         XCTAssertEqual(live.since, t.clock.start - SyncEngine.liveWindow, "backdated wraps still count as new")
         await t.engine.handle(.ready(relay: relay))
         let wraps = try XCTUnwrap(t.pool.requests(.history(.giftWraps, relay: 0, page: 0)).first)
@@ -36,6 +36,16 @@ final class EngineHistoryTests: XCTestCase {
         let completions = await t.said(&updates) { update -> Bool? in if case .backfillComplete = update { return true } else { return nil } }
         XCTAssertEqual(completions, [true])
         XCTAssertTrue(t.pool.closed.contains(SyncSubscription.history(.giftWraps, relay: 0, page: 0).id), "a finished page is closed")
+        await t.engine.stop()
+    }
+
+    func testAStoreThatHoldsItsHistoryAsksTheLiveSubscriptionForNewWrapsOnly() async throws {
+        let t = try EngineUnderTest()
+        try t.store.setHistoryRestored()
+        try await t.engine.start()
+        let live = try XCTUnwrap(t.pool.requests(.live).first?.filters.first)
+        XCTAssertEqual(live.limit, 1, "new wraps (and one stored at most): what relays hold comes with the history")
+        XCTAssertEqual(t.pool.requests(.preferences).first?.filters.first?.limit, 1)
         await t.engine.stop()
     }
 

@@ -108,7 +108,10 @@ public actor SyncEngine {
         // New wraps, and at most one stored: what relays hold comes with each relay's history, paged or by
         // NIP-77. Asking for it here as well (the iOS app's limit 500) downloaded up to 500 wraps we hold
         // on every start and reconnect, dropped unopened. Not `limit: 0`: nostr-relay reads it as no limit.
-        await subscribe(.live, [Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]], since: now - Self.liveWindow, limit: 1)])
+        // Into an empty store the newest 500 still come here, at once: NIP-77 fetches only once its
+        // rounds are over, and the first screen should not wait for them.
+        let live = history.restoring ? Self.pageSize : 1
+        await subscribe(.live, [Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]], since: now - Self.liveWindow, limit: live)])
         await subscribeFollowList()
         // New ones (one stored at most, as above): the stored ones are read per relay with the history,
         // paged or by NIP-77 (`HistoryChain.preferences`).
