@@ -16,9 +16,12 @@ extension AccountSession {
 
     /// Once the history is read: our inbox relays (kind 10050) when they changed, and preference records
     /// saved while offline. Only then: relays that did not answer a REQ would not answer an EVENT either.
+    /// Lists looked up elsewhere only once our relays' history of them is read (bounded): what they
+    /// hold is current, and needs no lookup.
     public func afterHistory() async {
         await engine.publishOwnListsIfChanged()
         await engine.publishPendingPreferences()
+        await engine.waitForProfileHistory(timeout: .seconds(15))
         await engine.refreshStaleRelayLists()
     }
 

@@ -88,6 +88,10 @@ public struct HistoryReconciler: Sendable {
     private var offered = Set<Bytes32>()
     /// Ids of ours the relay lacks (not uploaded: they earn rounds only).
     private var haveCount = 0
+    /// Those ids themselves, when asked for (`keepingHave`): what we hold that the relay no longer does
+    /// (every other id of ours it holds too). At most the local set.
+    public private(set) var haveIDs = Set<Bytes32>()
+    private let keepingHave: Bool
     private var fetching = Set<Int>()
     public private(set) var nextBatch = 0
     private let now: Int64?
@@ -97,10 +101,13 @@ public struct HistoryReconciler: Sendable {
     /// still fetches the newest first.
     /// `firstBatch`: fetch numbers start here, past those of an earlier sync on the same relay (whose
     /// late answers must not end this one's fetches).
-    public init(local: NegentropyStorage, batchSize: Int, frameSizeLimit: Int = 60_000, now: Int64? = nil, firstBatch: Int = 0) {
+    /// `keepingHave`: remember the ids of ours the relay lacks (`haveIDs`).
+    public init(local: NegentropyStorage, batchSize: Int, frameSizeLimit: Int = 60_000, now: Int64? = nil, firstBatch: Int = 0,
+                keepingHave: Bool = false) {
         negentropy = Negentropy(storage: local, frameSizeLimit: frameSizeLimit)
         self.batchSize = max(1, batchSize)
         self.now = now
+        self.keepingHave = keepingHave
         nextBatch = firstBatch
     }
 
@@ -133,6 +140,7 @@ public struct HistoryReconciler: Sendable {
         do { step = try negentropy.reconcile(bytes) } catch { return fallBack(.malformed(error.description)) }
         for needed in step.need where offered.insert(needed.id).inserted { queue.append(needed) }
         haveCount += step.have.count
+        if keepingHave { haveIDs.formUnion(step.have) }
         neededCount = offered.count
         guard offered.count <= Self.maxNeeded else { return fallBack(.tooManyIDs) }
         var actions = [Action]()

@@ -70,6 +70,12 @@ public struct SyncStats: Sendable, Equatable {
     public var preferencesReconcileBytes = 0
     public var preferencesReconcileNeeded = 0
     public var preferencesReconcileFallbacks = 0
+    /// The same for the profiles and relay lists of the people we know, counted per part
+    /// (`authorsPerFilter` people) and relay.
+    public var profilesReconciled = 0
+    public var profilesReconcileBytes = 0
+    public var profilesReconcileNeeded = 0
+    public var profilesReconcileFallbacks = 0
     /// Why NIP-77 was last given up for paging, in words (nil when it never was).
     public var lastReconcileFallback: String?
     public init() {}

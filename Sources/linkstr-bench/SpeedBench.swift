@@ -72,7 +72,7 @@ enum SpeedBench {
                     Timing.report("  NIP-77", Self.negentropyWords(stats))
                 } else {
                     row.warm = seconds
-                    row.warmBytes = stats.reconcileBytes + stats.preferencesReconcileBytes
+                    row.warmBytes = stats.reconcileBytes + stats.preferencesReconcileBytes + stats.profilesReconcileBytes
                     Timing.report("warm re-sync (same store)", String(format: "%.2f s, %.2f× the plain fetch, %d decryptions, %d wraps received", seconds,
                                                                       seconds / fetch.seconds, stats.decryptions, stats.wrapsReceived))
                     Timing.report("  NIP-77", Self.negentropyWords(stats))
@@ -159,6 +159,8 @@ enum SpeedBench {
             await pool.setRelays([(url, true)])
             try await engine.start()
             guard await engine.waitForBackfill(timeout: .seconds(600)) else { throw HarnessError(description: "backfill did not complete") }
+            // The sender's profile too (read beside the history: over by now, in practice).
+            await engine.waitForProfileHistory(timeout: .seconds(10))
             await engine.flush()
             stats = await engine.settledStats()
         }
@@ -174,6 +176,9 @@ enum SpeedBench {
             + (stats.preferencesReconciled + stats.preferencesReconcileFallbacks > 0
                 ? "; preferences: \(stats.preferencesReconciled) reconciled, \(stats.preferencesReconcileBytes) bytes, "
                     + "\(stats.preferencesReconcileNeeded) fetched, \(stats.preferencesReconcileFallbacks) paged" : "")
+            + (stats.profilesReconciled + stats.profilesReconcileFallbacks > 0
+                ? "; profiles: \(stats.profilesReconciled) part(s) reconciled, \(stats.profilesReconcileBytes) bytes, "
+                    + "\(stats.profilesReconcileNeeded) fetched, \(stats.profilesReconcileFallbacks) paged" : "")
     }
 
     /// Issue 31's goals, each said met or not.

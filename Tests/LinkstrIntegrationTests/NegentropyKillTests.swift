@@ -63,6 +63,10 @@ final class NegentropyKillTests: XCTestCase {
         XCTAssertEqual(again["complete"] as? Bool, true)
         XCTAssertEqual(again["decrypted"] as? Int, 0, "nothing opened twice")
         XCTAssertEqual(again["reconciled"] as? Int, 1)
+        // The other chains, in the fields scripts read: our preferences, and the sender's profile (one part).
+        XCTAssertEqual(again["preferences_reconciled"] as? Int, 1)
+        XCTAssertEqual(again["profiles_reconciled"] as? Int, 1)
+        XCTAssertGreaterThan(again["profiles_reconcile_bytes"] as? Int ?? 0, 0)
         XCTAssertGreaterThan(kills, 0, "the syncs kept finishing before they could be killed")
         print("NIP-77 kills: \(kills) SIGKILLs during syncs of \(wraps.count) wraps; the next sync completed with every post; the one after opened nothing")
     }

@@ -57,8 +57,9 @@ final class NegentropySyncTests: XCTestCase {
 
     /// One sync of `store` against `relays` to the end of their history; its stats and whether it completed.
     /// `authenticatingAs`: the relay's own URL when it is reached through a proxy (AUTH names the relay).
+    /// `seen`: given the relays' snapshots before the engine stops. Profiles' history is read too.
     private func sync(_ me: SecretKey, _ store: AccountStore, _ relays: [String], negentropy: Bool = true,
-                      authenticatingAs relayURL: String? = nil) async throws -> (SyncStats, Bool) {
+                      authenticatingAs relayURL: String? = nil, seen: (([RelaySnapshot]) -> Void)? = nil) async throws -> (SyncStats, Bool) {
         let signer = SyncEngine.authSigner(for: me)
         var authSigner = signer
         if let relayURL { authSigner = { @Sendable _, challenge in signer(relayURL, challenge) } }
@@ -68,6 +69,8 @@ final class NegentropySyncTests: XCTestCase {
         await engine.setNegentropy(enabled: negentropy)
         try await engine.start()
         let complete = await engine.waitForBackfill(timeout: .seconds(120))
+        await engine.waitForProfileHistory(timeout: .seconds(60))
+        seen?(await engine.relaySnapshots())
         await engine.flush()
         let stats = await engine.settledStats()
         await engine.stop()
@@ -178,6 +181,65 @@ final class NegentropySyncTests: XCTestCase {
             let d = PrivatePreference.dTag(for: "alias:" + people[i], secretKey: me)
             XCTAssertEqual(try paged.preference(dTag: d)?.preference, try stored(i), "record \(i)")
         }
+    }
+
+    /// The profiles and relay lists of 300 people (two parts of 250 authors) are reconciled: a cold sync
+    /// fetches them all, a warm one nothing (the live request asks for new ones only) and sees the lists
+    /// again, a changed name is the only event fetched; paged on nostr-relay, the same profiles.
+    func testProfilesAndRelayListsOfThePeopleWeKnowAreReconciled() async throws {
+        let rust = try RustRelay.start(), plain = try TestRelay()
+        defer { rust.stop(); plain.stop() }
+        let me = SecretKey.generate(), now = Int64(Date().timeIntervalSince1970)
+        let people = (0..<300).map { _ in SecretKey.generate() }
+        var events = [NostrEvent]()
+        for (i, p) in people.enumerated() {
+            events.append(UnsignedEvent(pubkey: p.publicKey, createdAt: now - 5_000 + Int64(i), kind: 0, content: #"{"name":"person \#(i)"}"#).signed(with: p))
+            events.append(UnsignedEvent(pubkey: p.publicKey, createdAt: now - 4_000, kind: InboxRelayRule.inboxKind,
+                                        tags: [["relay", "wss://inbox\(i).example"]], content: "").signed(with: p))
+            if i % 3 == 0 {
+                events.append(UnsignedEvent(pubkey: p.publicKey, createdAt: now - 3_000, kind: InboxRelayRule.relayListKind,
+                                            tags: [["r", "wss://read\(i).example", "read"]], content: "").signed(with: p))
+            }
+        }
+        for relay in [rust.url, plain.url] { try await publish(events, to: relay) }
+        let contacts = LWWStamp(createdAt: now - 6_000, eventID: String(repeating: "e", count: 64))
+        let store = try LocalStore().account(me, now: 1)
+        try store.replaceContacts(people.map(\.publicKey.hex), stamp: contacts)
+        func names(_ store: AccountStore) throws -> [String] { try people.map { try store.profileNames()[$0.publicKey.hex] ?? "" } }
+
+        let (cold, coldDone) = try await sync(me, store, [rust.url])
+        XCTAssertTrue(coldDone)
+        XCTAssertEqual([cold.profilesReconciled, cold.profilesReconcileFallbacks], [2, 0], cold.lastReconcileFallback ?? "")
+        XCTAssertEqual(cold.profilesReconcileNeeded, events.count)
+        XCTAssertEqual(try names(store), people.indices.map { "person \($0)" })
+        XCTAssertEqual(try store.relayList(people[299].publicKey.hex, kind: InboxRelayRule.inboxKind), ["wss://inbox299.example"])
+        XCTAssertEqual(try store.profileNegentropySet(people.map(\.publicKey.hex)).count, events.count)
+
+        var received = -1
+        let (warm, warmDone) = try await sync(me, store, [rust.url], seen: { received = $0.map(\.stats.eventsReceived).reduce(0, +) })
+        XCTAssertTrue(warmDone)
+        XCTAssertEqual([warm.profilesReconciled, warm.profilesReconcileNeeded], [2, 0])
+        // Messages, not events: the live subscriptions' EOSEs and the four syncs' answers (each event was one before).
+        XCTAssertLessThanOrEqual(received, 12, "nothing downloaded again")
+        XCTAssertGreaterThan(try XCTUnwrap(store.relayListRecord(people[0].publicKey.hex, kind: InboxRelayRule.inboxKind)).fetchedAt, now - 60,
+                             "the lists the relay holds were seen again")
+
+        let renamed = UnsignedEvent(pubkey: people[7].publicKey, createdAt: now - 1_000, kind: 0, content: #"{"name":"seven"}"#).signed(with: people[7])
+        try await publish([renamed], to: rust.url)
+        let (changed, _) = try await sync(me, store, [rust.url])
+        XCTAssertEqual(changed.profilesReconcileNeeded, 1)
+        XCTAssertEqual(try store.profileNames()[people[7].publicKey.hex], "seven")
+        print("NIP-77 for profiles on LocalRelay: cold \(events.count) events, \(cold.profilesReconcileBytes) hex bytes; "
+              + "warm \(warm.profilesReconcileBytes) bytes, \(received) messages received")
+
+        // nostr-relay does not speak NIP-77: the parts are paged, the same profiles.
+        let paged = try LocalStore().account(me, now: 1)
+        try paged.replaceContacts(people.map(\.publicKey.hex), stamp: contacts)
+        let (plainRun, plainDone) = try await sync(me, paged, [plain.url])
+        XCTAssertTrue(plainDone)
+        XCTAssertEqual(plainRun.profilesReconciled, 0)
+        XCTAssertEqual(try names(paged), people.indices.map { "person \($0)" })
+        XCTAssertEqual(try paged.profileNegentropySet(people.map(\.publicKey.hex)).count, events.count)
     }
 
     /// Wraps from the last two days (inside the live subscription's window) are not downloaded again on

@@ -84,10 +84,14 @@ final class EngineHistoryTests: XCTestCase {
         let all: [SyncSubscription] = [.live, .followList, .profiles, .addedYouNew, .addedYouRows, .preferences, .query(12),
                                        .history(.giftWraps, relay: 3, page: 0), .history(.preferences, relay: 0, page: 41),
                                        .reconcile(.giftWraps, relay: 2), .reconcile(.preferences, relay: 5),
-                                       .reconcileFetch(.giftWraps, relay: 1, batch: 9), .reconcileFetch(.preferences, relay: 12, batch: 0)]
+                                       .reconcileFetch(.giftWraps, relay: 1, batch: 9), .reconcileFetch(.preferences, relay: 12, batch: 0),
+                                       .history(.profiles(part: 4), relay: 2, page: 1), .reconcile(.profiles(part: 0), relay: 7),
+                                       .reconcileFetch(.profiles(part: 31), relay: 0, batch: 5)]
         for s in all { XCTAssertEqual(SyncSubscription(id: s.id), s, s.id) }
         for junk in ["", "linkstr-query-", "linkstr-query--1", "linkstr-backfill-1", "linkstr-backfill-1-2-3", "linkstr-backfill--1-2", "linkstr-livex",
-                     "linkstr-neg-", "linkstr-neg-x", "linkstr-neg-preferences-", "linkstr-neg-preferences-fetch-1", "linkstr-neg-fetch-1"] {
+                     "linkstr-neg-", "linkstr-neg-x", "linkstr-neg-preferences-", "linkstr-neg-preferences-fetch-1", "linkstr-neg-fetch-1",
+                     "linkstr-neg-profiles-1", "linkstr-neg-profiles-1-2-3", "linkstr-neg-profiles-fetch-1-2", "linkstr-neg-profiles-+1-2",
+                     "linkstr-profiles-history-1-2", "linkstr-profiles-history-1--2-3", "linkstr-profiles-history-1-2-3-4", "linkstr-profiles-"] {
             XCTAssertNil(SyncSubscription(id: junk), junk)
         }
     }

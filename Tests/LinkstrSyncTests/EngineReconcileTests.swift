@@ -28,7 +28,7 @@ final class EngineReconcileTests: XCTestCase {
     }
 
     private static func pagesAsked(_ t: EngineUnderTest) -> [SyncSubscription.HistoryChain] {
-        SyncSubscription.HistoryChain.allCases.filter { !t.pool.requests(.history($0, relay: 0, page: 0)).isEmpty }
+        SyncSubscription.HistoryChain.own.filter { !t.pool.requests(.history($0, relay: 0, page: 0)).isEmpty }
     }
 
     func testBothChainsAreReconciledAndOnlyWhatWeLackIsFetched() async throws {

@@ -28,11 +28,38 @@ extension AccountStore {
         try negentropyStorage("SELECT event_id AS id, created_at FROM preferences WHERE owner = ?")
     }
 
+    /// The profiles (kind 0) and relay lists (kinds 10050, 10002) we hold of `authors`, as negentropy's
+    /// sorted set: relays keep the newest of each (replaceable events), as we do, so a warm sync agrees
+    /// at once. Found by the authors' blind references.
+    public func profileNegentropySet(_ authors: [Pubkey]) throws -> NegentropyStorage {
+        guard !authors.isEmpty else { return NegentropyStorage([]) }
+        let refs = authors.map { SQLValue.text(cipher.reference($0)) }
+        // Numbered: both tables read the same references (?2, ?3…).
+        let marks = (0..<refs.count).map { "?\($0 + 2)" }.joined(separator: ", ")
+        return try negentropyStorage("""
+            SELECT event_id AS id, created_at FROM profiles WHERE owner = ?1 AND pubkey_ref IN (\(marks))
+            UNION ALL SELECT event_id AS id, created_at FROM inbox_relays WHERE owner = ?1 AND pubkey_ref IN (\(marks))
+                AND kind IN (\(InboxRelayRule.inboxKind), \(InboxRelayRule.relayListKind))
+            """, [o] + refs)
+    }
+
+    /// The stored relay lists of `authors` a relay was found to hold (all but those whose event ids are
+    /// `absent`): seen again as of `at`, as a download of them would have said (`touchRelayList`).
+    public func touchRelayLists(_ authors: [Pubkey], absent: Set<String>, at: Int64) throws {
+        guard !authors.isEmpty else { return }
+        let refs = authors.map { SQLValue.text(cipher.reference($0)) }
+        let marks = Array(repeating: "?", count: refs.count).joined(separator: ", ")
+        let ids = absent.sorted().map(SQLValue.text)
+        let except = ids.isEmpty ? "" : " AND event_id NOT IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))"
+        try db.run("UPDATE inbox_relays SET fetched_at = max(fetched_at, ?) WHERE owner = ? AND pubkey_ref IN (\(marks))\(except)",
+                   [.integer(at), o] + refs + ids)
+    }
+
     /// The account's rows of `sql` (an `id` in hex and a `created_at`) as a sorted set; malformed rows left out.
-    private func negentropyStorage(_ sql: String) throws -> NegentropyStorage {
+    private func negentropyStorage(_ sql: String, _ arguments: [SQLValue]? = nil) throws -> NegentropyStorage {
         var items = [NegentropyItem]()
         try db.read { c in
-            for row in try c.query(sql, [o]) {
+            for row in try c.query(sql, arguments ?? [o]) {
                 guard let hex = row["id"].text, let id = Bytes32(hex: hex), let t = row["created_at"].int, t >= 0 else { continue }
                 items.append(NegentropyItem(timestamp: UInt64(t), id: id))
             }

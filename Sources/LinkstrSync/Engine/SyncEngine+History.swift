@@ -29,7 +29,7 @@ struct HistoryState {
         let reconcilers = reconcile.reconcilers
         let settled = pagers.contains { $0.key.chain == .giftWraps && $0.value.outcome != nil }
             || reconcilers.contains { $0.key.chain == .giftWraps && $0.value.outcome != nil }
-        let running = pagers.values.contains(where: \.isRunning) || reconcilers.values.contains(where: \.isRunning)
+        let running = pagers.contains { $0.key.chain.isOwn && $0.value.isRunning } || reconcilers.contains { $0.key.chain.isOwn && $0.value.isRunning }
         let connecting = relayStatus.contains { url, status in
             let key = HistoryKey(relay: url, chain: .giftWraps)
             return status == .connecting && pagers[key] == nil && reconcilers[key] == nil
@@ -39,7 +39,7 @@ struct HistoryState {
 
     /// Each history chain read to its end (paged or reconciled) on at least one relay.
     var read: Bool {
-        SyncSubscription.HistoryChain.allCases.allSatisfy { chain in
+        SyncSubscription.HistoryChain.own.allSatisfy { chain in
             pagers.contains { $0.key.chain == chain && $0.value.outcome == .finished }
                 || reconcile.reconcilers.contains { $0.key.chain == chain && $0.value.outcome == .finished }
         }
@@ -100,8 +100,8 @@ extension SyncEngine {
             }
         }
         if snapshot.status != .connected { await reconcileDisconnected(snapshot.url) }
-        for chain in SyncSubscription.HistoryChain.allCases where snapshot.status != .connected {
-            let key = HistoryKey(relay: snapshot.url, chain: chain)
+        let paging = snapshot.status == .connected ? [] : history.pagers.keys.filter { $0.relay == snapshot.url }
+        for key in paging.sorted(by: { "\($0.chain)" < "\($1.chain)" }) {
             if let page = history.pagers[key]?.page { await pageEnded(key, history.subscription(key, page), .disconnected) }
         }
         await checkBackfillComplete()
@@ -112,6 +112,7 @@ extension SyncEngine {
         switch chain {
         case .giftWraps: return Filter(kinds: [NIP59.giftWrapKind], tags: ["p": [me]])
         case .preferences: return Filter(authors: [me], kinds: [PrivatePreference.kind])
+        case .profiles(let part): return profileHistoryFilter(part)
         }
     }
 
@@ -128,7 +129,7 @@ extension SyncEngine {
         if history.relayIndex[relay] == nil { history.relayIndex[relay] = history.relayIndex.count }
         history.awaitingRetry[relay] = nil
         let reconcile = await shouldReconcile(relay)
-        for chain in SyncSubscription.HistoryChain.allCases {
+        for chain in SyncSubscription.HistoryChain.own {
             if reconcile {
                 let key = HistoryKey(relay: relay, chain: chain)
                 if let page = history.pagers[key]?.page { await carryOut([.close(page)], key) }
@@ -138,6 +139,7 @@ extension SyncEngine {
                 await startPaging(relay, chain)
             }
         }
+        await startProfileHistory(relay)
     }
 
     /// (Re)starts one chain's pages from the newest events.
@@ -146,6 +148,12 @@ extension SyncEngine {
         if history.pagers[key] == nil { history.pagers[key] = HistoryPager(relayLimit: await pool.effectiveLimit(Self.pageSize, relay)) }
         guard let actions = history.pagers[key]?.start() else { return }
         await carryOut(actions, key)
+    }
+
+    /// Closes a chain's running page and forgets the chain (a profiles part that was replaced).
+    func abandonPaging(_ key: HistoryKey) async {
+        if let page = history.pagers[key]?.page { await carryOut([.close(page)], key) }
+        history.pagers[key] = nil
     }
 
     /// A page ends on EOSE, CLOSED, a disconnect or its deadline; the chain's pager decides what follows.
@@ -176,6 +184,9 @@ extension SyncEngine {
                 updateSink.yield(.notice(relay: relay, note))
                 if key.chain == .giftWraps { updateSink.yield(.historyChanged(relay: relay, note: note)) }
                 startPageTimer(key, after: wait) { engine in await engine.requestIfStillRunning(page, key) }
+            case .settled(let outcome) where !key.chain.isOwn:
+                log.debug("profiles read", metadata: ["relay": "\(relay)", "chain": "\(key.chain)", "outcome": "\(outcome)"])
+                if outcome == .incomplete(.disconnected) { profileHistoryInterrupted(relay) } else { await profilePartSettled(key) }
             case .settled(.incomplete(.disconnected)):
                 // The pool reconnects by itself: the chain starts again then; said only if that fails.
                 history.awaitingRetry[relay] = false

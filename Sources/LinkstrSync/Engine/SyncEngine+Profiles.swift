@@ -9,6 +9,13 @@ struct ProfilesState {
     var subscribed = false
     /// Relays that answered the profiles request (EOSE): our own kind 0 is known from them.
     var answered = Set<String>()
+    /// The authors in parts of `authorsPerFilter`, by part number (`HistoryChain.profiles`), and each
+    /// author's part; numbers are never reused.
+    var parts: [Int: [Pubkey]] = [:]
+    var partOf: [Pubkey: Int] = [:]
+    var nextPart = 0
+    /// Each relay's parts still to read, one at a time (`+ProfileHistory`).
+    var waiting: [String: [Int]] = [:]
 }
 
 /// Profiles (kind 0) of the people we know and our own, their inbox and relay lists (kinds 10050 and
@@ -23,15 +30,28 @@ extension SyncEngine {
         profiles.authors = authors
         profiles.subscribed = true
         let sorted = authors.sorted()
-        // Our own newest kind 0 too: a name change must keep the fields other clients set.
-        // Their profiles and where they want gift wraps delivered (NIP-17 inbox, NIP-65 read relays).
-        let kinds = [0, InboxRelayRule.inboxKind, InboxRelayRule.relayListKind]
-        // Our own lists too: another client's edit of them wins when newer.
-        let filters = [Filter(authors: [me], kinds: [0], limit: 1), Filter(authors: [me], kinds: [BlockedRelayList.kind, OwnRelayList.kind], limit: 2)]
-            + stride(from: 0, to: sorted.count, by: Self.authorsPerFilter).map {
-            Filter(authors: Array(sorted[$0..<min($0 + Self.authorsPerFilter, sorted.count)]), kinds: kinds)
+        // The parts each relay reads as history (paged, or by NIP-77 where it speaks it) are replaced:
+        // whatever ran for the old set is closed first.
+        await closeProfileHistory(on: nil)
+        profiles.parts = [:]
+        profiles.partOf = [:]
+        for start in stride(from: 0, to: sorted.count, by: Self.authorsPerFilter) {
+            let part = Array(sorted[start..<min(start + Self.authorsPerFilter, sorted.count)])
+            profiles.parts[profiles.nextPart] = part
+            for author in part { profiles.partOf[author] = profiles.nextPart }
+            profiles.nextPart += 1
         }
+        // Our own newest kind 0 too: a name change must keep the fields other clients set.
+        // Our own lists too: another client's edit of them wins when newer.
+        // Their profiles and lists: new ones here (what relays hold comes with each relay's history of
+        // them, `+ProfileHistory`); all of them when nothing reads that history (an engine not started).
+        let since = started ? clock() - Self.profilesClockSkew : nil
+        let filters = [Filter(authors: [me], kinds: [0], limit: 1), Filter(authors: [me], kinds: [BlockedRelayList.kind, OwnRelayList.kind], limit: 2)]
+            + profiles.parts.keys.sorted().map { Filter(authors: profiles.parts[$0] ?? [], kinds: Self.profileKinds, since: since) }
         await subscribe(.profiles, filters)
+        for (relay, status) in history.relayStatus.sorted(by: { $0.key < $1.key }) where status == .connected {
+            await startProfileHistory(relay)
+        }
     }
 
     /// New sessions or contacts arrive in bursts; look at the set of people once the burst is over.

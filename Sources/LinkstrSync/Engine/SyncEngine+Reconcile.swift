@@ -38,12 +38,13 @@ extension SyncEngine {
         switch key.chain {
         case .giftWraps: local = read("the processed wraps", { try store.negentropySet() })
         case .preferences: local = read("the stored private preferences", { try store.preferenceNegentropySet() })
+        case .profiles(let part): local = read("the stored profiles", { try store.profileNegentropySet(profiles.parts[part] ?? []) })
         }
         guard let local else { return await fallBackToPaging(key, nil) }
         let batch = await pool.effectiveLimit(Self.pageSize, key.relay)
         let firstBatch = history.reconcile.reconcilers[key]?.nextBatch ?? 0
         await closeReconcile(key)
-        var reconciler = HistoryReconciler(local: local, batchSize: batch, now: clock(), firstBatch: firstBatch)
+        var reconciler = HistoryReconciler(local: local, batchSize: batch, now: clock(), firstBatch: firstBatch, keepingHave: !key.chain.isOwn)
         let actions = reconciler.start()
         history.reconcile.reconcilers[key] = reconciler
         log.debug("NIP-77 sync", metadata: ["relay": "\(key.relay)", "chain": "\(key.chain)", "local": "\(local.count)"])
@@ -66,8 +67,7 @@ extension SyncEngine {
     /// A NOTICE while the first answer is awaited: relays without NIP-77 say so this way (or not at all).
     /// A NOTICE names no sync, so it stands for every chain still awaiting its first answer there.
     func reconcileNoticed(_ relay: String, _ text: String) async {
-        for chain in SyncSubscription.HistoryChain.allCases {
-            let key = HistoryKey(relay: relay, chain: chain)
+        for key in reconcilerKeys(relay) {
             guard let r = history.reconcile.reconcilers[key], r.isNegotiating, r.rounds == 1 else { continue }
             await reconcileRefused(key, text)
         }
@@ -94,13 +94,13 @@ extension SyncEngine {
     /// The connection went: the relay's syncs are over (they start again on the next `ready`). Their
     /// fetches are unsubscribed, or the pool would send them again on the reconnect.
     func reconcileDisconnected(_ relay: String) async {
-        for chain in SyncSubscription.HistoryChain.allCases {
-            let key = HistoryKey(relay: relay, chain: chain)
+        for key in reconcilerKeys(relay) {
             guard var r = history.reconcile.reconcilers[key], r.isRunning else { continue }
             r.disconnected()
             history.reconcile.reconcilers[key] = r
             await closeFetches(key)
-            history.awaitingRetry[relay] = false
+            // A profiles part is read again on the next connection; it never holds the backfill.
+            if key.chain.isOwn { history.awaitingRetry[relay] = false } else { profileHistoryInterrupted(relay) }
         }
     }
 
@@ -141,6 +141,8 @@ extension SyncEngine {
                     await checkBackfillComplete()
                     // Seeding and uploading wait for the stored preferences (wire 2026 §3.5).
                     await preferencesHistoryAnswered()
+                case .profiles:
+                    await profilePartSettled(key, r)
                 }
             case .fallBack(let why):
                 await fallBackToPaging(key, why)
@@ -157,6 +159,18 @@ extension SyncEngine {
             if why.remembered { write("a relay's NIP-77 refusal") { try store.setNegentropyRefused(key.relay, at: clock()) } }
         }
         await startPaging(key.relay, key.chain)
+    }
+
+    /// Ends a chain's sync and forgets it (a profiles part that was replaced): NEG-CLOSE while it
+    /// negotiates, its fetches closed.
+    func abandonReconcile(_ key: HistoryKey) async {
+        if history.reconcile.reconcilers[key]?.isNegotiating == true { await pool.negentropy.close(reconcileID(key).id, key.relay) }
+        await closeReconcile(key)
+    }
+
+    /// The relay's chains with a sync, in a stable order.
+    private func reconcilerKeys(_ relay: String) -> [HistoryKey] {
+        history.reconcile.reconcilers.keys.filter { $0.relay == relay }.sorted { "\($0.chain)" < "\($1.chain)" }
     }
 
     private func closeReconcile(_ key: HistoryKey) async {
@@ -211,6 +225,10 @@ extension SyncStats {
             preferencesReconciled += 1
             preferencesReconcileBytes += bytes
             preferencesReconcileNeeded += r?.neededCount ?? 0
+        case .profiles:
+            profilesReconciled += 1
+            profilesReconcileBytes += bytes
+            profilesReconcileNeeded += r?.neededCount ?? 0
         }
     }
 
@@ -219,6 +237,7 @@ extension SyncStats {
         switch chain {
         case .giftWraps: reconcileFallbacks += 1
         case .preferences: preferencesReconcileFallbacks += 1
+        case .profiles: profilesReconcileFallbacks += 1
         }
         if let why { lastReconcileFallback = why.words }
     }

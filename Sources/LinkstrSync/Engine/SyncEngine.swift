@@ -208,7 +208,10 @@ public actor SyncEngine {
             case .history(.preferences, _, _):
                 historyPageEvent(relay, subscription, e, matches: e.kind == PrivatePreference.kind && e.pubkey.hex == me)
                 ingestPreference(e)
-            case .profiles: ingestProfile(e, from: relay)
+            case .profiles, .reconcileFetch(.profiles, _, _): ingestProfile(e, from: relay)
+            case .history(.profiles(let part), _, _):
+                historyPageEvent(relay, subscription, e, matches: isInProfilePart(e, part))
+                ingestProfile(e, from: relay)
             case .addedYouNew, .addedYouRows: await addedYouListArrived(e)
             case .query(let n): queryEvent(n, relay, e)
             case .live:

@@ -20,8 +20,19 @@ public enum SyncSubscription: Hashable, Sendable {
     case reconcile(HistoryChain, relay: Int)
     case reconcileFetch(HistoryChain, relay: Int, batch: Int)
 
-    /// The history chains of each relay (wire 2026 §6): our gift wraps, and our private preferences.
-    public enum HistoryChain: Hashable, Sendable, CaseIterable { case giftWraps, preferences }
+    /// The history chains of each relay: our gift wraps and our private preferences (wire 2026 §6), and
+    /// the profiles and relay lists of the people we know, one part per `SyncEngine.authorsPerFilter` of
+    /// them (`part` numbers are never reused in an engine's life, so a late answer to a part that was
+    /// replaced names no running one).
+    public enum HistoryChain: Hashable, Sendable {
+        case giftWraps, preferences
+        case profiles(part: Int)
+
+        /// The account's own history: what a backfill waits for (the profiles' parts are not).
+        public static let own: [HistoryChain] = [.giftWraps, .preferences]
+
+        public var isOwn: Bool { if case .profiles = self { return false } else { return true } }
+    }
 
     /// The ids relays see (unchanged from the string families they replace).
     public var id: String {
@@ -29,6 +40,7 @@ public enum SyncSubscription: Hashable, Sendable {
         case .live: return "linkstr-live"
         case .history(.giftWraps, let relay, let page): return "linkstr-backfill-\(relay)-\(page)"
         case .history(.preferences, let relay, let page): return "linkstr-preferences-history-\(relay)-\(page)"
+        case .history(.profiles(let part), let relay, let page): return "linkstr-profiles-history-\(relay)-\(part)-\(page)"
         case .followList: return "linkstr-follow-list"
         case .profiles: return "linkstr-profiles"
         case .addedYouNew: return "linkstr-contact-new"
@@ -37,8 +49,10 @@ public enum SyncSubscription: Hashable, Sendable {
         case .query(let n): return "linkstr-query-\(n)"
         case .reconcile(.giftWraps, let relay): return "linkstr-neg-\(relay)"
         case .reconcile(.preferences, let relay): return "linkstr-neg-preferences-\(relay)"
+        case .reconcile(.profiles(let part), let relay): return "linkstr-neg-profiles-\(relay)-\(part)"
         case .reconcileFetch(.giftWraps, let relay, let batch): return "linkstr-neg-fetch-\(relay)-\(batch)"
         case .reconcileFetch(.preferences, let relay, let batch): return "linkstr-neg-preferences-fetch-\(relay)-\(batch)"
+        case .reconcileFetch(.profiles(let part), let relay, let batch): return "linkstr-neg-profiles-fetch-\(relay)-\(part)-\(batch)"
         }
     }
 
@@ -63,6 +77,15 @@ public enum SyncSubscription: Hashable, Sendable {
                 return
             }
             if let relay = Self.number(id, after: "linkstr-neg-preferences-") { self = .reconcile(.preferences, relay: relay); return }
+            if let n = Self.numbers(id, after: "linkstr-profiles-history-"), n.count == 3 {
+                self = .history(.profiles(part: n[1]), relay: n[0], page: n[2])
+                return
+            }
+            if let n = Self.numbers(id, after: "linkstr-neg-profiles-fetch-"), n.count == 3 {
+                self = .reconcileFetch(.profiles(part: n[1]), relay: n[0], batch: n[2])
+                return
+            }
+            if let n = Self.numbers(id, after: "linkstr-neg-profiles-"), n.count == 2 { self = .reconcile(.profiles(part: n[1]), relay: n[0]); return }
             return nil
         }
     }
@@ -75,6 +98,17 @@ public enum SyncSubscription: Hashable, Sendable {
               let relay = Int(Substring(rest[..<dash])), let page = Int(Substring(rest[rest.index(after: dash)...])),
               relay >= 0, page >= 0 else { return nil }
         return (relay, page)
+    }
+
+    /// "<prefix><n>-<n>…", whole numbers only (the profiles' ids, off the hot path).
+    private static func numbers(_ id: String, after prefix: String) -> [Int]? {
+        guard id.hasPrefix(prefix) else { return nil }
+        var out = [Int]()
+        for part in id.dropFirst(prefix.count).split(separator: "-", omittingEmptySubsequences: false) {
+            guard let n = Int(part), n >= 0, part.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            out.append(n)
+        }
+        return out
     }
 
     private static func number(_ id: String, after prefix: String) -> Int? {

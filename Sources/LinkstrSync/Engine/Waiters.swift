@@ -28,6 +28,8 @@ enum EngineWait: Hashable, Sendable {
     case flushed
     /// The initial history settled (`waitForBackfill`).
     case backfill
+    /// No relay reads its history of profiles and relay lists any more (`waitForProfileHistory`).
+    case profileHistory
     /// A relay answered the profiles or the follow-list request.
     case profilesAnswered, followListAnswered
     /// Every relay ended a one-shot request.

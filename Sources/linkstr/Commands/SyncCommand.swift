@@ -62,6 +62,8 @@ struct SyncCommand: LinkstrCommand {
                 ("reconciled", .integer(Int64(stats.reconciledRelays))), ("reconcile_bytes", .integer(Int64(stats.reconcileBytes))),
                 ("preferences_reconciled", .integer(Int64(stats.preferencesReconciled))),
                 ("preferences_reconcile_bytes", .integer(Int64(stats.preferencesReconcileBytes))),
+                ("profiles_reconciled", .integer(Int64(stats.profilesReconciled))),
+                ("profiles_reconcile_bytes", .integer(Int64(stats.profilesReconcileBytes))),
                 ("relays", .array(relayObjects)),
                 ("store_error", stats.lastStoreError.map { .string($0) } ?? .null),
             ]))))
