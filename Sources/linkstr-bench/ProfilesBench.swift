@@ -22,15 +22,20 @@ enum ProfilesBench {
         for (i, p) in people.enumerated() {
             let name = #"{"name":"person \#(i)","about":"a profile of a usual size, with a few words about its author","picture":"https://example.com/\#(i).jpg"}"#
             events.append(UnsignedEvent(pubkey: p.publicKey, createdAt: now - 90_000 + Int64(i), kind: 0, content: name).signed(with: p))
-            events.append(UnsignedEvent(pubkey: p.publicKey, createdAt: now - 80_000, kind: InboxRelayRule.inboxKind,
+            events.append(UnsignedEvent(pubkey: p.publicKey, createdAt: now - 80_000 + Int64(i), kind: InboxRelayRule.inboxKind,
                                         tags: [["relay", "wss://inbox\(i % 7).example"], ["relay", "wss://dm.example"]], content: "").signed(with: p))
-            events.append(UnsignedEvent(pubkey: p.publicKey, createdAt: now - 70_000, kind: InboxRelayRule.relayListKind,
+            events.append(UnsignedEvent(pubkey: p.publicKey, createdAt: now - 70_000 + Int64(i), kind: InboxRelayRule.relayListKind,
                                         tags: [["r", "wss://read\(i % 11).example", "read"], ["r", "wss://write.example", "write"]], content: "").signed(with: p))
         }
         let bytes = events.reduce(0) { $0 + $1.jsonString().utf8.count }
         print("profiles: \(count) people, \(events.count) events (\(bytes / 1024) KiB of JSON) on each relay")
         for url in [nostrRelay.url, localRelay.url] { try await publish(events, to: url) }
         let contacts = people.map(\.publicKey.hex)
+        for (name, url) in [("nostr-relay", nostrRelay.url), ("LocalRelay", localRelay.url)] {
+            let (seconds, received) = try await oneRequest(url, authors: contacts.sorted())
+            Timing.report("\(name): the request of every start before", String(format: "%.2f s, %d of %d events (one REQ, a filter per %d people, no limit)",
+                                                                           seconds, received, events.count, SyncEngine.authorsPerFilter))
+        }
         for (name, url, negentropy) in [("nostr-relay (paged)", nostrRelay.url, false), ("LocalRelay (NIP-77)", localRelay.url, true),
                                         ("LocalRelay (NIP-77 off, paged)", localRelay.url, false)] {
             let me = SecretKey.generate()
@@ -67,6 +72,29 @@ enum ProfilesBench {
         let stats = await engine.settledStats()
         await engine.stop()
         return (seconds, stats, messages)
+    }
+
+    /// The request every start and reconnect sent before (one REQ, a filter per 250 authors, no
+    /// limit): its time to EOSE and how many events came.
+    static func oneRequest(_ url: String, authors: [String]) async throws -> (Double, Int) {
+        let connection = try await WebSocketConnection.connect(to: URL(string: url)!)
+        defer { connection.close() }
+        let filters = stride(from: 0, to: authors.count, by: SyncEngine.authorsPerFilter).map {
+            Filter(authors: Array(authors[$0..<min($0 + SyncEngine.authorsPerFilter, authors.count)]), kinds: [0, 10050, 10002])
+        }
+        var received = 0, iterator = connection.events.makeAsyncIterator()
+        let seconds = try await Timing.secondsAsync {
+            connection.send(ClientMessage.req(subscriptionID: "before", filters: filters).encoded())
+            while let event = await iterator.next() {
+                guard case .text(let text) = event else { throw HarnessError(description: "the relay closed: \(event)") }
+                switch try RelayMessage.decode(text) {
+                case .event: received += 1
+                case .eose, .closed: return
+                default: continue
+                }
+            }
+        }
+        return (seconds, received)
     }
 
     static func publish(_ events: [NostrEvent], to url: String) async throws {

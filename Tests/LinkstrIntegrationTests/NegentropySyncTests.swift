@@ -232,14 +232,20 @@ final class NegentropySyncTests: XCTestCase {
         print("NIP-77 for profiles on LocalRelay: cold \(events.count) events, \(cold.profilesReconcileBytes) hex bytes; "
               + "warm \(warm.profilesReconcileBytes) bytes, \(received) messages received")
 
-        // nostr-relay does not speak NIP-77: the parts are paged, the same profiles.
-        let paged = try LocalStore().account(me, now: 1)
-        try paged.replaceContacts(people.map(\.publicKey.hex), stamp: contacts)
-        let (plainRun, plainDone) = try await sync(me, paged, [plain.url])
-        XCTAssertTrue(plainDone)
-        XCTAssertEqual(plainRun.profilesReconciled, 0)
-        XCTAssertEqual(try names(paged), people.indices.map { "person \($0)" })
-        XCTAssertEqual(try paged.profileNegentropySet(people.map(\.publicKey.hex)).count, events.count)
+        // nostr-relay does not speak NIP-77: the parts are paged, the same profiles. Paged on LocalRelay too,
+        // which sends at most 500 events a request: the first part's 584 come whole all the same (the
+        // one request of before got 500 of them).
+        for relay in [plain.url, rust.url] {
+            var expected = people.indices.map { "person \($0)" }
+            if relay == rust.url { expected[7] = "seven" }
+            let paged = try LocalStore().account(me, now: 1)
+            try paged.replaceContacts(people.map(\.publicKey.hex), stamp: contacts)
+            let (plainRun, plainDone) = try await sync(me, paged, [relay], negentropy: false)
+            XCTAssertTrue(plainDone, relay)
+            XCTAssertEqual(plainRun.profilesReconciled, 0, relay)
+            XCTAssertEqual(try names(paged), expected, relay)
+            XCTAssertEqual(try paged.profileNegentropySet(people.map(\.publicKey.hex)).count, events.count, relay)
+        }
     }
 
     /// Wraps from the last two days (inside the live subscription's window) are not downloaded again on

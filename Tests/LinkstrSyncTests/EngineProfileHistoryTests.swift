@@ -99,7 +99,7 @@ final class EngineProfileHistoryTests: XCTestCase {
         try await t.engine.start()
         await t.engine.handle(.ready(relay: relay))
         let page = try XCTUnwrap(t.pool.requests(.history(.profiles(part: 0), relay: 0, page: 0)).first)
-        XCTAssertEqual(page.filters, [Filter(authors: [bob.publicKey.hex], kinds: [0, 10050, 10002], limit: SyncEngine.pageSize)])
+        XCTAssertEqual(page.filters, [Filter(authors: [bob.publicKey.hex], kinds: [0, 10050, 10002], limit: 3)], "all his at once: three kinds")
         XCTAssertEqual(page.relays, [relay])
         // The own chains end; the profiles' page is still open: the backfill is complete all the same.
         for chain in SyncSubscription.HistoryChain.own {

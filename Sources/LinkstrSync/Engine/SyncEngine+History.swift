@@ -145,7 +145,10 @@ extension SyncEngine {
     /// (Re)starts one chain's pages from the newest events.
     func startPaging(_ relay: String, _ chain: SyncSubscription.HistoryChain) async {
         let key = HistoryKey(relay: relay, chain: chain)
-        if history.pagers[key] == nil { history.pagers[key] = HistoryPager(relayLimit: await pool.effectiveLimit(Self.pageSize, relay)) }
+        if history.pagers[key] == nil {
+            let limits = profilePageLimits(chain) ?? .history
+            history.pagers[key] = HistoryPager(relayLimit: await pool.effectiveLimit(limits.first, relay), limits: limits)
+        }
         guard let actions = history.pagers[key]?.start() else { return }
         await carryOut(actions, key)
     }

@@ -22,6 +22,14 @@ extension SyncEngine {
         Filter(authors: profiles.parts[part] ?? [], kinds: Self.profileKinds)
     }
 
+    /// A paged part asks for all its events at once (three kinds a person, where the relay allows it),
+    /// not 500: a part of 250 people would take two pages and the boundary's again.
+    func profilePageLimits(_ chain: SyncSubscription.HistoryChain) -> HistoryPager.Limits? {
+        guard case .profiles(let part) = chain else { return nil }
+        let all = (profiles.parts[part]?.count ?? 0) * Self.profileKinds.count
+        return HistoryPager.Limits(first: max(1, all), max: max(HistoryPager.maxLimit, all))
+    }
+
     /// Whether an event is within a part's filter (a page's events are checked against it).
     func isInProfilePart(_ e: NostrEvent, _ part: Int) -> Bool {
         profiles.partOf[e.pubkey.hex] == part && Self.profileKinds.contains(e.kind)
