@@ -114,6 +114,23 @@ final class EngineProfileHistoryTests: XCTestCase {
         await t.engine.stop()
     }
 
+    func testARefusedPartIsPagedAndTheRelayStillReconcilesOurHistory() async throws {
+        let (t, _, _) = try await knowingBob()
+        t.pool.state.withLock { $0.advertisesNegentropy = true }
+        try await t.engine.start()
+        await t.engine.handle(.ready(relay: relay))
+        await t.engine.handle(.negentropy(relay: relay, subscription: "linkstr-neg-profiles-0-0", .refused(RelayStatusMessage("blocked: too many authors"))))
+        XCTAssertEqual(t.pool.requests(.history(.profiles(part: 0), relay: 0, page: 0)).count, 1, "the part is paged")
+        XCTAssertNil(try t.store.negentropyRefusedAt(relay), "not remembered: our own chains still reconcile")
+        let stats = await t.engine.settledStats()
+        XCTAssertEqual([stats.profilesReconcileFallbacks, stats.reconcileFallbacks, stats.preferencesReconcileFallbacks], [1, 0, 0])
+        // The next connection offers NIP-77 again, for every chain.
+        await t.engine.handle(.ready(relay: relay))
+        XCTAssertEqual(opened(t).map(\.id).filter { $0 == "linkstr-neg-0" }.count, 2)
+        XCTAssertEqual(opened(t).map(\.id).filter { $0 == "linkstr-neg-profiles-0-0" }.count, 2)
+        await t.engine.stop()
+    }
+
     func testANewSetOfPeopleReplacesTheParts() async throws {
         let (t, _, _) = try await knowingBob()
         t.pool.state.withLock { $0.advertisesNegentropy = true }

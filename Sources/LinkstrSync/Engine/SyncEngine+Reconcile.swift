@@ -156,7 +156,9 @@ extension SyncEngine {
         stats.fellBack(key.chain, why)
         if let why {
             log.info("NIP-77 not used; paging", metadata: ["relay": "\(key.relay)", "chain": "\(key.chain)", "why": "\(why.words)"])
-            if why.remembered { write("a relay's NIP-77 refusal") { try store.setNegentropyRefused(key.relay, at: clock()) } }
+            // Remembered from the account's own chains only: a relay that refuses a profiles part (a filter
+            // of 250 authors) may still reconcile our gift wraps, which are what a week of paging costs.
+            if why.remembered && key.chain.isOwn { write("a relay's NIP-77 refusal") { try store.setNegentropyRefused(key.relay, at: clock()) } }
         }
         await startPaging(key.relay, key.chain)
     }
