@@ -80,7 +80,9 @@ public struct HistoryReconciler: Sendable {
     /// `interrupted`: the connection went; the engine starts again on the next one.
     public enum Outcome: Sendable, Equatable { case finished, fellBack(FallBack), interrupted }
 
-    private let negentropy: Negentropy
+    /// The local set and its sums (72 bytes an item: 7 MB for 100 000 wraps), let go once the rounds are
+    /// over: the reconciler stays in the engine's state until the next connection.
+    private var negentropy: Negentropy?
     private let batchSize: Int
     private var negotiating = false
     /// Ids to fetch, newest last (taken from the end).
@@ -120,10 +122,15 @@ public struct HistoryReconciler: Sendable {
         }
     }
 
+    /// Whether the local set is still held (only while negotiating).
+    public var holdsLocalSet: Bool { negentropy != nil }
+
     public var isRunning: Bool { outcome == nil && (negotiating || !fetching.isEmpty || !queue.isEmpty) }
     public var isNegotiating: Bool { negotiating }
 
     public mutating func start() -> [Action] {
+        // Once only: a reconciler that ran has let its local set go.
+        guard let negentropy, rounds == 0 else { return [] }
         negotiating = true
         rounds = 1
         let first = Hex.encode(negentropy.initiate(emptyRangesEndingAt: now.map(Self.ageCuts) ?? []))
@@ -137,6 +144,7 @@ public struct HistoryReconciler: Sendable {
         bytesReceived += hex.utf8.count
         guard hex.utf8.count % 2 == 0, let bytes = Hex.decode(hex), Hex.encode(bytes) == hex else { return fallBack(.malformed("not lowercase hex")) }
         let step: Negentropy.Step
+        guard let negentropy else { return [] }
         do { step = try negentropy.reconcile(bytes) } catch { return fallBack(.malformed(error.description)) }
         for needed in step.need where offered.insert(needed.id).inserted { queue.append(needed) }
         haveCount += step.have.count
@@ -152,6 +160,7 @@ public struct HistoryReconciler: Sendable {
             actions.append(.send(text))
         } else {
             negotiating = false
+            self.negentropy = nil
             // Newest last, so that each fetch takes the newest ids still wanted (sorted once, at the end).
             queue.sort { $0.before != $1.before ? $0.before < $1.before : $0.id < $1.id }
             actions.append(.close)
@@ -189,6 +198,7 @@ public struct HistoryReconciler: Sendable {
     public mutating func disconnected() {
         guard outcome == nil else { return }
         negotiating = false
+        negentropy = nil
         queue = []
         fetching = []
         outcome = .interrupted
@@ -214,6 +224,7 @@ public struct HistoryReconciler: Sendable {
 
     private mutating func fallBack(_ why: FallBack) -> [Action] {
         negotiating = false
+        negentropy = nil
         queue = []
         fetching = []
         outcome = .fellBack(why)

@@ -65,16 +65,17 @@ final class EngineProfileHistoryTests: XCTestCase {
 
         // The relay holds his kind 0 as we do, and a kind 10002 we lack; not his kind 10050.
         let general = event(bob, kind: InboxRelayRule.relayListKind, at: t.clock.start - 200, tags: [["r", "wss://read.bob.test", "read"]])
-        t.clock.advance(by: .seconds(100))
         await t.engine.handle(.negentropy(relay: relay, subscription: open.id, .message(try answer(open, holding: [profile, general]))))
         let fetch = try XCTUnwrap(t.pool.requests(.reconcileFetch(.profiles(part: 0), relay: 0, batch: 0)).first)
+        // Time passes within the fetch's deadline (15 s; the answer's 3 s timer ended with the rounds).
+        t.clock.advance(by: .seconds(10))
         XCTAssertEqual(fetch.filters.first?.ids, [general.id.hex], "only what we lack")
         await t.engine.handle(.event(relay: relay, subscription: fetch.id, general))
         await t.engine.handle(.eose(relay: relay, subscription: fetch.id))
         XCTAssertEqual(try t.store.relayList(bob.publicKey.hex, kind: InboxRelayRule.relayListKind), ["wss://read.bob.test"])
         // His kind 10050 is not on this relay: not seen again; the kind 10002 just came, now.
         XCTAssertEqual(try t.store.relayListRecord(bob.publicKey.hex, kind: inbox.kind)?.fetchedAt, t.clock.start - 300)
-        XCTAssertEqual(try t.store.relayListRecord(bob.publicKey.hex, kind: general.kind)?.fetchedAt, t.clock.start + 100)
+        XCTAssertEqual(try t.store.relayListRecord(bob.publicKey.hex, kind: general.kind)?.fetchedAt, t.clock.start + 10)
         let stats = await t.engine.settledStats()
         XCTAssertEqual([stats.profilesReconciled, stats.profilesReconcileNeeded, stats.profilesReconcileFallbacks], [1, 1, 0])
 
@@ -89,7 +90,7 @@ final class EngineProfileHistoryTests: XCTestCase {
         let fetchesBefore = t.pool.requests.filter { $0.id.hasPrefix("linkstr-neg-profiles-fetch-") }.count
         await t.engine.handle(.negentropy(relay: relay, subscription: again.id, .message(try answer(again, holding: [profile, inbox, general]))))
         XCTAssertEqual(t.pool.requests.filter { $0.id.hasPrefix("linkstr-neg-profiles-fetch-") }.count, fetchesBefore, "nothing fetched")
-        XCTAssertEqual(try t.store.relayListRecord(bob.publicKey.hex, kind: inbox.kind)?.fetchedAt, t.clock.start + 200, "seen again")
+        XCTAssertEqual(try t.store.relayListRecord(bob.publicKey.hex, kind: inbox.kind)?.fetchedAt, t.clock.start + 110, "seen again")
         XCTAssertEqual(try t.store.profileStamp(bob.publicKey.hex)?.eventID, profile.id.hex)
         await t.engine.stop()
     }

@@ -42,7 +42,24 @@ final class HistoryReconcilerTests: XCTestCase {
             }
         }
         XCTAssertEqual(r.outcome, .finished)
+        XCTAssertFalse(r.holdsLocalSet, "the local set is let go once the rounds are over")
         return (batches, r)
+    }
+
+    func testTheLocalSetIsHeldOnlyWhileNegotiatingAndAReconcilerRunsOnce() {
+        let ours = (0..<100).map { item(UInt64(1_000 + $0), $0) }
+        var r = HistoryReconciler(local: NegentropyStorage(ours), batchSize: 50)
+        XCTAssertTrue(r.holdsLocalSet)
+        XCTAssertEqual(r.start().count, 1)
+        XCTAssertEqual(r.start(), [], "once only")
+        XCTAssertTrue(r.holdsLocalSet)
+        _ = r.timedOut()
+        XCTAssertFalse(r.holdsLocalSet, "a fallback lets it go")
+        var cut = HistoryReconciler(local: NegentropyStorage(ours), batchSize: 50)
+        _ = cut.start()
+        cut.disconnected()
+        XCTAssertFalse(cut.holdsLocalSet, "so does a disconnect")
+        XCTAssertEqual(cut.answered("6100000200"), [])
     }
 
     func testWhatWeLackIsFetchedNewestFirstInBatches() throws {
