@@ -153,7 +153,7 @@ final class NegentropySyncTests: XCTestCase {
         XCTAssertEqual(cold.preferencesReconcileNeeded, 121)
         XCTAssertEqual(try store.storedPreferenceTargets().count, 120)
         XCTAssertEqual(try stored(119), .alias(pubkey: people[119], name: "friend 119"))
-        XCTAssertEqual(try store.preferenceNegentropySet().count, 120)
+        XCTAssertEqual(try store.preferenceNegentropySet().count, 121, "the 120 records, and the other app's passed over")
 
         let (half, halfDone) = try await sync(me, store, [b.url])
         XCTAssertTrue(halfDone)
@@ -165,7 +165,8 @@ final class NegentropySyncTests: XCTestCase {
         let (warm, warmDone) = try await sync(me, store, [a.url])
         XCTAssertTrue(warmDone)
         XCTAssertEqual(warm.preferencesReconciled, 1)
-        XCTAssertEqual(warm.preferencesReconcileNeeded, 2, "the replaced record, and the other app's")
+        XCTAssertEqual(warm.preferencesReconcileNeeded, 1, "the replaced record (the other app's was passed over by the cold sync)")
+        XCTAssertEqual(try store.passedOverCount(.preferences), 1)
         XCTAssertEqual(try stored(3), .alias(pubkey: people[3], name: "renamed on the phone"))
         XCTAssertEqual(try stored(4), .alias(pubkey: people[4], name: "friend 4"))
         XCTAssertEqual(warm.wrapsReceived, 0)
@@ -229,6 +230,15 @@ final class NegentropySyncTests: XCTestCase {
         let (changed, _) = try await sync(me, store, [rust.url])
         XCTAssertEqual(changed.profilesReconcileNeeded, 1)
         XCTAssertEqual(try store.profileNames()[people[7].publicKey.hex], "seven")
+        // A relay that missed the rename keeps the old kind 0: fetched once, passed over, then held.
+        let stale = try RustRelay.start()
+        defer { stale.stop() }
+        try await publish(events, to: stale.url)
+        let (missed, _) = try await sync(me, store, [stale.url])
+        XCTAssertEqual(missed.profilesReconcileNeeded, 1)
+        XCTAssertEqual(try store.profileNames()[people[7].publicKey.hex], "seven", "the older name does not come back")
+        let (again, _) = try await sync(me, store, [stale.url])
+        XCTAssertEqual(again.profilesReconcileNeeded, 0, "passed over: not fetched again")
         print("NIP-77 for profiles on LocalRelay: cold \(events.count) events, \(cold.profilesReconcileBytes) hex bytes; "
               + "warm \(warm.profilesReconcileBytes) bytes, \(received) messages received")
 

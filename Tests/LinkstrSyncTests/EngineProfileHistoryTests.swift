@@ -132,6 +132,25 @@ final class EngineProfileHistoryTests: XCTestCase {
         await t.engine.stop()
     }
 
+    func testOlderProfilesAndListsAreCountedAsHeldButNotForeignerOrFutureOnes() async throws {
+        let (t, profile, inbox) = try await knowingBob()
+        try await t.engine.start()
+        await t.engine.handle(.ready(relay: relay))
+        let page = try XCTUnwrap(t.pool.requests(.history(.profiles(part: 0), relay: 0, page: 0)).first)
+        let older = event(bob, kind: 0, at: profile.createdAt - 50, content: #"{"name":"Bobby"}"#)
+        let olderList = event(bob, kind: InboxRelayRule.inboxKind, at: inbox.createdAt - 50, tags: [["relay", "wss://old.bob.test"]])
+        let future = event(bob, kind: 0, at: t.clock.start + 86_400, content: #"{"name":"later"}"#)
+        var forged = event(bob, kind: 0, at: profile.createdAt - 60, content: #"{"name":"forged"}"#)
+        forged = NostrEvent(id: forged.id, pubkey: forged.pubkey, createdAt: forged.createdAt, kind: forged.kind, tags: forged.tags,
+                            content: forged.content, sig: older.sig)
+        for e in [older, olderList, future, forged, profile, inbox] { await t.engine.handle(.event(relay: relay, subscription: page.id, e)) }
+        XCTAssertEqual(try t.store.profileStamp(bob.publicKey.hex)?.eventID, profile.id.hex, "ours stays")
+        XCTAssertEqual(try t.store.passedOverCount(.author(bob.publicKey.hex)), 2, "the older kind 0 and list; not a bad signature, not one dated ahead")
+        let ids = Set(try t.store.profileNegentropySet([bob.publicKey.hex]).items.map(\.id.hex))
+        XCTAssertEqual(ids, [profile.id.hex, inbox.id.hex, older.id.hex, olderList.id.hex])
+        await t.engine.stop()
+    }
+
     func testANewSetOfPeopleReplacesTheParts() async throws {
         let (t, _, _) = try await knowingBob()
         t.pool.state.withLock { $0.advertisesNegentropy = true }

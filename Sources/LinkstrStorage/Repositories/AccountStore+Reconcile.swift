@@ -23,24 +23,29 @@ extension AccountStore {
     }
 
     /// The private preferences we hold (the newest record per `d` tag, pending ones too) as negentropy's
-    /// sorted set: a relay keeps the newest per `d` tag as well, so a warm sync agrees at once.
+    /// sorted set: a relay keeps the newest per `d` tag as well, so a warm sync agrees at once. With the
+    /// other apps' records under our key that a sync passed over (`+PassedOver`).
     public func preferenceNegentropySet() throws -> NegentropyStorage {
-        try negentropyStorage("SELECT event_id AS id, created_at FROM preferences WHERE owner = ?")
+        try negentropyStorage("""
+            SELECT event_id AS id, created_at FROM preferences WHERE owner = ?1
+            UNION ALL SELECT event_id AS id, created_at FROM passed_over_events WHERE owner = ?1 AND scope = 'preferences'
+            """, mayRepeat: true)
     }
 
     /// The profiles (kind 0) and relay lists (kinds 10050, 10002) we hold of `authors`, as negentropy's
     /// sorted set: relays keep the newest of each (replaceable events), as we do, so a warm sync agrees
-    /// at once. Found by the authors' blind references.
+    /// at once. Found by the authors' blind references; with their older ones a sync passed over.
     public func profileNegentropySet(_ authors: [Pubkey]) throws -> NegentropyStorage {
         guard !authors.isEmpty else { return NegentropyStorage([]) }
         let refs = authors.map { SQLValue.text(cipher.reference($0)) }
-        // Numbered: both tables read the same references (?2, ?3…).
+        // Numbered: every table reads the same references (?2, ?3…).
         let marks = (0..<refs.count).map { "?\($0 + 2)" }.joined(separator: ", ")
         return try negentropyStorage("""
             SELECT event_id AS id, created_at FROM profiles WHERE owner = ?1 AND pubkey_ref IN (\(marks))
             UNION ALL SELECT event_id AS id, created_at FROM inbox_relays WHERE owner = ?1 AND pubkey_ref IN (\(marks))
                 AND kind IN (\(InboxRelayRule.inboxKind), \(InboxRelayRule.relayListKind))
-            """, [o] + refs)
+            UNION ALL SELECT event_id AS id, created_at FROM passed_over_events WHERE owner = ?1 AND scope IN (\(marks))
+            """, [o] + refs, mayRepeat: true)
     }
 
     /// The stored relay lists of `authors` a relay was found to hold (all but those whose event ids are
@@ -55,12 +60,14 @@ extension AccountStore {
                    [.integer(at), o] + refs + ids)
     }
 
-    /// The account's rows of `sql` (an `id` in hex and a `created_at`) as a sorted set; malformed rows left out.
-    private func negentropyStorage(_ sql: String, _ arguments: [SQLValue]? = nil) throws -> NegentropyStorage {
-        var items = [NegentropyItem]()
+    /// The account's rows of `sql` (an `id` in hex and a `created_at`) as a sorted set; malformed rows left
+    /// out, and with `mayRepeat` (several tables) an id met twice.
+    private func negentropyStorage(_ sql: String, _ arguments: [SQLValue]? = nil, mayRepeat: Bool = false) throws -> NegentropyStorage {
+        var items = [NegentropyItem](), seen = Set<Bytes32>()
         try db.read { c in
             for row in try c.query(sql, arguments ?? [o]) {
-                guard let hex = row["id"].text, let id = Bytes32(hex: hex), let t = row["created_at"].int, t >= 0 else { continue }
+                guard let hex = row["id"].text, let id = Bytes32(hex: hex), let t = row["created_at"].int, t >= 0,
+                      !mayRepeat || seen.insert(id).inserted else { continue }
                 items.append(NegentropyItem(timestamp: UInt64(t), id: id))
             }
         }

@@ -250,7 +250,7 @@ public final class AccountStore: Sendable {
     static let ownedTables = ["account_state", "sessions", "snapshots", "session_deletions", "session_members", "membership_intervals",
                               "posts", "reactions", "tombstones", "staged_messages", "contacts", "relays", "processed_wraps",
                               "link_metadata", "settings", "profiles", "inbox_relays", "preferences", "drafts",
-                              "deliveries", "relay_hints", "negentropy_refusals"]
+                              "deliveries", "relay_hints", "negentropy_refusals", "passed_over_events"]
 }
 
 /// The account's sessions in memory, as last committed: loaded on first use on the writer (so a load

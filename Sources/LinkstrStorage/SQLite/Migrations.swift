@@ -295,6 +295,19 @@ enum Migrations {
         """,
         // 14: issue 31. Accounts are numbered and every table's owner is that number (see the file).
         numberedAccounts,
+        // 15: issue 31. Valid events a sync brought and we keep nothing of (a profile or relay list older
+        // than ours, another app's kind 30078 under our key), by scope (`preferences`, or an author's
+        // blind reference): NIP-77 counts them as held, so a relay that keeps them does not send them
+        // at every start (`AccountStore+PassedOver`).
+        """
+        CREATE TABLE passed_over_events (
+            owner INTEGER NOT NULL REFERENCES accounts(number) ON DELETE CASCADE,
+            scope TEXT NOT NULL,
+            event_id TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            PRIMARY KEY (owner, scope, event_id)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     static var migrator: DatabaseMigrator {

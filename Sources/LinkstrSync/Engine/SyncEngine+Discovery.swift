@@ -103,7 +103,11 @@ extension SyncEngine {
         guard e.kind == InboxRelayRule.inboxKind || e.kind == InboxRelayRule.relayListKind, wanted.contains(author), e.isValid,
               let current = read("a relay list", { try store.relayListStamp(author, kind: e.kind) }) else { return }
         guard InboxRelayRule.shouldStore(createdAt: e.createdAt, eventID: e.id.hex, current: current, now: now) else {
-            if current != nil { write("a relay list's age") { try store.touchRelayList(author, kind: e.kind, at: now) } }
+            if let current {
+                write("a relay list's age") { try store.touchRelayList(author, kind: e.kind, at: now) }
+                // An older list a relay still keeps: counted as held by the next NIP-77 sync.
+                if current.eventID != e.id.hex, e.createdAt <= now + ProfileRule.maxClockSkew { passOver(e, .author(author)) }
+            }
             return
         }
         write("a relay list") {

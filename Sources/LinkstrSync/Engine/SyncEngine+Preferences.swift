@@ -22,6 +22,9 @@ extension SyncEngine {
         case .failure(let why):
             // Ignored, as the spec asks; the log says why (never what it holds).
             log.debug("private preference ignored", metadata: ["event": "\(e.id.hex.prefix(12))", "why": "\(why.rawValue)"])
+            // Another app's record under our key, for good: counted as held by the next NIP-77 sync. (Not
+            // ours that fail to read: a later linkstr may read them.)
+            if why == .otherApp, e.isValid { passOver(e, .preferences) }
             return
         }
         guard write("a private preference", { try store.receivePreference(preference, event: e) }) == true else { return }

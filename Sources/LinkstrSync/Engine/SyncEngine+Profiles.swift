@@ -83,7 +83,11 @@ extension SyncEngine {
               let current = read("a profile", { try store.profileStamp(author) }) else { return }
         let decision = ProfileRule.decide(kind: e.kind, author: author, createdAt: e.createdAt, eventID: e.id.hex, content: e.content,
                                           known: profiles.authors, current: current, now: clock())
-        guard write("a profile", { try store.applyProfile(author, decision) }) == true else { return }
+        guard write("a profile", { try store.applyProfile(author, decision) }) == true else {
+            // An older one a relay still keeps: counted as held by the next NIP-77 sync.
+            if case .ignore(.older) = decision, current?.eventID != e.id.hex { passOver(e, .author(author)) }
+            return
+        }
         // Where to look for their relays when their lists are nowhere else (issue 30).
         let nip05 = NIP05Relays.identifier(fromProfileContent: e.content)?.text
         write("a profile's NIP-05") { try store.setProfileNIP05(author, nip05) }

@@ -1,5 +1,6 @@
 import LinkstrDomain
 import LinkstrRelay
+import LinkstrStorage
 import NostrProtocol
 
 /// Each relay's NIP-77 sync of each history chain (`HistoryReconciler`, pure), its timers and open fetches.
@@ -148,6 +149,11 @@ extension SyncEngine {
                 await fallBackToPaging(key, why)
             }
         }
+    }
+
+    /// A checked event we keep nothing of (`AccountStore+PassedOver`).
+    func passOver(_ e: NostrEvent, _ scope: AccountStore.PassedOverScope) {
+        write("an event passed over") { try store.passOver(e.id.hex, createdAt: e.createdAt, scope: scope) }
     }
 
     /// Pages the chain's history instead; a refusal is remembered (not a disconnect).
