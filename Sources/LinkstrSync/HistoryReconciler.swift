@@ -23,10 +23,12 @@ public struct HistoryReconciler: Sendable {
         /// the relay is paged this time (its NIP-77 itself did not fail: not remembered).
         case fetchFailed(String)
 
-        /// Whether the relay should not be asked again soon (a disconnect is not among these).
+        /// Whether the relay should not be asked again soon (a disconnect is not among these, nor a refusal
+        /// for now: NIP-77's `closed:` is a relay ending a sync it held too long, `rate-limited:` and
+        /// `auth-required:` pass).
         public var remembered: Bool {
             switch self {
-            case .refused(let reason): return !reason.hasPrefix("auth-required")
+            case .refused(let reason): return !["auth-required", "closed:", "rate-limited"].contains { reason.hasPrefix($0) }
             case .fetchFailed: return false
             default: return true
             }

@@ -151,25 +151,35 @@ final class EngineProfileHistoryTests: XCTestCase {
         await t.engine.stop()
     }
 
-    func testANewSetOfPeopleReplacesTheParts() async throws {
+    func testNewcomersGetPartsOfTheirOwnAndAnyoneGoneRemakesThem() async throws {
         let (t, _, _) = try await knowingBob()
         t.pool.state.withLock { $0.advertisesNegentropy = true }
         try await t.engine.start()
         await t.engine.handle(.status(RelaySnapshot(url: relay, enabled: true, status: .connected, lastError: nil, stats: RelayStats(),
                                                     information: nil, authenticated: false)))
         await t.engine.handle(.ready(relay: relay))
-        XCTAssertNotNil(opened(t).first { $0.id == "linkstr-neg-profiles-0-0" })
+        let first = try XCTUnwrap(opened(t).first { $0.id == "linkstr-neg-profiles-0-0" })
 
-        // Carol joins the contacts: part 0 is closed while it negotiates, part 1 holds both of them.
+        // Carol joins the contacts: Bob's part goes on; hers is read after it.
         let carol = SecretKey.generate().publicKey.hex
         try t.store.replaceContacts([bob.publicKey.hex, carol], stamp: LWWStamp(createdAt: t.clock.start - 800, eventID: String(repeating: "d", count: 64)))
         await t.engine.refreshProfileSubscription()
-        XCTAssertTrue(t.pool.negentropySent.contains { $0.verb == .close && $0.id == "linkstr-neg-profiles-0-0" })
-        let next = try XCTUnwrap(opened(t).first { $0.id == "linkstr-neg-profiles-0-1" })
-        XCTAssertEqual(next.verb, .open(Filter(authors: [bob.publicKey.hex, carol].sorted(), kinds: [0, 10050, 10002])))
-        // A late answer to the replaced part names nothing running.
-        await t.engine.handle(.negentropy(relay: relay, subscription: "linkstr-neg-profiles-0-0", .message("6100000200")))
-        XCTAssertEqual(t.pool.requests.filter { $0.id.hasPrefix("linkstr-neg-profiles-fetch-0-0-") }, [])
+        XCTAssertFalse(t.pool.negentropySent.contains { $0.verb == .close && $0.id == first.id }, "Bob's part is not read again")
+        XCTAssertNil(opened(t).first { $0.id == "linkstr-neg-profiles-0-1" }, "one part at a time")
+        XCTAssertEqual(t.pool.requests(.profiles).last?.filters.dropFirst(2).map(\.authors), [[bob.publicKey.hex], [carol]])
+        await t.engine.handle(.negentropy(relay: relay, subscription: first.id, .message(try answer(first, holding: []))))
+        let hers = try XCTUnwrap(opened(t).first { $0.id == "linkstr-neg-profiles-0-1" })
+        XCTAssertEqual(hers.verb, .open(Filter(authors: [carol], kinds: [0, 10050, 10002])))
+
+        // Bob is gone: the parts are made again (hers, negotiating, is closed; a new part holds her).
+        try t.store.replaceContacts([carol], stamp: LWWStamp(createdAt: t.clock.start - 700, eventID: String(repeating: "e", count: 64)))
+        await t.engine.refreshProfileSubscription()
+        XCTAssertTrue(t.pool.negentropySent.contains { $0.verb == .close && $0.id == hers.id })
+        let remade = try XCTUnwrap(opened(t).first { $0.id == "linkstr-neg-profiles-0-2" })
+        XCTAssertEqual(remade.verb, .open(Filter(authors: [carol], kinds: [0, 10050, 10002])))
+        // A late answer to a part that was replaced names nothing running.
+        await t.engine.handle(.negentropy(relay: relay, subscription: hers.id, .message("6100000200")))
+        XCTAssertEqual(t.pool.requests.filter { $0.id.hasPrefix("linkstr-neg-profiles-fetch-0-1-") }, [])
         await t.engine.stop()
     }
 }

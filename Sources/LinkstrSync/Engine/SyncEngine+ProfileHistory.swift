@@ -41,10 +41,7 @@ extension SyncEngine {
         await park(.profileHistory, upTo: timeout)
     }
 
-    private var readingProfiles: Bool {
-        !profiles.waiting.isEmpty || history.pagers.contains { !$0.key.chain.isOwn && $0.value.isRunning }
-            || history.reconcile.reconcilers.contains { !$0.key.chain.isOwn && $0.value.isRunning }
-    }
+    private var readingProfiles: Bool { !profiles.waiting.isEmpty || isReadingProfiles(on: nil) }
 
     /// The relay's connection went: its parts are read again on the next one.
     func profileHistoryInterrupted(_ relay: String) {
@@ -59,6 +56,20 @@ extension SyncEngine {
         await closeProfileHistory(on: relay)
         profiles.waiting[relay] = profiles.parts.keys.sorted()
         await startNextProfilePart(relay)
+    }
+
+    /// Reads these new parts on the relay too, after those it is reading.
+    func readProfileParts(_ parts: [Int], on relay: String) async {
+        guard started, !parts.isEmpty else { return }
+        let reading = profiles.waiting[relay] != nil || isReadingProfiles(on: relay)
+        profiles.waiting[relay, default: []] += parts
+        if !reading { await startNextProfilePart(relay) }
+    }
+
+    /// Whether a part runs on the relay (on any, for nil).
+    private func isReadingProfiles(on relay: String?) -> Bool {
+        func here(_ key: HistoryKey) -> Bool { !key.chain.isOwn && (relay == nil || key.relay == relay) }
+        return history.pagers.contains { here($0.key) && $0.value.isRunning } || history.reconcile.reconcilers.contains { here($0.key) && $0.value.isRunning }
     }
 
     /// A part settled on the relay (read to its end, or given up): the next one starts.

@@ -27,18 +27,25 @@ extension SyncEngine {
         debounced.remove(.profileRefresh)
         guard let authors = read("the people we know", { try store.profileAuthors() }),
               !(profiles.subscribed && authors == profiles.authors) else { return }
+        // People only added (sessions and contacts arriving, as in a first sync): the parts read so far
+        // stand, and the newcomers make parts of their own. Anyone gone: every part is made again.
+        let growing = profiles.subscribed && profiles.authors.isSubset(of: authors)
+        let newcomers = authors.subtracting(growing ? profiles.authors : [])
         profiles.authors = authors
         profiles.subscribed = true
-        let sorted = authors.sorted()
-        // The parts each relay reads as history (paged, or by NIP-77 where it speaks it) are replaced:
-        // whatever ran for the old set is closed first.
-        await closeProfileHistory(on: nil)
-        profiles.parts = [:]
-        profiles.partOf = [:]
-        for start in stride(from: 0, to: sorted.count, by: Self.authorsPerFilter) {
-            let part = Array(sorted[start..<min(start + Self.authorsPerFilter, sorted.count)])
+        if !growing {
+            // Whatever ran for the old set is closed first.
+            await closeProfileHistory(on: nil)
+            profiles.parts = [:]
+            profiles.partOf = [:]
+        }
+        let added = newcomers.sorted()
+        var newParts = [Int]()
+        for start in stride(from: 0, to: added.count, by: Self.authorsPerFilter) {
+            let part = Array(added[start..<min(start + Self.authorsPerFilter, added.count)])
             profiles.parts[profiles.nextPart] = part
             for author in part { profiles.partOf[author] = profiles.nextPart }
+            newParts.append(profiles.nextPart)
             profiles.nextPart += 1
         }
         // Our own newest kind 0 too: a name change must keep the fields other clients set.
@@ -50,7 +57,7 @@ extension SyncEngine {
             + profiles.parts.keys.sorted().map { Filter(authors: profiles.parts[$0] ?? [], kinds: Self.profileKinds, since: since) }
         await subscribe(.profiles, filters)
         for (relay, status) in history.relayStatus.sorted(by: { $0.key < $1.key }) where status == .connected {
-            await startProfileHistory(relay)
+            if growing { await readProfileParts(newParts, on: relay) } else { await startProfileHistory(relay) }
         }
     }
 
