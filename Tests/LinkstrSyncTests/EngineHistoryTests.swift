@@ -39,6 +39,28 @@ final class EngineHistoryTests: XCTestCase {
         await t.engine.stop()
     }
 
+    /// A relay that refused one of our writes is read-only, not gone: its history goes on and completes
+    /// (it was cut as if disconnected, and the backfill waited for a reconnect that never came).
+    func testARelayMarkedReadOnlyMidHistoryIsStillRead() async throws {
+        let t = try EngineUnderTest()
+        try await t.engine.start()
+        await t.engine.handle(.ready(relay: relay))
+        await t.engine.handle(.status(RelaySnapshot(url: relay, enabled: true, status: .readOnly, lastError: "restricted: read only",
+                                                    stats: RelayStats(), information: nil, authenticated: false)))
+        XCTAssertFalse(t.pool.closed.contains(SyncSubscription.history(.giftWraps, relay: 0, page: 0).id), "the page stays open")
+        for chain in SyncSubscription.HistoryChain.own {
+            await t.engine.handle(.eose(relay: relay, subscription: SyncSubscription.history(chain, relay: 0, page: 0).id))
+        }
+        let outcome = await t.engine.historyOutcomes()[relay]
+        XCTAssertEqual(outcome, .finished)
+        // Only then: an unsettled history would park this wait on the manual clock for good.
+        if outcome == .finished {
+            let complete = await t.engine.waitForBackfill(timeout: .seconds(1))
+            XCTAssertTrue(complete)
+        }
+        await t.engine.stop()
+    }
+
     func testAStoreThatHoldsItsHistoryAsksTheLiveSubscriptionForNewWrapsOnly() async throws {
         let t = try EngineUnderTest()
         try t.store.setHistoryRestored()

@@ -8,6 +8,9 @@ public enum RelayStatus: String, Sendable, Equatable {
     case readOnly = "read-only"
     case failed
     case disabled
+
+    /// Connected, whether or not it takes our writes: what it holds can be read.
+    public var isReadable: Bool { self == .connected || self == .readOnly }
 }
 
 public struct RelayStats: Sendable, Equatable {
@@ -41,5 +44,5 @@ public struct RelaySnapshot: Sendable, Equatable {
 
 extension Array where Element == RelaySnapshot {
     /// The Settings header: relays that are connected or read-only.
-    public var connectedOrReadOnly: Int { filter { $0.status == .connected || $0.status == .readOnly }.count }
+    public var connectedOrReadOnly: Int { filter(\.status.isReadable).count }
 }

@@ -70,7 +70,7 @@ public struct PoolClient: Sendable {
 
     /// The connected relays that can be read (connected or read-only).
     func readableRelays() async -> Set<String> {
-        Set(await snapshots().filter { $0.status == .connected || $0.status == .readOnly }.map(\.url))
+        Set(await snapshots().filter { $0.status.isReadable }.map(\.url))
     }
 }
 

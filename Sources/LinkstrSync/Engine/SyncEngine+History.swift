@@ -99,8 +99,10 @@ extension SyncEngine {
                 await historyIncomplete(snapshot.url, .disconnected)
             }
         }
-        if snapshot.status != .connected { await reconcileDisconnected(snapshot.url) }
-        let paging = snapshot.status == .connected ? [] : history.pagers.keys.filter { $0.relay == snapshot.url }
+        // A read-only relay (it refused our writes) is still connected and still read: its history goes on.
+        guard !snapshot.status.isReadable else { return await checkBackfillComplete() }
+        await reconcileDisconnected(snapshot.url)
+        let paging = history.pagers.keys.filter { $0.relay == snapshot.url }
         for key in paging.sorted(by: { "\($0.chain)" < "\($1.chain)" }) {
             if let page = history.pagers[key]?.page { await pageEnded(key, history.subscription(key, page), .disconnected) }
         }

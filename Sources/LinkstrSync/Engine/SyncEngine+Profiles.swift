@@ -56,7 +56,7 @@ extension SyncEngine {
         let filters = [Filter(authors: [me], kinds: [0], limit: 1), Filter(authors: [me], kinds: [BlockedRelayList.kind, OwnRelayList.kind], limit: 2)]
             + profiles.parts.keys.sorted().map { Filter(authors: profiles.parts[$0] ?? [], kinds: Self.profileKinds, since: since) }
         await subscribe(.profiles, filters)
-        for (relay, status) in history.relayStatus.sorted(by: { $0.key < $1.key }) where status == .connected {
+        for (relay, status) in history.relayStatus.sorted(by: { $0.key < $1.key }) where status.isReadable {
             if growing { await readProfileParts(newParts, on: relay) } else { await startProfileHistory(relay) }
         }
     }
