@@ -36,6 +36,10 @@ enum SyncTUIBench {
         try tmux.keys("s", "q")
         let deadline = Date().addingTimeInterval(30)
         while !FileManager.default.fileExists(atPath: stats.path), Date() < deadline { usleep(50_000) }
+        // The app writes its figures before it closes its database: the home is removed once it has ended
+        // (its pane then runs the `sleep` after it), or its own cleanup races ours.
+        while try tmux.tmux(["display", "-p", "-t", "s", "#{pane_current_command}"]).trimmingCharacters(in: .whitespacesAndNewlines) != "sleep",
+              Date() < deadline { usleep(50_000) }
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: stats)) as? [String: Any] ?? [:]
         let latencies = (object["key_latencies_ms"] as? [Double] ?? []).suffix(keys).sorted()
         print("sync-tui: \(binary.path), \(seeded.events.count) wraps on nostr-relay, cold store, 80×24 tmux"
