@@ -101,15 +101,7 @@ enum ProfilesBench {
         let publisher = RelayPool()
         await publisher.setRelays([(url, true)])
         _ = await publisher.waitForWritableRelay()
-        // In batches of 200; a batch whose connection dropped (a relay closes a flooding one) goes again.
-        for start in stride(from: 0, to: events.count, by: 200) {
-            var attempt = 0
-            while case .failure(let e) = await publisher.publish(Array(events[start..<min(start + 200, events.count)]), timeout: .seconds(120)) {
-                attempt += 1
-                guard attempt < 5 else { throw HarnessError(description: "seeding profiles: \(e)") }
-                _ = await publisher.waitForWritableRelay()
-            }
-        }
+        try await SyncBench.publishAll(events, with: publisher)
         await publisher.stop()
     }
 }

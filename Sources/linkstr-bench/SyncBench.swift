@@ -84,19 +84,24 @@ enum SyncBench {
                 events.append(try NIP59.giftWrap(rumor: UnsignedEvent(pubkey: senders[s].publicKey, createdAt: now - 90_000 + Int64(i), kind: 44001,
                                                                       content: root.encoded()), sender: senders[s], recipient: me.publicKey, now: now))
             }
-            // In batches of 200; a batch whose connection dropped (LocalRelay closes a flooding one) goes again.
-            for start in stride(from: 0, to: events.count, by: 200) {
-                let batch = Array(events[start..<min(start + 200, events.count)])
-                var attempt = 0
-                while case .failure(let e) = await publisher.publish(batch, timeout: .seconds(120)) {
-                    attempt += 1
-                    guard attempt < 5 else { throw HarnessError(description: "seeding failed: \(e)") }
-                    _ = await publisher.waitForWritableRelay()
-                }
-            }
+            try await publishAll(events, with: publisher)
         }
         await publisher.stop()
         return (events, seedSeconds, sessions, senders.count)
+    }
+
+    /// Sends `events` in batches of 200; a batch whose connection dropped (LocalRelay closes a flooding one)
+    /// goes again, four times at most.
+    static func publishAll(_ events: [NostrEvent], with publisher: RelayPool) async throws {
+        for start in stride(from: 0, to: events.count, by: 200) {
+            let batch = Array(events[start..<min(start + 200, events.count)])
+            var attempt = 0
+            while case .failure(let e) = await publisher.publish(batch, timeout: .seconds(120)) {
+                attempt += 1
+                guard attempt < 5 else { throw HarnessError(description: "seeding failed: \(e)") }
+                _ = await publisher.waitForWritableRelay()
+            }
+        }
     }
 
 }

@@ -49,6 +49,13 @@ final class EngineProfileHistoryTests: XCTestCase {
         }
     }
 
+    /// The engine started and the relay ready, without NIP-77: the part's first page.
+    private func pagedPart(_ t: EngineUnderTest) async throws -> FakePool.Request {
+        try await t.engine.start()
+        await t.engine.handle(.ready(relay: relay))
+        return try XCTUnwrap(t.pool.requests(.history(.profiles(part: 0), relay: 0, page: 0)).first)
+    }
+
     func testOnlyTheListWeLackIsFetchedAndTheOnesTheRelayHoldsAreSeenAgain() async throws {
         let (t, profile, inbox) = try await knowingBob()
         t.pool.state.withLock { $0.advertisesNegentropy = true }
@@ -97,9 +104,7 @@ final class EngineProfileHistoryTests: XCTestCase {
 
     func testARelayWithoutNIP77PagesThePartsAndTheBackfillDoesNotWaitForThem() async throws {
         let (t, profile, _) = try await knowingBob()
-        try await t.engine.start()
-        await t.engine.handle(.ready(relay: relay))
-        let page = try XCTUnwrap(t.pool.requests(.history(.profiles(part: 0), relay: 0, page: 0)).first)
+        let page = try await pagedPart(t)
         XCTAssertEqual(page.filters, [Filter(authors: [bob.publicKey.hex], kinds: [0, 10050, 10002], limit: 3)], "all his at once: three kinds")
         XCTAssertEqual(page.relays, [relay])
         // The own chains end; the profiles' page is still open: the backfill is complete all the same.
@@ -134,9 +139,7 @@ final class EngineProfileHistoryTests: XCTestCase {
 
     func testOlderProfilesAndListsAreCountedAsHeldButNotForeignerOrFutureOnes() async throws {
         let (t, profile, inbox) = try await knowingBob()
-        try await t.engine.start()
-        await t.engine.handle(.ready(relay: relay))
-        let page = try XCTUnwrap(t.pool.requests(.history(.profiles(part: 0), relay: 0, page: 0)).first)
+        let page = try await pagedPart(t)
         let older = event(bob, kind: 0, at: profile.createdAt - 50, content: #"{"name":"Bobby"}"#)
         let olderList = event(bob, kind: InboxRelayRule.inboxKind, at: inbox.createdAt - 50, tags: [["relay", "wss://old.bob.test"]])
         let future = event(bob, kind: 0, at: t.clock.start + 86_400, content: #"{"name":"later"}"#)

@@ -19,53 +19,57 @@ public struct ProcessedWrap: Sendable, Equatable {
 extension AccountStore {
     /// The processed wraps addressed to us with their `created_at`, as negentropy's sorted set.
     public func negentropySet() throws -> NegentropyStorage {
-        try negentropyStorage("SELECT wrap_id AS id, created_at FROM processed_wraps WHERE owner = ? AND created_at IS NOT NULL")
+        try negentropyStorage { try $0.query("SELECT wrap_id AS id, created_at FROM processed_wraps WHERE owner = ? AND created_at IS NOT NULL", [o]) }
     }
 
     /// The private preferences we hold (the newest record per `d` tag, pending ones too) as negentropy's
     /// sorted set: a relay keeps the newest per `d` tag as well, so a warm sync agrees at once. With the
     /// other apps' records under our key that a sync passed over (`+PassedOver`).
     public func preferenceNegentropySet() throws -> NegentropyStorage {
-        try negentropyStorage("""
-            SELECT event_id AS id, created_at FROM preferences WHERE owner = ?1
-            UNION ALL SELECT event_id AS id, created_at FROM passed_over_events WHERE owner = ?1 AND scope = 'preferences'
-            """, mayRepeat: true)
+        try negentropyStorage(mayRepeat: true) { c in
+            try c.query("""
+                SELECT event_id AS id, created_at FROM preferences WHERE owner = ?1
+                UNION ALL SELECT event_id AS id, created_at FROM passed_over_events WHERE owner = ?1 AND scope = 'preferences'
+                """, [o])
+        }
     }
 
     /// The profiles (kind 0) and relay lists (kinds 10050, 10002) we hold of `authors`, as negentropy's
     /// sorted set: relays keep the newest of each (replaceable events), as we do, so a warm sync agrees
     /// at once. Found by the authors' blind references; with their older ones a sync passed over.
     public func profileNegentropySet(_ authors: [Pubkey]) throws -> NegentropyStorage {
-        guard !authors.isEmpty else { return NegentropyStorage([]) }
-        let refs = authors.map { SQLValue.text(cipher.reference($0)) }
-        // Numbered: every table reads the same references (?2, ?3…).
-        let marks = (0..<refs.count).map { "?\($0 + 2)" }.joined(separator: ", ")
-        return try negentropyStorage("""
-            SELECT event_id AS id, created_at FROM profiles WHERE owner = ?1 AND pubkey_ref IN (\(marks))
-            UNION ALL SELECT event_id AS id, created_at FROM inbox_relays WHERE owner = ?1 AND pubkey_ref IN (\(marks))
-                AND kind IN (\(InboxRelayRule.inboxKind), \(InboxRelayRule.relayListKind))
-            UNION ALL SELECT event_id AS id, created_at FROM passed_over_events WHERE owner = ?1 AND scope IN (\(marks))
-            """, [o] + refs, mayRepeat: true)
+        let refs = authors.map { cipher.reference($0) }
+        // `query(in:)`, as every IN list here: chunked, and a few statement shapes whatever a part's size.
+        return try negentropyStorage(mayRepeat: true) { c in
+            try c.query(in: refs, "SELECT event_id AS id, created_at FROM profiles WHERE owner = ? AND pubkey_ref IN (%@)", leading: [o])
+                + c.query(in: refs, """
+                    SELECT event_id AS id, created_at FROM inbox_relays WHERE owner = ?
+                        AND kind IN (\(InboxRelayRule.inboxKind), \(InboxRelayRule.relayListKind)) AND pubkey_ref IN (%@)
+                    """, leading: [o])
+                + c.query(in: refs, "SELECT event_id AS id, created_at FROM passed_over_events WHERE owner = ? AND scope IN (%@)", leading: [o])
+        }
     }
 
     /// The stored relay lists of `authors` a relay was found to hold (all but those whose event ids are
     /// `absent`): seen again as of `at`, as a download of them would have said (`touchRelayList`).
     public func touchRelayLists(_ authors: [Pubkey], absent: Set<String>, at: Int64) throws {
-        guard !authors.isEmpty else { return }
-        let refs = authors.map { SQLValue.text(cipher.reference($0)) }
-        let marks = Array(repeating: "?", count: refs.count).joined(separator: ", ")
-        let ids = absent.sorted().map(SQLValue.text)
-        let except = ids.isEmpty ? "" : " AND event_id NOT IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))"
-        try db.run("UPDATE inbox_relays SET fetched_at = max(fetched_at, ?) WHERE owner = ? AND pubkey_ref IN (\(marks))\(except)",
-                   [.integer(at), o] + refs + ids)
+        let refs = authors.map { cipher.reference($0) }
+        try db.write { c in
+            // Their lists' keys, then the ones the relay holds touched one by one (`NOT IN` cannot be chunked).
+            let held = try c.query(in: refs, "SELECT pubkey_ref, kind, event_id FROM inbox_relays WHERE owner = ? AND pubkey_ref IN (%@)", leading: [o])
+            for row in held where !absent.contains(row["event_id"].text ?? "") {
+                try c.run("UPDATE inbox_relays SET fetched_at = max(fetched_at, ?) WHERE owner = ? AND pubkey_ref = ? AND kind = ?",
+                          [.integer(at), o, row["pubkey_ref"], row["kind"]])
+            }
+        }
     }
 
-    /// The account's rows of `sql` (an `id` in hex and a `created_at`) as a sorted set; malformed rows left
-    /// out, and with `mayRepeat` (several tables) an id met twice.
-    private func negentropyStorage(_ sql: String, _ arguments: [SQLValue]? = nil, mayRepeat: Bool = false) throws -> NegentropyStorage {
+    /// The rows `read` gives (an `id` in hex and a `created_at`) as a sorted set; malformed rows left out,
+    /// and with `mayRepeat` (several tables) an id met twice.
+    private func negentropyStorage(mayRepeat: Bool = false, _ read: (Connection) throws -> [Row]) throws -> NegentropyStorage {
         var items = [NegentropyItem](), seen = Set<Bytes32>()
         try db.read { c in
-            for row in try c.query(sql, arguments ?? [o]) {
+            for row in try read(c) {
                 guard let hex = row["id"].text, let id = Bytes32(hex: hex), let t = row["created_at"].int, t >= 0,
                       !mayRepeat || seen.insert(id).inserted else { continue }
                 items.append(NegentropyItem(timestamp: UInt64(t), id: id))
