@@ -28,7 +28,7 @@ public struct SyncStats: Sendable, Equatable {
     public var wrapsReceived = 0
     /// Skipped before decrypting: already processed (persisted) or already in flight.
     public var wrapsAlreadyProcessed = 0
-    /// Unwrap attempts: every one costs ECDH and signature checks.
+    /// Unwrap attempts: every one costs an ECDH, one that opens also the seal's signature check.
     public var decryptions = 0
     public var invalidWraps = 0
     public var notLinkstr = 0

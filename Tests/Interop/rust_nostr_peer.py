@@ -41,7 +41,8 @@ def cmd_wrap(req):
 
 def open_wrap(recipient, wrap_json):
     event = n.Event.from_json(wrap_json)
-    # Like our unwrap: the outer signature is checked before anything is decrypted.
+    # As the iOS app's strict decoder does (wire §15), the outer signature is checked first; our unwrap
+    # skips it (the one-time key's signature proves nothing: NIP59.unwrap), rust-nostr's pool checks it.
     if not event.verify():
         raise ValueError("invalid wrap signature")
     return n.UnwrappedGift.from_gift_wrap(recipient, event)

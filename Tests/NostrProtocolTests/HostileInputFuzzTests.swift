@@ -27,6 +27,7 @@ final class HostileInputFuzzTests: XCTestCase {
                   #"["NOTICE","n"]"#, #"["AUTH","c"]"#, #"["COUNT","c",{"count":1}]"#,
                   ClientMessage.req(subscriptionID: "s", filters: [Filter(kinds: [1059], tags: ["p": ["a"]], since: 1, limit: 5)]).encoded()]
 
+        let rumorOf = try Dictionary(uniqueKeysWithValues: wraps.map { ($0.id, try NIP59.unwrap($0, recipient: recipient).rumorID) })
         var counts = [String: Int]()
         func record(_ outcome: String) { counts[outcome, default: 0] += 1 }
 
@@ -42,7 +43,13 @@ final class HostileInputFuzzTests: XCTestCase {
                 let message = try RelayMessage.decode(text)
                 record("relay-ok")
                 if case .event(_, let event) = message {
-                    do { _ = try NIP59.unwrap(event, recipient: recipient, cache: cache); record("unwrap-ok") } catch {
+                    do {
+                        let gift = try NIP59.unwrap(event, recipient: recipient, cache: cache)
+                        // The wrap's signature is not checked (`NIP59.unwrap`): what opens must be a seed's
+                        // wrap, its id and rumor unchanged, whatever became of its signature.
+                        XCTAssertEqual(rumorOf[event.id], gift.rumorID, "a changed gift wrap opened")
+                        record(event.sig == wraps.first { $0.id == event.id }?.sig ? "unwrap-ok" : "unwrap-ok-other-signature")
+                    } catch {
                         record("unwrap-\(String(describing: error).prefix(12))")
                     }
                 }

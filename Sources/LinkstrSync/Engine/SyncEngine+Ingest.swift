@@ -181,7 +181,7 @@ extension SyncEngine {
         for (item, result) in zip(batch, opened) {
             switch result {
             case .failure:
-                // Junk (bad signature, not for us, undecryptable) costs no disk: remembered in memory only.
+                // Junk (a bad id, not for us, undecryptable, a bad seal) costs no disk: remembered in memory only.
                 stats.invalidWraps += 1
                 checked[item.relay, default: (0, 0)].junk += 1
                 failed.append(item.event.id)
@@ -289,7 +289,7 @@ extension SyncEngine {
 }
 
 /// One slot per wrap; each index is written by exactly one worker, then read after all of them finished.
-/// (A lock per wrap costs nanoseconds beside the two signature checks and the ECDH each wrap needs.)
+/// (A lock per wrap costs nanoseconds beside the ECDH and the seal's signature check each wrap needs.)
 private final class ResultSlots: Sendable {
     private let slots: Mutex<[SyncEngine.Opened?]>
     init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }

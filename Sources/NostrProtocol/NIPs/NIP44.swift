@@ -148,21 +148,34 @@ public enum NIP44 {
 
     /// Decrypts to raw bytes (not yet checked to be UTF-8), for callers that parse JSON directly.
     public static func decryptToBytes(_ payload: String, conversationKey: ConversationKey) throws(NIP44Error) -> [UInt8] {
-        var text = payload
-        return try text.withUTF8 { p in
-            Result { () throws(NIP44Error) in try decrypt(payloadUTF8: p, conversationKey: conversationKey) }
-        }.get()
+        try open(try Payload(payload), conversationKey: conversationKey)
     }
 
-    static func decrypt(payloadUTF8 p: UnsafeBufferPointer<UInt8>, conversationKey: ConversationKey) throws(NIP44Error) -> [UInt8] {
-        guard let first = p.first else { throw .invalidPayloadSize(0) }
-        guard first != UInt8(ascii: "#") else { throw .unsupportedVersion(nil) }
-        let maxBase64 = (1 + 32 + 6 + paddedLength(maxExtendedPlaintextSize) + 32 + 2) / 3 * 4
-        guard p.count >= 132, p.count <= maxBase64 else { throw .invalidPayloadSize(p.count) }
-        guard let data = Base64.decode(bytes: p) else { throw .invalidBase64 }
-        guard data.count >= 99 else { throw .invalidDataSize(data.count) }
-        guard data[0] == version else { throw .unsupportedVersion(data[0]) }
-        return try data.withUnsafeBytes { d in Result { () throws(NIP44Error) -> [UInt8] in
+    /// A payload whose form was checked (length, base64, version): what can be known before a key is
+    /// derived, so that a gift wrap whose content is not NIP-44 costs no ECDH.
+    public struct Payload: Sendable {
+        fileprivate let data: [UInt8]
+
+        public init(_ payload: String) throws(NIP44Error) {
+            var text = payload
+            data = try text.withUTF8 { p in Result { () throws(NIP44Error) in try Payload.decode(p) } }.get()
+        }
+
+        private static func decode(_ p: UnsafeBufferPointer<UInt8>) throws(NIP44Error) -> [UInt8] {
+            guard let first = p.first else { throw .invalidPayloadSize(0) }
+            guard first != UInt8(ascii: "#") else { throw .unsupportedVersion(nil) }
+            let maxBase64 = (1 + 32 + 6 + paddedLength(maxExtendedPlaintextSize) + 32 + 2) / 3 * 4
+            guard p.count >= 132, p.count <= maxBase64 else { throw .invalidPayloadSize(p.count) }
+            guard let data = Base64.decode(bytes: p) else { throw .invalidBase64 }
+            guard data.count >= 99 else { throw .invalidDataSize(data.count) }
+            guard data[0] == version else { throw .unsupportedVersion(data[0]) }
+            return data
+        }
+    }
+
+    /// Checks the payload's MAC under `conversationKey` and decrypts it.
+    public static func open(_ payload: Payload, conversationKey: ConversationKey) throws(NIP44Error) -> [UInt8] {
+        try payload.data.withUnsafeBytes { d in Result { () throws(NIP44Error) -> [UInt8] in
             let nonce = UnsafeRawBufferPointer(rebasing: d[1..<33])
             let ciphertext = UnsafeRawBufferPointer(rebasing: d[33..<(d.count - 32)])
             let mac = UnsafeRawBufferPointer(rebasing: d[(d.count - 32)...])
