@@ -76,6 +76,9 @@ public final class TestRelay: Sendable {
         }
     }
 
+    /// The relay's process (nil before it runs), for benches that read its CPU time.
+    public var processID: Int32? { process.withLock { $0?.processIdentifier } }
+
     /// SIGKILL: children of the test process may inherit a blocked SIGTERM and would never exit.
     public func stop() {
         guard let p = process.withLock({ p in defer { p = nil }; return p }) else { return }
@@ -139,6 +142,9 @@ public final class InteropServer: Sendable {
     }
 
     deinit { stop() }
+
+    /// The server's process, for benches that read its CPU time.
+    public var processID: Int32 { process.withLock { $0.processIdentifier } }
 
     public func stop() {
         process.withLock { p in

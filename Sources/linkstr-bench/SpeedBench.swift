@@ -21,7 +21,7 @@ enum SpeedBench {
         let localRelay = try RustRelay.start()
         defer { localRelay.stop() }
         var rows: [Row] = []
-        for (name, url) in [("nostr-relay", nostrRelay.url), ("LocalRelay", localRelay.url)] {
+        for (name, url, relayPID) in [("nostr-relay", nostrRelay.url, nostrRelay.processID), ("LocalRelay", localRelay.url, localRelay.processID)] {
             let me = SecretKey.generate()
             let now = Int64(Date().timeIntervalSince1970)
             // Only the count is kept: the seeded events would count in the sync's memory.
@@ -48,7 +48,10 @@ enum SpeedBench {
                 MemoryTrim.now()
                 resetPeakMemory()
                 let before = residentMiB()
+                let cpuBefore = (ours: ProcessCPU.ours(), relay: relayPID.flatMap(ProcessCPU.seconds))
                 let (seconds, stats) = try await timedSync(url, me, store, negentropy: true)
+                let cpu = (ours: ProcessCPU.ours() - cpuBefore.ours,
+                           relay: relayPID.flatMap(ProcessCPU.seconds).flatMap { after in cpuBefore.relay.map { after - $0 } })
                 let wraps = Double(stats.wrapsReceived)
                 if label == "cold" {
                     row.cold = seconds
@@ -68,6 +71,9 @@ enum SpeedBench {
                     Timing.report("  storing, the writer's CPU time", String(format: "%.2f s, %.1f µs a message; %d transactions of %.0f on average",
                                                                              stats.storeCPUSeconds, stats.storeCPUSeconds / stored * 1e6,
                                                                              stats.storeBatches, stored / Double(max(1, stats.storeBatches))))
+                    Timing.report("  CPU: ours / the relay's / both cores' time", String(format: "%.2f s / %@ / %.2f s", cpu.ours,
+                                                                                       cpu.relay.map { String(format: "%.2f s", $0) } ?? "?",
+                                                                                       seconds * Double(cores)))
                     Timing.report("  peak resident memory", String(format: "%.0f MiB (%.0f before)", peak, before))
                     Timing.report("  NIP-77", Self.negentropyWords(stats))
                 } else {

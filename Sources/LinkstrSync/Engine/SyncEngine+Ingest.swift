@@ -271,15 +271,18 @@ extension SyncEngine {
             DispatchQueue.global(qos: .userInitiated).async {
                 let results = ResultSlots(count: wraps.count)
                 let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, wraps.count / 8))
-                DispatchQueue.concurrentPerform(iterations: workers) { w in
-                    var i = w
-                    while i < wraps.count {
+                // Each worker takes the next wrap not yet taken: the cores are shared with the writer and
+                // the receiving, so a fixed half each left one core idle while the other finished its half.
+                let next = Atomic<Int>(0)
+                DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                    while true {
+                        let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                        guard i < wraps.count else { break }
                         let (event, source) = wraps[i]
                         results.set(i, Result { () throws(GiftWrapError) in try NIP59.unwrap(event, recipient: identity, cache: cache) }.map { gift in
                             InboundDecoder.decode(rumor: gift.rumor, rumorID: gift.rumorID, sender: gift.sender, wrapID: event.id.hex,
                                                   source: source, receivedAt: receivedAt)
                         })
-                        i += workers
                     }
                 }
                 continuation.resume(returning: results.values)
