@@ -139,6 +139,7 @@ enum ProtocolBench {
         let floorRate = 1 / (1 / verifyRate + 1 / ecdhRate)
         report("libsecp256k1 floor (1 verify + 1 ECDH)", floorRate)
         try stages(wrapJSON, recipient: recipient, cache: coldCache, perWrapTotal: 1 / cachedRate)
+        try JunkUnwrapBench.run(recipient: recipient)
 
         // MARK: rust-nostr
 
