@@ -31,6 +31,18 @@ final class JSONAndMessageTests: XCTestCase {
         }
         XCTAssertThrowsError(try JSONParser.parse([0x22, 0xFF, 0xFE, 0x22])) { XCTAssertEqual(($0 as? JSONError)?.kind, .invalidUTF8) }
         XCTAssertThrowsError(try JSONParser.parse([0x22, 0xED, 0xA0, 0x80, 0x22])) { XCTAssertEqual(($0 as? JSONError)?.kind, .invalidUTF8) }
+        // Strings are read 8 bytes at a time and all-ASCII ones are not validated again: a byte with its
+        // high bit set at any place of a word, or in the tail, sends the string to validation.
+        let ascii = Array("abcdefghijklmnopqrstuvwx".utf8)
+        for at in 0...ascii.count {
+            var bad = ascii
+            bad.insert(0xFF, at: at)
+            XCTAssertThrowsError(try JSONParser.parse([0x22] + bad + [0x22]), "0xFF at \(at)") { XCTAssertEqual(($0 as? JSONError)?.kind, .invalidUTF8) }
+            var good = ascii
+            good.insert(contentsOf: Array("é".utf8), at: at)
+            XCTAssertEqual(try JSONParser.parse([0x22] + good + [0x22]).stringValue?.utf8.elementsEqual(good), true, "é at \(at)")
+        }
+        XCTAssertEqual(try JSONParser.parse([0x22] + ascii + [0x22]).stringValue, "abcdefghijklmnopqrstuvwx")
         // Numbers too big for Int64 become doubles; a 10 MB string parses (within the default size limit).
         XCTAssertEqual(try JSONParser.parse("99999999999999999999"), .double(1e20))
         let big = "\"" + String(repeating: "a", count: 10_000_000) + "\""

@@ -135,7 +135,13 @@ public struct JSONParser {
         switch input[i] {
         case UInt8(ascii: "\""):
             let slice = UnsafeBufferPointer(rebasing: input[position..<i])
-            guard let s = String(validating: slice, as: UTF8.self) else { throw JSONError(.invalidUTF8, at: position) }
+            // ASCII (ids, keys, base64: most of what relays send) needs no validation, and
+            // `String(validating:)` is generic: it looked up type metadata on every call.
+            let s: String
+            if JSONScan.isASCII(input, from: position, to: i) { s = String(decoding: slice, as: UTF8.self) } else {
+                guard let valid = String(validating: slice, as: UTF8.self) else { throw JSONError(.invalidUTF8, at: position) }
+                s = valid
+            }
             position = i + 1
             return s
         case UInt8(ascii: "\\"): break

@@ -29,4 +29,21 @@ enum JSONScan {
         }
         return n
     }
+
+    /// Whether `bytes[start..<end]` is all ASCII (then it is valid UTF-8 as it stands).
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Bool {
+        var i = start, seen: UInt64 = 0
+        if let base = bytes.baseAddress {
+            while i + 8 <= end {
+                seen |= UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                i += 8
+            }
+        }
+        while i < end {
+            seen |= UInt64(bytes[i])
+            i += 1
+        }
+        return seen & highs == 0
+    }
 }
