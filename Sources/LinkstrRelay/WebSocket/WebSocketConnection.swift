@@ -167,11 +167,11 @@ public final class WebSocketConnection: Sendable {
                             switch frame.opcode {
                             case .text:
                                 var data = frame.unmaskedData
-                                guard let bytes = data.readBytes(length: data.readableBytes) else { continue }
-                                // Invalid UTF-8 is not JSON; the decoder reports it, decoding lossily here would hide it.
-                                if let text = String(validating: bytes, as: UTF8.self) { events.yield(.text(text)) } else {
-                                    events.yield(.text(String(decoding: bytes, as: UTF8.self)))
-                                }
+                                // Straight from the buffer, decoded lossily as before: invalid UTF-8 becomes U+FFFD,
+                                // which no event's id then matches. (It was copied into an array, then validated
+                                // by a generic call, then made into a String: three passes for the same result.)
+                                guard let text = data.readString(length: data.readableBytes) else { continue }
+                                events.yield(.text(text))
                             case .ping:
                                 try await outbound.write(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData))
                             case .pong:
