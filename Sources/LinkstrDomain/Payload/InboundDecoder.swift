@@ -74,6 +74,13 @@ public enum InboundDecoder {
     }
 
     static func isForbiddenInIdentifier(_ u: Unicode.Scalar) -> Bool {
+        // ASCII's only such characters are its controls; ids are ASCII, and a property lookup per
+        // character was a tenth of opening a message.
+        if u.isASCII { return u.value < 0x20 || u.value == 0x7F }
+        return isForbiddenByCategory(u)
+    }
+
+    static func isForbiddenByCategory(_ u: Unicode.Scalar) -> Bool {
         switch u.properties.generalCategory {
         case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned: return u != "\u{200D}" && u != "\u{FE0F}"
         default: return false
@@ -85,6 +92,8 @@ public enum InboundDecoder {
 /// `gооgle.com` with Cyrillic `о` (the "highly restrictive" idea of Unicode TS #39, in its simplest form).
 public enum LookalikeHost {
     public static func isMixedScript(_ host: String) -> Bool {
+        // An ASCII host has Latin letters only (the sets below cost a property lookup per character).
+        if host.utf8.allSatisfy({ $0 < 0x80 }) { return false }
         for label in host.split(separator: ".") {
             var scripts = Set<String>()
             for u in label.unicodeScalars where u.properties.isAlphabetic {
