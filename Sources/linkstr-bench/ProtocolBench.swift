@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LinkstrDomain
 import LinkstrTestSupport
 import NostrProtocol
 
@@ -216,5 +217,14 @@ enum ProtocolBench {
         }
         print("  " + "curve / everything else / whole unwrap".padding(toLength: 46, withPad: " ", startingAt: 0)
               + String(format: "%8.1f / %.1f / %.1f", curve, rest, perWrapTotal * 1e6))
+        // After the unwrap, the sync decodes and checks the linkstr payload on the same core.
+        let gifts = try wraps.map { try NIP59.unwrap($0, recipient: recipient, cache: cache) }
+        let decode = time {
+            for (gift, wrap) in zip(gifts, wraps) {
+                guard case .success = InboundDecoder.decode(rumor: gift.rumor, rumorID: gift.rumorID, sender: gift.sender, wrapID: wrap.id.hex,
+                                                            source: .historical, receivedAt: 0) else { preconditionFailure("a bench post did not decode") }
+            }
+        }
+        print("  " + "then the linkstr payload (InboundDecoder)".padding(toLength: 46, withPad: " ", startingAt: 0) + String(format: "%8.1f", decode))
     }
 }
