@@ -50,7 +50,8 @@ final class ManualClock: Sendable {
     var sleepers: Int { state.withLock { $0.sleepers.count } }
     var elapsed: Duration { state.withLock { $0.elapsed } }
     /// Whether something sleeps until exactly `deadline` (time since the start).
-    func hasSleeper(until deadline: Duration) -> Bool { state.withLock { $0.sleepers.contains { $0.deadline == deadline } } }
+    func hasSleeper(until deadline: Duration) -> Bool { sleepers(until: deadline) > 0 }
+    func sleepers(until deadline: Duration) -> Int { state.withLock { $0.sleepers.filter { $0.deadline == deadline }.count } }
 }
 
 /// A pool with no sockets: it records what the engine asks for, answers publishes as the test decides,
