@@ -88,10 +88,7 @@ enum JunkBench {
 
     /// Until the process has used no CPU for two seconds.
     static func waitUntilIdle(_ pid: Int32) {
-        func ticks() -> Int {
-            let fields = ((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "").split(separator: ")").last?.split(separator: " ") ?? []
-            return fields.count > 12 ? (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0) : 0
-        }
+        func ticks() -> Int { ProcessCPU.ticks(pid) ?? 0 }
         var last = ticks(), quiet = 0
         while quiet < 4 {
             usleep(500_000)

@@ -22,8 +22,7 @@ enum JunkStreamBench {
                        environment: ["LINKSTR_PASSPHRASE": bench.passphrase, "LINKSTR_FRAME_STATS": stats.path])
         try tmux.waitFor("j", text: "1 Sessions", timeout: 60)
         let pid = try JunkBench.appPID(bench.home)
-        let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
-        let startTicks = ticks(pid), started = Date()
+        let startTicks = ProcessCPU.ticks(pid) ?? 0, started = Date()
         var samples = [Int](), keys = 0
         while Date().timeIntervalSince(started) < Double(seconds) {
             try tmux.keys("j", keys % 2 == 0 ? "j" : "k")
@@ -32,7 +31,7 @@ enum JunkStreamBench {
             if keys % 20 == 0 { samples.append(JunkBench.rssKiB(pid)) }
         }
         let wall = Date().timeIntervalSince(started)
-        let cpu = Double(ticks(pid) - startTicks) / hz
+        let cpu = Double((ProcessCPU.ticks(pid) ?? 0) - startTicks) / ProcessCPU.ticksPerSecond
         try tmux.keys("j", "4")
         usleep(500_000)
         let screen = try tmux.screen("j")
@@ -51,11 +50,5 @@ enum JunkStreamBench {
                                                          latencies[min(latencies.count - 1, Int(Double(latencies.count) * 0.99))], latencies.last!))
         let relayLines = screen.split(separator: "\n").filter { $0.contains("127.0.0.1") || $0.contains("dropped") }.prefix(2)
         Timing.report("relay row in Settings", relayLines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " / "))
-    }
-
-    /// User plus system CPU ticks of `pid` so far.
-    static func ticks(_ pid: Int32) -> Int {
-        let fields = ((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "").split(separator: ")").last?.split(separator: " ") ?? []
-        return fields.count > 12 ? (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0) : 0
     }
 }
