@@ -28,6 +28,13 @@ enum IngestBench {
                     "batches \(IngestBatchSizes.smallest)…\(IngestBatchSizes.largest)")
             try run(stream, as: label, restoringHistory: restoring, sizes: fixed, "batches of \(IngestBatchSizes.smallest)")
         }
+        // As a cold sync meets them: in the order of the wraps' dates, which NIP-59 randomises, so that a
+        // session's posts come before or after the message that creates it, and the ones before wait.
+        var rng = SplitMix(seed: 7)
+        let mark = SpeedBench.monotonicMark()
+        defer { if let mark { print(String(format: "  (in wrap order on CLOCK_MONOTONIC: from %.3f s)", mark)) } }
+        try run(stream.shuffled(using: &rng), as: "history (read), in wrap order", restoringHistory: true, sizes: growing,
+                "batches \(IngestBatchSizes.smallest)…\(IngestBatchSizes.largest)")
     }
 
     private static func run(_ stream: [InboundMessage], as label: String, restoringHistory: Bool, sizes: [Int], _ batches: String) throws {

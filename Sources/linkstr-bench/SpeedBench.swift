@@ -11,9 +11,10 @@ import NostrProtocol
 /// with each stage's own rate, the store's cost per message and the peak memory, and a warm re-sync
 /// against the floor (with the NIP-77 bytes); on LocalRelay, the same syncs paged (NIP-77 off) beside
 /// them, and rust-nostr's `Client.sync` of the same wraps; then the unwrap figures (one core against
-/// the libsecp256k1 floor and rust-nostr) from the protocol bench.
+/// the libsecp256k1 floor and rust-nostr) from the protocol bench. `only` (`nostr-relay` or `LocalRelay`)
+/// runs that relay's rows alone, without the protocol and screen figures: a profile of one sync.
 enum SpeedBench {
-    static func run(wraps count: Int) async throws {
+    static func run(wraps count: Int, only: String? = nil) async throws {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         print("speed: \(count) gift wraps per relay, \(cores) cores")
         let nostrRelay = try TestRelay(maxLimit: 10_000)
@@ -21,7 +22,9 @@ enum SpeedBench {
         let localRelay = try RustRelay.start()
         defer { localRelay.stop() }
         var rows: [Row] = []
-        for (name, url, relayPID) in [("nostr-relay", nostrRelay.url, nostrRelay.processID), ("LocalRelay", localRelay.url, localRelay.processID)] {
+        let relays = [("nostr-relay", nostrRelay.url, nostrRelay.processID), ("LocalRelay", localRelay.url, localRelay.processID)]
+        guard only == nil || relays.contains(where: { $0.0 == only }) else { throw HarnessError(description: "no relay named \(only ?? "")") }
+        for (name, url, relayPID) in relays where only == nil || name == only {
             let me = SecretKey.generate()
             let now = Int64(Date().timeIntervalSince1970)
             // Only the count is kept: the seeded events would count in the sync's memory.
@@ -49,7 +52,9 @@ enum SpeedBench {
                 resetPeakMemory()
                 let before = residentMiB()
                 let cpuBefore = (ours: ProcessCPU.ours(), relay: relayPID.flatMap(ProcessCPU.seconds))
+                let marks = Self.monotonicMark()
                 let (seconds, stats) = try await timedSync(url, me, store, negentropy: true)
+                if let marks { print(String(format: "  (%@ sync on CLOCK_MONOTONIC: %.3f–%.3f s, for perf record -k CLOCK_MONOTONIC)", label, marks, Self.monotonicMark() ?? 0)) }
                 let cpu = (ours: ProcessCPU.ours() - cpuBefore.ours,
                            relay: relayPID.flatMap(ProcessCPU.seconds).flatMap { after in cpuBefore.relay.map { after - $0 } })
                 let wraps = Double(stats.wrapsReceived)
@@ -91,6 +96,7 @@ enum SpeedBench {
             rows.append(row)
         }
         Self.printGoals(rows, count: count)
+        guard only == nil else { return }
         try ProtocolBench.run(wrapCount: 10_000)
         // The screen during such a sync: keys and feed opens in the release app (nostr-relay).
         try await SyncTUIBench.run(wraps: count)
@@ -172,6 +178,15 @@ enum SpeedBench {
         }
         await engine.stop()
         return (seconds, stats)
+    }
+
+    /// With `LINKSTR_BENCH_MARKS` set: now on CLOCK_MONOTONIC, which `perf record -k CLOCK_MONOTONIC`
+    /// stamps samples with, so that `perf report --time` can take one sync out of the whole run.
+    static func monotonicMark() -> Double? {
+        guard ProcessInfo.processInfo.environment["LINKSTR_BENCH_MARKS"] != nil else { return nil }
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
     static func negentropyWords(_ stats: SyncStats) -> String {

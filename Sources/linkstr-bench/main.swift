@@ -1,6 +1,6 @@
 import Foundation
 
-// linkstr-bench [protocol|store|ingest|sync|tui|view|field|junk|junk-stream|sync-tui|sync-news|wipe|backup|search|speed|cold-memory|media|media-tui|outbox|profiles|all] [N]: release-mode benchmarks; figures go to docs/BENCHMARKS.md.
+// linkstr-bench [protocol|store|ingest|sync|tui|view|field|junk|junk-stream|sync-tui|sync-news|wipe|backup|search|speed|cold-memory|media|media-tui|outbox|profiles|all] [N] [relay, for speed]: release-mode benchmarks; figures go to docs/BENCHMARKS.md.
 let args = Array(CommandLine.arguments.dropFirst())
 let mode = args.first ?? "all"
 let n = args.dropFirst().first.flatMap(Int.init)
@@ -20,7 +20,7 @@ do {
     case "wipe": try WipeBench.run(posts: n ?? 100_000)
     case "backup": try BackupBench.run(posts: n ?? 100_000)
     case "search": try SearchBench.run(posts: n ?? 100_000)
-    case "speed": try await SpeedBench.run(wraps: n ?? 20_000)
+    case "speed": try await SpeedBench.run(wraps: n ?? 20_000, only: args.dropFirst(2).first)
     case "cold-memory": try await ColdMemoryBench.run(wraps: n ?? 100_000)
     case "media": try await MediaBench.run(runs: n ?? 50)
     case "media-tui": try MediaTUIBench.run(posts: n ?? 1_000)

@@ -79,6 +79,43 @@ final class StoreSpeedTests: StorageTestCase {
         }
     }
 
+    /// A session's create (or members snapshot) releasing posts staged in earlier batches, which the
+    /// store reads ahead in one query (`PrimedStagedRoots`), with staged reactions to some of them, a
+    /// delete notice, a member who leaves, and a post that comes again in a later batch: however the
+    /// messages are ordered and split into batches, the store agrees with the in-memory reference.
+    func testStagedPostsReleasedTogetherAgreeWithTheReference() throws {
+        let local = try LocalStore(paths: paths)
+        let other = SecretKey.generate().publicKey.hex
+        var rng = SplitMix(seed: 31)
+        for trial in 0..<8 {
+            let owner = SecretKey.generate()
+            let mine = owner.publicKey.hex
+            let sid = LinkstrID.make(SystemRandom())
+            let create = MessageFactory.create(sid, by: friend, members: [friend, other, mine], at: 10)
+            // `other` leaves at 40: their posts after that wait (membership), the earlier ones show.
+            let leave = MessageFactory.members(sid, by: friend, members: [friend, mine], at: 40)
+            let posts = (0..<24).map { MessageFactory.root(sid, by: $0 % 3 == 0 ? other : friend, at: 20 + Int64($0) * 2, url: "https://example.com/\(trial)/\($0)") }
+            let reactions = [MessageFactory.reaction(sid, post: posts[0].rumorID, by: mine, at: 70),
+                             MessageFactory.reaction(sid, post: posts[4].rumorID, by: friend, emoji: "🔥", at: 71)]
+            let delete = MessageFactory.delete(sid, post: posts[7].rumorID, by: posts[7].sender, at: 80)
+            let all = ([create, leave, delete] + posts + reactions).shuffled(using: &rng)
+            var cuts = Set((0..<3).map { _ in Int.random(in: 1..<all.count, using: &rng) })
+            cuts.insert(all.count)
+            var batches = [[InboundMessage]](), start = 0
+            for cut in cuts.sorted() { batches.append(Array(all[start..<cut])); start = cut }
+            batches[batches.count - 1].append(posts[trial % posts.count])  // one post again, maybe in the same batch
+            var memory = AccountState(me: mine)
+            for m in batches.joined() { _ = try memory.ingest(m) }
+            let account = try local.account(owner, now: 1)
+            for batch in batches { _ = try account.ingest(batch, now: 1) }
+            let order = batches.map { $0.map { $0.payload.kind.rawValue.prefix(4) }.joined(separator: " ") }.joined(separator: " | ")
+            if let diff = try account.visibleState().difference(from: memory.visibleState) { return XCTFail("trial \(trial), \(order): \(diff)") }
+            XCTAssertEqual(try account.postCount(in: sid), memory.visibleState.posts[sid]?.count ?? 0, order)
+            _ = try account.ingest(all, now: 2)
+            if let diff = try account.visibleState().difference(from: memory.visibleState) { return XCTFail("again, trial \(trial): \(diff)") }
+        }
+    }
+
     /// Processed wraps go in 64 rows a statement: counts around and beyond that, repeats within one call.
     func testProcessedWrapsInStatementsOfManyRows() throws {
         let local = try LocalStore(paths: paths)

@@ -9,7 +9,8 @@ public protocol IngestStore {
     mutating func setSession(_ session: SessionRecord) throws
 
     func post(_ id: String) throws -> PostRecord?
-    func postIDs(inSession sessionID: String) throws -> [String]
+    /// Every post of the session, visible or staged (asked before each is checked again: the store may read ahead).
+    mutating func postIDs(inSession sessionID: String) throws -> [String]
     mutating func setPost(_ post: PostRecord) throws
     mutating func removePost(_ id: String) throws
 

@@ -40,6 +40,18 @@ struct IngestAbsence {
             .subtracting(try found("SELECT post_id FROM staged_messages WHERE owner = ? AND kind = 'reaction' AND post_id IN (%@)"))
     }
 
+    /// Learns which of `postIDs` no reaction, visible or staged, points at (before the rules ask of each).
+    mutating func learnReactionless(_ postIDs: Set<String>, owner: SQLValue, _ c: Connection) throws {
+        let unknown = postIDs.subtracting(reactionsFor)
+        guard !unknown.isEmpty else { return }
+        let sorted = unknown.sorted()
+        func found(_ sql: String) throws -> Set<String> {
+            Set(try c.query(in: sorted, sql, leading: [owner]).compactMap { $0.values.first?.text })
+        }
+        reactionsFor.formUnion(unknown.subtracting(try found("SELECT post_id FROM reactions WHERE owner = ? AND post_id IN (%@)"))
+            .subtracting(try found("SELECT post_id FROM staged_messages WHERE owner = ? AND kind = 'reaction' AND post_id IN (%@)")))
+    }
+
     /// A post or staged root with this id is about to be written; true when none existed before.
     mutating func writingPost(_ id: String) -> Bool { posts.remove(id) != nil }
     mutating func writingReaction(toPost postID: String) { reactionsFor.remove(postID) }

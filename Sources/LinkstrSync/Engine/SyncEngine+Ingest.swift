@@ -17,6 +17,8 @@ struct IngestState {
     /// for while this one is opened and stored); nil when idle.
     var worker: Task<Void, Never>?
     var activeFlushes = 0
+    /// Posts and reactions of sessions not met yet, held while the history is read.
+    var hold = SessionlessHold()
     /// Relays whose live subscription reached EOSE: what comes on it after that is news.
     var liveEOSE = Set<String>()
     var stagedAtStart = 0
@@ -42,6 +44,10 @@ extension SyncEngine {
         // `live` is decided on receipt: an event is news only when it came on the live subscription after
         // that relay's EOSE for it. (Deciding at flush time filed history received just before EOSE as live.)
         let item = IngestBatcher.Item(relay: relay, live: live && ingestion.liveEOSE.contains(relay), event: e, reconciled: reconciled)
+        if !ingestion.hold.isEmpty, ingestion.hold.isHolding(wrap: e.id.hex) {
+            stats.wrapsAlreadyProcessed += 1
+            return
+        }
         switch ingestion.batcher.admit(item) {
         case .inFlight: stats.wrapsAlreadyProcessed += 1
         case .knownJunk:
@@ -118,7 +124,16 @@ extension SyncEngine {
 
     /// Ingests everything buffered and returns once no flush is running any more (a flush started
     /// elsewhere may still be opening its batch: the actor lets others in while it awaits).
+    /// What was held for sessions not met yet is written too (`writeHeld`).
     public func flush() async {
+        repeat {
+            await flushBuffer()
+            await writeHeld()
+        } while ingestion.activeFlushes > 0 || !ingestion.batcher.buffer.isEmpty || !ingestion.hold.isEmpty
+    }
+
+    /// Ingests everything buffered (what is held waits on).
+    func flushBuffer() async {
         while ingestion.activeFlushes > 0 || !ingestion.batcher.buffer.isEmpty {
             if !ingestion.batcher.buffer.isEmpty, ingestion.batcher.hasSlot { await flushBuffered(); continue }
             await park(.flushed)
@@ -197,11 +212,35 @@ extension SyncEngine {
         }
         returnMemoryAfterJunk()
         await reportChecked(checked)
-        let wraps = zip(batch, opened).compactMap { item, result in
+        let processed = zip(batch, opened).compactMap { item, result in
             (try? result.get()) == nil ? nil : ProcessedWrap(id: item.event.id.hex, createdAt: item.event.createdAt)
         }
+        // Posts of sessions not met yet wait for them in memory while the history is read (`SessionlessHold`).
+        let store = self.store
+        let (ready, wraps) = ingestion.hold.route(messages, wraps: processed, holding: !history.settled) { sid in
+            read("a session") { try store.session(sid) != nil } ?? true
+        }
+        await write(ready, wraps: wraps, wrapCount: batch.count)
+    }
+
+    /// Writes what was held for sessions that never came (the history settled, a flush, a stop).
+    func writeHeld() async {
+        guard !ingestion.hold.isEmpty else { return }
+        let (messages, wraps) = ingestion.hold.releaseAll()
+        ingestion.activeFlushes += 1
+        defer {
+            ingestion.activeFlushes -= 1
+            if ingestion.activeFlushes == 0 { release(.flushed) }
+        }
+        await write(messages, wraps: wraps, wrapCount: wraps.count)
+    }
+
+    /// One store transaction: the messages and the wraps they came in (off the actor).
+    private func write(_ messages: [InboundMessage], wraps: [ProcessedWrap], wrapCount: Int) async {
+        guard !messages.isEmpty || !wraps.isEmpty else { return }
+        let now = clock()
         do {
-            let store = self.store, restoring = history.restoring, messages = messages
+            let store = self.store, restoring = history.restoring
             // Off the actor: pool events go on being received while the batch is written. Busy time is
             // the write itself, not the wait behind the batch before it.
             let (reports, busy, cpu) = try await Self.writing { () throws -> ([IngestReport], Double, Double) in
@@ -223,17 +262,17 @@ extension SyncEngine {
                 case .ignored: stats.ignored += 1
                 }
             }
-            log.debug("batch ingested", metadata: ["wraps": "\(batch.count)", "opened": "\(wraps.count)", "messages": "\(messages.count)",
+            log.debug("batch ingested", metadata: ["wraps": "\(wrapCount)", "opened": "\(wraps.count)", "messages": "\(messages.count)",
                                                    "sessions": "\(touched.count)"])
             if !touched.isEmpty || !notifications.isEmpty { updateSink.yield(.ingested(touchedSessions: touched, notifications: notifications)) }
             if !touched.isEmpty { scheduleProfileRefresh() }
         } catch {
             // Nothing was written; these wraps are opened again next time (the run is not complete).
-            log.error("could not store incoming messages", metadata: ["error": "\(type(of: error))", "wraps": "\(batch.count)"])
+            log.error("could not store incoming messages", metadata: ["error": "\(type(of: error))", "wraps": "\(wrapCount)"])
             let words = "\(error)"
             stats.storeFailures += 1
             stats.lastStoreError = words
-            updateSink.yield(.notice(relay: "", "could not store \(batch.count) incoming message\(batch.count == 1 ? "" : "s"): \(words) they are read again on the next sync."))
+            updateSink.yield(.notice(relay: "", "could not store \(wrapCount) incoming message\(wrapCount == 1 ? "" : "s"): \(words) they are read again on the next sync."))
         }
     }
 

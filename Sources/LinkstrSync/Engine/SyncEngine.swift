@@ -242,7 +242,7 @@ public actor SyncEngine {
             default: break
             }
             // A history page's tail joins the next page's batch (or is flushed when the history settles).
-            if !subscription.isGiftWrapHistory { await flush() }
+            if !subscription.isGiftWrapHistory { await flushBuffer() }
         case .closed(let relay, let id, let reason):
             switch SyncSubscription(id: id) {
             case .history(let chain, let r, let page)?:
