@@ -313,7 +313,8 @@ extension SyncEngine {
                 // Each worker takes the next wrap not yet taken: the cores are shared with the writer and
                 // the receiving, so a fixed half each left one core idle while the other finished its half.
                 let next = Atomic<Int>(0)
-                DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                // Below everything else of ours and below other programs (`LowPriorityWorkers`).
+                LowPriorityWorkers.shared.perform(workers) {
                     while true {
                         let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                         guard i < wraps.count else { break }
