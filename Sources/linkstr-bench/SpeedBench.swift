@@ -37,9 +37,12 @@ enum SpeedBench {
                 if let items { do { try FileManager.default.removeItem(at: items) } catch { print("  (could not remove \(items.path): \(error))") } }
             }
             print("\(name) (\(url)): seeded \(seededCount) wraps in \(String(format: "%.1f", seedSeconds)) s")
+            let relayBefore = relayPID.flatMap(ProcessCPU.seconds)
             let fetch = try await plainFetch(url, for: me.publicKey.hex, expect: seededCount)
-            Timing.report("plain fetch (pages of 500, parsed, unchecked)", String(format: "%.2f s, %.0f events/s (%d events)", fetch.seconds,
-                                                                                 Double(fetch.events) / fetch.seconds, fetch.events))
+            let relayFetchCPU = relayPID.flatMap(ProcessCPU.seconds).flatMap { after in relayBefore.map { after - $0 } }
+            Timing.report("plain fetch (pages of 500, parsed, unchecked)", String(format: "%.2f s, %.0f events/s (%d events); the relay's CPU %@", fetch.seconds,
+                                                                                 Double(fetch.events) / fetch.seconds, fetch.events,
+                                                                                 relayFetchCPU.map { String(format: "%.2f s", $0) } ?? "?"))
             let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-speed-\(UUID().uuidString)")
             defer {
                 do { try FileManager.default.removeItem(at: home) } catch { print("  (could not remove \(home.path): \(error))") }
