@@ -27,8 +27,10 @@ struct SessionlessHold {
     private(set) var count = 0
     private var held: [String: [Held]] = [:]
     private var heldWraps = Set<String>()
-    /// Sessions with a snapshot or deletion in the store or in a batch passed on before.
+    /// Sessions with a snapshot or deletion in the store or in a batch passed on before. Only a cache of
+    /// `storeHas`: emptied past `knownLimit`, since anyone can wrap snapshots of made-up sessions to us.
     private var known = Set<String>()
+    static let knownLimit = 50_000
 
     init(capacity: Int = 8_192) { self.capacity = capacity }
 
@@ -44,6 +46,7 @@ struct SessionlessHold {
     /// messages are kept back with them.
     mutating func route(_ messages: [InboundMessage], wraps: [ProcessedWrap], holding: Bool,
                         storeHas: (String) -> Bool) -> (messages: [InboundMessage], wraps: [ProcessedWrap]) {
+        if known.count > Self.knownLimit { known = [] }
         var out = [InboundMessage]()
         out.reserveCapacity(messages.count)
         var keptBack = Set<String>()
@@ -71,7 +74,7 @@ struct SessionlessHold {
                 lacking.insert(sid)
             }
             // The same wrap again (from a second relay) is a duplicate of what is held: written once.
-            if m.wrapIDs.allSatisfy(heldWraps.contains) { keptBack.formUnion(m.wrapIDs); continue }
+            if !m.wrapIDs.isEmpty, m.wrapIDs.allSatisfy(heldWraps.contains) { keptBack.formUnion(m.wrapIDs); continue }
             if wrapsByID.isEmpty { wrapsByID = Dictionary(wraps.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) }
             held[sid, default: []].append(Held(message: m, wraps: m.wrapIDs.compactMap { wrapsByID[$0] }))
             heldWraps.formUnion(m.wrapIDs)

@@ -75,6 +75,17 @@ final class SessionlessHoldTests: XCTestCase {
         XCTAssertTrue(hold.releaseAll().messages.isEmpty)
     }
 
+    func testMadeUpSessionsDoNotGrowWhatIsRemembered() {
+        var hold = SessionlessHold()
+        let many = (0...SessionlessHold.knownLimit).map { F.create("made-up-\($0)", by: alice, members: [alice], at: 1) }
+        _ = hold.route(many, wraps: [], holding: true) { _ in false }
+        // Past the limit the cache is emptied: the store is asked again, and answers.
+        var asked = 0
+        let post = F.root("made-up-0", by: alice, at: 10)
+        XCTAssertEqual(hold.route([post], wraps: wraps([post]), holding: true) { _ in asked += 1; return true }.messages, [post])
+        XCTAssertEqual(asked, 1)
+    }
+
     func testTheSameWrapFromASecondRelayIsHeldOnce() {
         var hold = SessionlessHold()
         let post = F.root("s1", by: alice, at: 10)
