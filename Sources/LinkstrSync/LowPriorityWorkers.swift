@@ -9,22 +9,23 @@ import Synchronization
 /// 2.33–2.44 s: the relay, which sets the pace there, is no longer starved by our unwrapping.
 ///
 /// Dispatch's threads are shared, and a niceness set on one cannot be undone without privilege:
-/// hence threads of their own, made on first use and kept for the process's life, as Dispatch's are.
+/// hence threads of their own, made with the pool on first use and kept for the process's life, as
+/// Dispatch's are.
 final class LowPriorityWorkers: Sendable {
     static let shared = LowPriorityWorkers(threads: max(1, ProcessInfo.processInfo.activeProcessorCount))
     static let niceness: Int32 = 10
 
     private let jobs = Mutex<[@Sendable () -> Void]>([])
     private let waiting = DispatchSemaphore(value: 0)
-    private let threads: Int
-    private let started = Mutex(false)
 
-    init(threads: Int) { self.threads = threads }
+    /// Starts the threads (`shared` is made on first use, so they are too).
+    init(threads: Int) {
+        for n in 0..<threads { start(n) }
+    }
 
     /// Runs `body` on `copies` workers at once (each takes its share of a common index) and returns when
     /// every copy has returned. It blocks the calling thread: call it off the cooperative pool.
     func perform(_ copies: Int, _ body: @escaping @Sendable () -> Void) {
-        startIfNeeded()
         let done = DispatchGroup()
         for _ in 0..<copies {
             done.enter()
@@ -34,23 +35,20 @@ final class LowPriorityWorkers: Sendable {
         done.wait()
     }
 
-    private func startIfNeeded() {
-        guard started.withLock({ s in defer { s = true }; return !s }) else { return }
-        for n in 0..<threads {
-            let thread = Thread { [self] in
-                // Named from inside: the name shows in `top -H` and profiles.
-                Thread.current.name = "unwrap.\(n)"  // at most 15 bytes (Linux)
-                // On Linux the nice value is the calling thread's own (who = 0): the rest of the process keeps its own.
-                // Relative to what the thread was started with (a process already niced goes lower still).
-                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(19, Self.currentNiceness() + Self.niceness))
-                while true {
-                    waiting.wait()
-                    let job = jobs.withLock { $0.removeFirst() }
-                    job()
-                }
+    private func start(_ n: Int) {
+        let thread = Thread { [self] in
+            // Named from inside: the name shows in `top -H` and profiles.
+            Thread.current.name = "unwrap.\(n)"  // at most 15 bytes (Linux)
+            // On Linux the nice value is the calling thread's own (who = 0): the rest of the process keeps its own.
+            // Relative to what the thread was started with (a process already niced goes lower still).
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(19, Self.currentNiceness() + Self.niceness))
+            while true {
+                waiting.wait()
+                let job = jobs.withLock { $0.removeFirst() }
+                job()
             }
-            thread.start()
         }
+        thread.start()
     }
 
     /// The calling thread's nice value (for tests).

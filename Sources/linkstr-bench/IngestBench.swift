@@ -31,9 +31,9 @@ enum IngestBench {
         // As a cold sync meets them: in the order of the wraps' dates, which NIP-59 randomises, so that a
         // session's posts come before or after the message that creates it, and the ones before wait.
         var rng = SplitMix(seed: 7)
-        let mark = SpeedBench.monotonicMark()
+        let mark = Timing.monotonicMark()
         defer { if let mark { print(String(format: "  (in wrap order on CLOCK_MONOTONIC: from %.3f s)", mark)) } }
-        try run(stream.shuffled(using: &rng), as: "history (read), in wrap order", restoringHistory: true, sizes: growing,
+        try run(stream.shuffled(using: &rng), as: "history, wrap order", restoringHistory: true, sizes: growing,
                 "batches \(IngestBatchSizes.smallest)…\(IngestBatchSizes.largest)")
     }
 

@@ -55,9 +55,9 @@ enum SpeedBench {
                 resetPeakMemory()
                 let before = residentMiB()
                 let cpuBefore = (ours: ProcessCPU.ours(), relay: relayPID.flatMap(ProcessCPU.seconds))
-                let marks = Self.monotonicMark()
+                let marks = Timing.monotonicMark()
                 let (seconds, stats) = try await timedSync(url, me, store, negentropy: true)
-                if let marks { print(String(format: "  (%@ sync on CLOCK_MONOTONIC: %.3f–%.3f s, for perf record -k CLOCK_MONOTONIC)", label, marks, Self.monotonicMark() ?? 0)) }
+                if let marks { print(String(format: "  (%@ sync on CLOCK_MONOTONIC: %.3f–%.3f s, for perf record -k CLOCK_MONOTONIC)", label, marks, Timing.monotonicMark() ?? 0)) }
                 let cpu = (ours: ProcessCPU.ours() - cpuBefore.ours,
                            relay: relayPID.flatMap(ProcessCPU.seconds).flatMap { after in cpuBefore.relay.map { after - $0 } })
                 let wraps = Double(stats.wrapsReceived)
@@ -181,15 +181,6 @@ enum SpeedBench {
         }
         await engine.stop()
         return (seconds, stats)
-    }
-
-    /// With `LINKSTR_BENCH_MARKS` set: now on CLOCK_MONOTONIC, which `perf record -k CLOCK_MONOTONIC`
-    /// stamps samples with, so that `perf report --time` can take one sync out of the whole run.
-    static func monotonicMark() -> Double? {
-        guard ProcessInfo.processInfo.environment["LINKSTR_BENCH_MARKS"] != nil else { return nil }
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
     static func negentropyWords(_ stats: SyncStats) -> String {

@@ -23,6 +23,15 @@ enum Timing {
         return (samples[samples.count / 2], samples[min(samples.count - 1, Int(Double(samples.count) * 0.99))])
     }
 
+    /// With `LINKSTR_BENCH_MARKS` set: now on CLOCK_MONOTONIC, which `perf record -k CLOCK_MONOTONIC`
+    /// stamps samples with, so that `perf report --time` can take one sync out of the whole run.
+    static func monotonicMark() -> Double? {
+        guard ProcessInfo.processInfo.environment["LINKSTR_BENCH_MARKS"] != nil else { return nil }
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
     static func report(_ label: String, _ value: String) {
         print("  \(label.padding(toLength: 46, withPad: " ", startingAt: 0))\(value)")
     }

@@ -13,28 +13,15 @@ public enum Hex {
     }
 
     /// Decodes hex of either case. Returns nil for odd length or a non-hex character.
-    public static func decode(_ string: String) -> [UInt8]? {
-        var utf8 = string.utf8
-        if let fast = utf8.withContiguousStorageIfAvailable({ decode(contiguous: $0) }) { return fast }
-        utf8 = String(string).utf8
-        return decode(bytes: Array(utf8))
-    }
+    public static func decode(_ string: String) -> [UInt8]? { decode(bytes: string.utf8) }
 
     public static func decode<C: Collection>(bytes: C) -> [UInt8]? where C.Element == UInt8 {
-        guard bytes.count % 2 == 0 else { return nil }
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count / 2)
-        var iterator = bytes.makeIterator()
-        while let high = iterator.next(), let low = iterator.next() {
-            guard let h = nibble(high), let l = nibble(low) else { return nil }
-            out.append(h << 4 | l)
-        }
-        return out
+        if let fast = bytes.withContiguousStorageIfAvailable({ decode(contiguous: $0) }) { return fast }
+        return Array(bytes).withUnsafeBufferPointer { decode(contiguous: $0) }
     }
 
-    /// The contiguous case (every native string: ids, keys and signatures from a relay's JSON), written
-    /// into the result's storage directly: the generic loop grew the array a byte at a time and was
-    /// 1–2 % of a cold sync's CPU (an event's id, key and signature are 256 hex digits).
+    /// Written into the result's storage directly: a loop that grew the array a byte at a time was 1–2 %
+    /// of a cold sync's CPU (an event's id, key and signature are 256 hex digits).
     static func decode(contiguous bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard bytes.count % 2 == 0 else { return nil }
         var valid = true
