@@ -5,8 +5,8 @@ import LinkstrTestSupport
 import NostrProtocol
 import XCTest
 
-/// `linkstr sync` killed with SIGKILL at random moments of a NIP-77 sync on LocalRelay (the first,
-/// cold one, then syncs against a partial local set): the next sync completes, every post is there
+/// `linkstr sync` killed with SIGKILL at random moments of a NIP-77 sync on LocalRelay (a cold one,
+/// then syncs against the partial local set it left): the next sync completes, every post is there
 /// once, and a sync after that opens nothing.
 final class NegentropyKillTests: XCTestCase {
     func testSIGKILLDuringNIP77SyncsLosesNothing() async throws {
@@ -38,22 +38,43 @@ final class NegentropyKillTests: XCTestCase {
         }
         await publisher.stop()
 
+        // The kills are drawn within the time a whole cold sync takes on this machine (timed in a copy of the
+        // home), and a run that finishes before its kill starts the next from the unsynced copy with a
+        // shorter window: every kill lands in a sync however fast the machine is.
+        let fm = FileManager.default
+        let pristine = fm.temporaryDirectory.appendingPathComponent("linkstr-neg-kill-pristine-\(UUID().uuidString)")
+        try fm.copyItem(at: home.directory, to: pristine)
+        defer { removeTemporary(pristine) }
+        let probe = fm.temporaryDirectory.appendingPathComponent("linkstr-neg-kill-probe-\(UUID().uuidString)")
+        try fm.copyItem(at: pristine, to: probe)
+        let probeStart = Date()
+        let probeRun = try startSync(home, at: probe, relay: relay.url)
+        probeRun.waitUntilExit()
+        let wholeSync = Date().timeIntervalSince(probeStart)
+        var window = wholeSync
+        removeTemporary(probe)
+        XCTAssertEqual(probeRun.terminationStatus, 0, "a whole sync in a copy of the home")
+
         var rng = SplitMix(seed: UInt64(now))
-        var kills = 0
-        for _ in 0..<8 {
-            let process = Process()
-            process.executableURL = home.binary
-            process.arguments = ["--home", home.directory.path, "--relay", relay.url, "sync", "--json", "--timeout", "60"]
-            process.environment = ProcessInfo.processInfo.environment.merging(["LINKSTR_PASSPHRASE": Home.passphrase]) { $1 }
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(UInt32(30_000 + rng.next() % 500_000))
+        var kills = 0, runs = 0, restarts = 0
+        while kills < 4 {
+            runs += 1
+            guard runs <= 30 else { XCTFail("the syncs kept finishing before they could be killed (window \(window) s)"); break }
+            let process = try startSync(home, at: home.directory, relay: relay.url)
+            let fraction: Double = 0.05 + 0.7 * Double(rng.next() % 1_000) / 1_000
+            usleep(UInt32(window * fraction * 1_000_000))
             if process.isRunning {
                 kill(process.processIdentifier, SIGKILL)
                 kills += 1
+                process.waitUntilExit()
+            } else {
+                process.waitUntilExit()
+                XCTAssertEqual(process.terminationStatus, 0, "a sync that was not killed")
+                try fm.removeItem(at: home.directory)
+                try fm.copyItem(at: pristine, to: home.directory)
+                restarts += 1
+                window *= 0.7
             }
-            process.waitUntilExit()
         }
         let finished = try home.sync(timeout: 60)
         XCTAssertEqual(finished["complete"] as? Bool, true)
@@ -67,7 +88,17 @@ final class NegentropyKillTests: XCTestCase {
         XCTAssertEqual(again["preferences_reconciled"] as? Int, 1)
         XCTAssertEqual(again["profiles_reconciled"] as? Int, 1)
         XCTAssertGreaterThan(again["profiles_reconcile_bytes"] as? Int ?? 0, 0)
-        XCTAssertGreaterThan(kills, 0, "the syncs kept finishing before they could be killed")
-        print("NIP-77 kills: \(kills) SIGKILLs during syncs of \(wraps.count) wraps; the next sync completed with every post; the one after opened nothing")
+        print("NIP-77 kills: \(kills) SIGKILLs during syncs of \(wraps.count) wraps (\(runs) runs, \(restarts) started over; a whole cold sync \(String(format: "%.2f", wholeSync)) s); the next sync completed with every post; the one after opened nothing")
+    }
+
+    private func startSync(_ home: Home, at directory: URL, relay: String) throws -> Process {
+        let process = Process()
+        process.executableURL = home.binary
+        process.arguments = ["--home", directory.path, "--relay", relay, "sync", "--json", "--timeout", "60"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["LINKSTR_PASSPHRASE": Home.passphrase]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
     }
 }
