@@ -30,6 +30,11 @@ import LinkstrDomain
 /// events), so a boundary second as full as the clamp counts as crowded: a second holding exactly that
 /// many cannot be told from a fuller one, and is reported as possibly incomplete rather than trusted.
 ///
+/// Beyond iOS: pages grow. After a full page the next asks twice as many, up to 4 000 (or what the relay
+/// says it allows, or the clamp learned): a relay answers every page with a query over everything it
+/// holds for the filter (nostr-relay reads all of a key's tagged events to serve one page), so 20 000
+/// wraps cost it 8 pages instead of 40. The first page stays at 500 so the first screen comes as soon.
+///
 /// Also beyond iOS: some relays (nostr-relay) read `until` as exclusive. A page asked `until: U` after a
 /// page whose oldest second was U must bring events of second U from an inclusive relay; when none
 /// come, the relay is exclusive, the same page is asked again with `U + 1`, and every later `until`
@@ -39,7 +44,12 @@ public struct HistoryPager: Sendable, Equatable {
     /// second) or the follow lists naming us (wire 2026 §7.2: 200, doubling to 1 600).
     public struct Limits: Sendable, Equatable {
         public let first: Int
+        /// The largest page: regular pages grow to it, a crowded second's page doubles to it.
         public let max: Int
+        public init(first: Int, max: Int) {
+            self.first = first
+            self.max = max
+        }
         public static let history = Limits(first: 500, max: 4_000)
         public static let followLists = Limits(first: 200, max: 1_600)
     }
@@ -85,6 +95,10 @@ public struct HistoryPager: Sendable, Equatable {
     public private(set) var untilIsExclusive = false
     private let firstLimit: Int
     private let maxLimit: Int
+    /// What regular pages grow to: `maxLimit`, or less when the relay says so (NIP-11).
+    private let growthLimit: Int
+    /// The limit of the next regular page: `firstLimit`, doubled after every full page.
+    private var regularLimit: Int
     private var pageCount = 0
     private var ids = Set<String>()
     private var oldest: Int64?
@@ -102,13 +116,19 @@ public struct HistoryPager: Sendable, Equatable {
     /// The previous page: its count when it was short, and its oldest second.
     private var previousShort: Int?
     private var previousOldest: Int64?
+    /// The previous page was short and all on its boundary second: an honest relay would have filled it
+    /// with older events, so older events on the next page mean it was cut, maybe inside that second.
+    private var previousShortOnItsBoundary = false
     /// Refusals of the running page in a row (reset by a page that ends with EOSE).
     private var closedInARow = 0
 
-    /// `relayLimit`: what the relay says it allows per request (NIP-11), when less than the first limit.
+    /// `relayLimit`: what the relay says it allows per request (NIP-11): the first page and the growth
+    /// stay within it.
     public init(relayLimit: Int? = nil, limits: Limits = .history) {
         firstLimit = max(1, min(limits.first, relayLimit ?? limits.first))
         maxLimit = limits.max
+        growthLimit = max(firstLimit, min(limits.max, relayLimit ?? limits.max))
+        regularLimit = firstLimit
     }
 
     public var isRunning: Bool { page != nil }
@@ -123,7 +143,9 @@ public struct HistoryPager: Sendable, Equatable {
         previousOldest = nil
         skippedCrowdedSecond = false
         fullBoundaryCount = 0
+        previousShortOnItsBoundary = false
         closedInARow = 0
+        regularLimit = firstLimit
         actions.append(request(until: nil, limit: firstLimit))
         return actions
     }
@@ -174,6 +196,10 @@ public struct HistoryPager: Sendable, Equatable {
         let count = ids.count
         // Older events after a short page: that page was cut by the relay, not by the end of history.
         if let short = previousShort, let before = previousOldest, oldest < before { learnedClamp = max(learnedClamp ?? 0, short) }
+        // A grown page cut by a silent clamp below its limit looks short; when it was all one second, the
+        // rest of that second was not read (with pages of a fixed size this showed as a full page).
+        if previousShortOnItsBoundary { skippedCrowdedSecond = true }
+        previousShortOnItsBoundary = false
         previousShort = count < page.limit ? count : nil
         previousOldest = oldest
         let full = count >= min(page.limit, learnedClamp ?? .max)
@@ -188,10 +214,13 @@ public struct HistoryPager: Sendable, Equatable {
             // Full at 4 000, or a doubled limit that brought no more than before (the relay clamps):
             // the rest of this second cannot be read. Move on and say so at the end.
             if full || (previousFull > 0 && count <= previousFull) { skippedCrowdedSecond = true }
+            previousShortOnItsBoundary = count < page.limit
             guard oldest > 0 else { return actions + settle(endOfChain) }
-            actions.append(request(until: oldest - 1, limit: firstLimit))
+            actions.append(request(until: oldest - 1, limit: regularLimit))
         } else {
-            actions.append(request(until: oldest, limit: firstLimit, boundary: oldest))
+            // A learned clamp caps the growth (asking more brings no more), never below the first limit.
+            if full && page.limit >= regularLimit { regularLimit = min(regularLimit * 2, growthLimit, max(firstLimit, learnedClamp ?? .max)) }
+            actions.append(request(until: oldest, limit: regularLimit, boundary: oldest))
         }
         return actions
     }

@@ -40,9 +40,15 @@ enum SpeedBench {
             let relayBefore = relayPID.flatMap(ProcessCPU.seconds)
             let fetch = try await plainFetch(url, for: me.publicKey.hex, expect: seededCount)
             let relayFetchCPU = relayPID.flatMap(ProcessCPU.seconds).flatMap { after in relayBefore.map { after - $0 } }
+            let grownBefore = relayPID.flatMap(ProcessCPU.seconds)
+            let grown = try await plainFetch(url, for: me.publicKey.hex, expect: seededCount, growing: true)
+            let grownCPU = relayPID.flatMap(ProcessCPU.seconds).flatMap { after in grownBefore.map { after - $0 } }
             Timing.report("plain fetch (pages of 500, parsed, unchecked)", String(format: "%.2f s, %.0f events/s (%d events); the relay's CPU %@", fetch.seconds,
                                                                                  Double(fetch.events) / fetch.seconds, fetch.events,
                                                                                  relayFetchCPU.map { String(format: "%.2f s", $0) } ?? "?"))
+            Timing.report("plain fetch, pages growing to 4 000", String(format: "%.2f s, %.0f events/s (%d events); the relay's CPU %@", grown.seconds,
+                                                                       Double(grown.events) / grown.seconds, grown.events,
+                                                                       grownCPU.map { String(format: "%.2f s", $0) } ?? "?"))
             let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-speed-\(UUID().uuidString)")
             defer {
                 do { try FileManager.default.removeItem(at: home) } catch { print("  (could not remove \(home.path): \(error))") }
@@ -106,24 +112,26 @@ enum SpeedBench {
     }
 
     /// A plain client: REQ pages of 500 going back with an inclusive `until`, every event parsed (no
-    /// signature check, no decryption), until a page brings nothing new.
-    static func plainFetch(_ url: String, for pubkey: String, expect: Int) async throws -> (seconds: Double, events: Int) {
+    /// signature check, no decryption), until a page brings nothing new. `growing`: a full page doubles
+    /// the next one's limit up to 4 000, as our history chain does.
+    static func plainFetch(_ url: String, for pubkey: String, expect: Int, growing: Bool = false) async throws -> (seconds: Double, events: Int) {
         let connection = try await WebSocketConnection.connect(to: URL(string: url)!)
         defer { connection.close() }
         var seen = Set<EventID>(), until: Int64?
         var iterator = connection.events.makeAsyncIterator()
         let seconds = try await Timing.secondsAsync {
-            var page = 0
+            var page = 0, limit = 500
             while true {
                 page += 1
-                var filter = "{\"kinds\":[1059],\"#p\":[\"\(pubkey)\"],\"limit\":500"
+                var filter = "{\"kinds\":[1059],\"#p\":[\"\(pubkey)\"],\"limit\":\(limit)"
                 if let until { filter += ",\"until\":\(until)" }
                 connection.send("[\"REQ\",\"f\(page)\",\(filter)}]")
-                var fresh = 0
+                var fresh = 0, sent = 0
                 pageLoop: while let event = await iterator.next() {
                     guard case .text(let text) = event else { throw HarnessError(description: "the relay closed: \(event)") }
                     switch try RelayMessage.decode(text) {
                     case .event(_, let e):
+                        sent += 1
                         if seen.insert(e.id).inserted { fresh += 1 }
                         until = min(until ?? e.createdAt, e.createdAt)
                     case .eose, .closed: break pageLoop
@@ -132,6 +140,7 @@ enum SpeedBench {
                 }
                 connection.send("[\"CLOSE\",\"f\(page)\"]")
                 if fresh == 0 || seen.count >= expect { break }
+                if growing && sent >= limit { limit = min(limit * 2, 4_000) }
             }
         }
         return (seconds, seen.count)
@@ -184,7 +193,7 @@ enum SpeedBench {
     }
 
     static func negentropyWords(_ stats: SyncStats) -> String {
-        guard stats.reconciledRelays + stats.reconcileFallbacks > 0 else { return "not used (paged)" }
+        guard stats.reconciledRelays + stats.reconcileFallbacks > 0 else { return "not used (paged: \(stats.backfillPages) pages of gift wraps)" }
         return "\(stats.reconciledRelays) relay(s) reconciled in \(stats.reconcileRounds) round(s), \(stats.reconcileBytes) hex bytes both ways, "
             + "\(stats.reconcileNeeded) ids fetched, \(stats.reconcileFallbacks) fallback(s) to paging"
             + (stats.lastReconcileFallback.map { " (last: \($0))" } ?? "")

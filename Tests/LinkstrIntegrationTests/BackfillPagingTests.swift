@@ -19,14 +19,21 @@ final class BackfillPagingTests: XCTestCase {
         print("backfill paging (nostr-relay, clamp 100, 60 per second): 600 wraps in \(pages) pages")
     }
 
-    /// nostr-relay again, 1 300 wraps in one second: more than a page of 500, so the same second is
-    /// asked again with the limit doubled (wire 2026 §6) until it all fits.
-    func testACrowdedSecondIsReadWithAGrowingLimit() async throws {
+    /// nostr-relay sending what it is asked (up to 6 000), two accounts:
+    /// - 1 300 wraps in one second: more than a page of 500, so the same second is asked again with the
+    ///   limit doubled (wire 2026 §6) until it all fits;
+    /// - 3 000 wraps, 10 to a second: full pages grow the next (500, 1 000, 2 000), so they take 3 pages
+    ///   and the empty one, plus the one that learns `until` is exclusive, where pages of 500 took 8
+    ///   (nostr-relay reads every tagged event of the key to serve a page).
+    func testACrowdedSecondIsReadWithAGrowingLimitAndFullPagesGrow() async throws {
         let relay = try TestRelay(maxLimit: 6_000)
-        let (pages, incomplete) = try await backfill(relay.url, wraps: 1_300, perSecond: 1_300)
-        XCTAssertFalse(incomplete)
-        XCTAssertGreaterThanOrEqual(pages, 4, "500, then 1 000, then 2 000, then the older seconds")
-        print("backfill paging (nostr-relay, one crowded second): 1 300 wraps in \(pages) pages")
+        for (wraps, perSecond, atLeast, atMost) in [(1_300, 1_300, 4, 6), (3_000, 10, 4, 6)] {
+            let (pages, incomplete) = try await backfill(relay.url, wraps: wraps, perSecond: perSecond)
+            XCTAssertFalse(incomplete)
+            XCTAssertGreaterThanOrEqual(pages, atLeast, "\(wraps) wraps, \(perSecond) to a second")
+            XCTAssertLessThanOrEqual(pages, atMost, "\(wraps) wraps, \(perSecond) to a second")
+            print("backfill paging (nostr-relay, \(perSecond) to a second): \(wraps) wraps in \(pages) pages")
+        }
     }
 
     /// rust-nostr's relay: `until` inclusive, `limit` silently clamped to 500.

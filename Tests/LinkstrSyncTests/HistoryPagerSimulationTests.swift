@@ -22,7 +22,9 @@ final class HistoryPagerSimulationTests: XCTestCase {
         var rng = SplitMix(seed: UInt64.random(in: 1...1_000_000))
         let seed = rng.state
         var cases = 0, pages = 0
-        for _ in 0..<2_000 {
+        for round in 0..<4_000 {
+            // Half with the real limits, half with small ones, so that pages grow (and meet clamps) often.
+            let limits = round % 2 == 0 ? HistoryPager.Limits.history : HistoryPager.Limits(first: 4, max: 32)
             let clamp = [3, 7, 10, 50, 100, 500][Int(rng.next() % 6)]
             let n = Int(rng.next() % 400)
             let window = Int64(1 + rng.next() % 200)
@@ -30,9 +32,13 @@ final class HistoryPagerSimulationTests: XCTestCase {
             // Thin out seconds holding as many events as the clamp or more: those cannot be paged by any
             // NIP-01 client (a second exactly as full as the clamp cannot be told from a fuller one).
             var perSecond = [Int64: Int]()
-            events = events.filter { perSecond[$0.at, default: 0] += 1; return perSecond[$0.at]! < clamp }
+            // Nor can a second fuller than the largest page.
+            events = events.filter { perSecond[$0.at, default: 0] += 1; return perSecond[$0.at]! < min(clamp, limits.max) }
+            // And one older event alone: on the oldest second, a relay that clamps cannot be told from one
+            // that sent all there was (a second holding exactly a page's limit reads as crowded).
+            if !events.isEmpty { events.append((id: n, at: 900)) }
             let relay = SimulatedRelay(events: events, inclusive: rng.next() % 2 == 0, clamp: clamp)
-            var pager = HistoryPager()
+            var pager = HistoryPager(limits: limits)
             var seen = Set<Int>()
             var actions = pager.start()
             var steps = 0
@@ -49,7 +55,7 @@ final class HistoryPagerSimulationTests: XCTestCase {
                 }
                 actions = pager.ended(.eose, page: page.number)
             }
-            XCTAssertEqual(pager.outcome, .finished, "seed \(seed) (clamp \(clamp), \(relay.inclusive ? "inclusive" : "exclusive") until)")
+            XCTAssertEqual(pager.outcome, .finished, "seed \(seed) (clamp \(clamp), \(relay.inclusive ? "inclusive" : "exclusive") until, limits \(limits))")
             XCTAssertLessThan(steps, 10_000)
             if seen.count != events.count {
                 return XCTFail("seed \(seed): read \(seen.count) of \(events.count) (clamp \(clamp), \(relay.inclusive ? "inclusive" : "exclusive") until)")
@@ -81,6 +87,44 @@ final class HistoryPagerSimulationTests: XCTestCase {
             XCTAssertTrue(seen.isSuperset(of: 0..<150), "inclusive: \(inclusive)")
             XCTAssertEqual(pager.learnedClamp, 100)
         }
+    }
+
+    /// Crowded seconds left in, pages growing: whatever the chain could not read, it never says it finished
+    /// (before pages grew, this held only because every page asked 500).
+    func testAChainThatMissedEventsNeverSaysFinished() {
+        var rng = SplitMix(seed: UInt64.random(in: 1...1_000_000))
+        let seed = rng.state
+        var missed = 0
+        for round in 0..<1_000 {
+            let limits = round % 2 == 0 ? HistoryPager.Limits.history : HistoryPager.Limits(first: 4, max: 32)
+            let clamp = [3, 7, 10, 50, 100, 500, 5_000][Int(rng.next() % 7)]
+            let n = Int(rng.next() % 600)
+            let window = Int64(1 + rng.next() % 100)
+            // One older event alone, so that every crowded second has older history after it: only on the
+            // oldest second can a relay that clamps not be told from one that sent all there was.
+            let events: [(id: Int, at: Int64)] = (0..<n).map { (id: $0, at: 1_000 + Int64(rng.next() % UInt64(window))) } + [(id: n, at: 900)]
+            let relay = SimulatedRelay(events: events, inclusive: rng.next() % 2 == 0, clamp: clamp)
+            var pager = HistoryPager(limits: limits)
+            var seen = Set<Int>()
+            var actions = pager.start()
+            var steps = 0
+            while steps < 10_000, let page = actions.lazy.compactMap({ if case .request(let p) = $0 { p } else { nil } }).first {
+                steps += 1
+                for e in relay.page(until: page.wireUntil, limit: page.limit, rng: &rng) {
+                    seen.insert(e.id)
+                    pager.received(id: "\(e.id)", createdAt: e.at, matchesFilter: true, page: page.number)
+                }
+                actions = pager.ended(.eose, page: page.number)
+            }
+            XCTAssertLessThan(steps, 10_000)
+            if seen.count < events.count {
+                missed += 1
+                XCTAssertEqual(pager.outcome, .incomplete(.crowdedSecond),
+                               "seed \(seed): read \(seen.count) of \(events.count) (clamp \(clamp), limits \(limits)) yet \(String(describing: pager.outcome))")
+            }
+        }
+        XCTAssertGreaterThan(missed, 0, "some simulated relays held seconds too crowded to read (seed \(seed))")
+        print("history pager: \(missed) of 1000 simulated relays with unreadable seconds, every one reported incomplete (seed \(seed))")
     }
 
     func testOldStyleOldestMinusOneLosesBoundarySeconds() {

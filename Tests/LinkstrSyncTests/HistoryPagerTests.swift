@@ -48,12 +48,52 @@ final class HistoryPagerTests: XCTestCase {
         XCTAssertEqual(answer(&pager, []).last, .settled(.finished))
     }
 
+    /// Full pages grow the next one, doubling to 4 000; what the relay says it allows (NIP-11) caps them,
+    /// and so does a clamp learned from its answers; a short page does not grow the next.
+    func testFullPagesGrowUpTo4000OrWhatTheRelayAllows() {
+        func limits(_ pager: inout Pager, pages: Int, sent: (Int) -> Int) -> [Int] {
+            var asked = [pager.page!.limit], second: Int64 = 1_000_000
+            for _ in 0..<pages {
+                let count = sent(asked.last!)
+                let next = requested(answer(&pager, (0..<Int64(count)).map { ("g\(second - $0)", second - $0) }))!
+                second -= Int64(count) - 1
+                XCTAssertEqual(next.until, second)
+                asked.append(next.limit)
+            }
+            return asked
+        }
+        var pager = Pager()
+        _ = pager.start()
+        XCTAssertEqual(limits(&pager, pages: 6) { $0 }, [500, 1_000, 2_000, 4_000, 4_000, 4_000, 4_000])
+        pager = Pager(relayLimit: 1_500)
+        _ = pager.start()
+        XCTAssertEqual(limits(&pager, pages: 4) { $0 }, [500, 1_000, 1_500, 1_500, 1_500])
+        pager = Pager(relayLimit: 300)
+        _ = pager.start()
+        XCTAssertEqual(limits(&pager, pages: 3) { $0 }, [300, 300, 300, 300])
+        // A relay that sends 700 at most: the short page does not grow the next; once older events show
+        // it was a clamp, pages stay at the first limit or the clamp, whichever is more.
+        pager = Pager()
+        _ = pager.start()
+        XCTAssertEqual(limits(&pager, pages: 5) { min($0, 700) }, [500, 1_000, 1_000, 700, 700, 700])
+        XCTAssertEqual(pager.learnedClamp, 700)
+        // After a restart (a reconnect) the chain starts small again.
+        _ = pager.start()
+        XCTAssertEqual(pager.page?.limit, 500)
+        // Short pages never grow it.
+        pager = Pager()
+        _ = pager.start()
+        XCTAssertEqual(limits(&pager, pages: 3) { _ in 499 }, [500, 500, 500, 500])
+    }
+
     func testACrowdedSecondDoublesTheLimitUpTo4000ThenMovesOnAndEndsIncomplete() {
         var pager = Pager()
         _ = pager.start()
+        // A full first page: the next asks twice as many (pages grow).
         var next = requested(answer(&pager, events(1...500)))
         XCTAssertEqual(next?.until, 1)
-        var limit = 500
+        XCTAssertEqual(next?.limit, 1_000)
+        var limit = 1_000
         while limit < 4_000 {
             // A full page, all on the boundary second: the same second again with twice the limit.
             next = requested(answer(&pager, (0..<limit).map { ("c\($0)", 1) }))
@@ -64,12 +104,14 @@ final class HistoryPagerTests: XCTestCase {
         // Still full at 4 000: the older seconds are read all the same, and the chain ends incomplete.
         next = requested(answer(&pager, (0..<4_000).map { ("c\($0)", 1) }))
         XCTAssertEqual(next?.until, 0)
-        XCTAssertEqual(next?.limit, 500)
+        XCTAssertEqual(next?.limit, 1_000, "the regular pages' limit, not the crowded second's")
         XCTAssertEqual(answer(&pager, [("z", 0)]).last, .settled(.incomplete(.crowdedSecond)), "second 0 read, nothing is older")
     }
 
     func testARelayThatClampsTheLimitBelowACrowdedSecondIsReadPastItAndReportedIncomplete() {
-        var pager = Pager()
+        // Pages that do not grow (the relay says 500): a full page on its boundary doubles, and a doubled
+        // page that brings no more shows the clamp.
+        var pager = Pager(relayLimit: 500)
         _ = pager.start()
         XCTAssertEqual(requested(answer(&pager, (0..<500).map { ("c\($0)", 9) }))?.until, 9)
         XCTAssertEqual(requested(answer(&pager, (0..<500).map { ("c\($0)", 9) }))?.limit, 1_000)
@@ -78,6 +120,25 @@ final class HistoryPagerTests: XCTestCase {
         XCTAssertEqual(requested(answer(&pager, events(3...8)))?.until, 3)
         XCTAssertEqual(requested(answer(&pager, [("e3", 3)]))?.until, 2)
         XCTAssertEqual(answer(&pager, []).last, .settled(.incomplete(.crowdedSecond)))
+        // Grown pages: asked for 1 000, the relay sends 500 all of second 9, which looks short. Older
+        // events on the next page show the relay cut it: the second counts as crowded.
+        pager = Pager()
+        _ = pager.start()
+        var next = requested(answer(&pager, (0..<500).map { ("c\($0)", 9) }))
+        XCTAssertEqual(next?.until, 9)
+        XCTAssertEqual(next?.limit, 1_000)
+        next = requested(answer(&pager, (0..<500).map { ("c\($0)", 9) }))
+        XCTAssertEqual(next?.until, 8)
+        XCTAssertEqual(requested(answer(&pager, events(3...8)))?.until, 3)
+        XCTAssertEqual(pager.learnedClamp, 500)
+        XCTAssertEqual(requested(answer(&pager, [("e3", 3)]))?.until, 2)
+        XCTAssertEqual(answer(&pager, []).last, .settled(.incomplete(.crowdedSecond)))
+        // The same short page with nothing older: it was the whole second, and the history is complete.
+        pager = Pager()
+        _ = pager.start()
+        _ = answer(&pager, (0..<500).map { ("c\($0)", 9) })
+        XCTAssertEqual(requested(answer(&pager, (0..<600).map { ("c\($0)", 9) }))?.until, 8)
+        XCTAssertEqual(answer(&pager, []).last, .settled(.finished))
     }
 
     func testABoundaryPageThatIsNotFullMovesOnAndSecondZeroEnds() {

@@ -96,7 +96,7 @@ extension SyncEngine {
 
     /// One relay's kind 3 lists naming us, page by page. nil: the relay did not take the first page.
     private func pagedFollowLists(relay: String, timeout: Duration) async -> (events: [NostrEvent], outcome: HistoryPager.Outcome)? {
-        var pager = HistoryPager(relayLimit: await pool.effectiveLimit(HistoryPager.Limits.followLists.first, relay), limits: .followLists)
+        var pager = HistoryPager(relayLimit: await pool.effectiveLimit(HistoryPager.Limits.followLists.max, relay), limits: .followLists)
         var events: [String: NostrEvent] = [:]
         var actions = pager.start()
         var pages = 0

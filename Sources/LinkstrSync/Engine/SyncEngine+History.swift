@@ -149,7 +149,7 @@ extension SyncEngine {
         let key = HistoryKey(relay: relay, chain: chain)
         if history.pagers[key] == nil {
             let limits = profilePageLimits(chain) ?? .history
-            history.pagers[key] = HistoryPager(relayLimit: await pool.effectiveLimit(limits.first, relay), limits: limits)
+            history.pagers[key] = HistoryPager(relayLimit: await pool.effectiveLimit(limits.max, relay), limits: limits)
         }
         guard let actions = history.pagers[key]?.start() else { return }
         await carryOut(actions, key)
