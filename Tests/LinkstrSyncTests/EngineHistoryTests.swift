@@ -90,6 +90,42 @@ final class EngineHistoryTests: XCTestCase {
         await t.engine.stop()
     }
 
+    /// A page's deadline runs from its last event: a page still bringing wraps (grown to 4 000 on a slow
+    /// link) outlives it; one silent for a whole deadline times out.
+    func testAPageTimesOutOnlyAfterADeadlineWithoutEvents() async throws {
+        let t = try EngineUnderTest()
+        try await t.engine.start()
+        await t.engine.handle(.ready(relay: relay))
+        let page = SyncSubscription.history(.giftWraps, relay: 0, page: 0).id
+        let sender = SecretKey.generate(), me = try XCTUnwrap(PublicKey(hex: t.me))
+        let create = LinkstrPayload(conversationID: "slow-page", rootID: "op", kind: .sessionCreate, sessionName: "slow",
+                                    memberPubkeys: [sender.publicKey.hex, t.me])
+        let rumor = UnsignedEvent(pubkey: sender.publicKey, createdAt: t.clock.start - 60, kind: 44001, content: create.encoded())
+        // The preferences chain ends at once: the gift wraps' page is the only one with a deadline.
+        await t.engine.handle(.eose(relay: relay, subscription: SyncSubscription.history(.preferences, relay: 0, page: 0).id))
+        try await Task.sleep(for: .milliseconds(50))
+        for step in 0..<3 {
+            let wrap = try NIP59.giftWrap(rumor: rumor, sender: sender, recipient: me, now: t.clock.start)
+            await t.engine.handle(.event(relay: relay, subscription: page, wrap))
+            let deadline = t.clock.elapsed + SyncEngine.pageDeadline
+            await eventually("the page's deadline waiting") { t.clock.hasSleeper(until: deadline) }
+            t.clock.advance(by: SyncEngine.pageDeadline)
+            try await Task.sleep(for: .milliseconds(20))
+            let outcome = await t.engine.historyOutcomes()[relay]
+            XCTAssertNil(outcome, "step \(step): the page brought a wrap within the deadline")
+            XCTAssertFalse(t.pool.closed.contains(page), "step \(step)")
+        }
+        // Now nothing comes for a whole deadline: the re-armed deadline ends the page.
+        let deadline = t.clock.elapsed + SyncEngine.pageDeadline
+        await eventually("the deadline armed again") { t.clock.hasSleeper(until: deadline) }
+        t.clock.advance(by: SyncEngine.pageDeadline)
+        let relay = self.relay
+        await eventually("the page timed out") { await t.engine.historyOutcomes()[relay] != nil }
+        let outcome = await t.engine.historyOutcomes()[relay]
+        XCTAssertEqual(outcome, .incomplete(.timedOut))
+        await t.engine.stop()
+    }
+
     func testAnEOSEForAnOlderPageOrAnUnknownSubscriptionChangesNothing() async throws {
         let t = try EngineUnderTest()
         try await t.engine.start()
