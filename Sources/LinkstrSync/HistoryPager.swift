@@ -11,9 +11,9 @@ import LinkstrDomain
 ///   `until` or negative) or more than 4 000 events make the response invalid;
 /// - no events ⇒ finished. Oldest == `until` (the whole page on one second): a full page asks the same
 ///   second again with the limit doubled (at most 4 000), a short one moves on to `oldest − 1`.
-///   Otherwise the next `until` is the oldest second, limit 500. Short pages do not end the chain; only
-///   an empty one does;
-/// - a disconnect, the 15 s deadline or an invalid response leave the history incomplete: the cursor
+///   Otherwise the next `until` is the oldest second, limit 500 (here: growing, below). Short pages do
+///   not end the chain; only an empty one does;
+/// - a disconnect, the 15 s deadline (here: 15 s without an event) or an invalid response leave the history incomplete: the cursor
 ///   does not advance, and the chain starts again from scratch on reconnect (`start`).
 ///
 /// Beyond iOS: a page refused with `CLOSED` (`rate-limited:` is common on public relays, but any
@@ -33,7 +33,7 @@ import LinkstrDomain
 /// Beyond iOS: pages grow. After a full page the next asks twice as many, up to 4 000 (or what the relay
 /// says it allows, or the clamp learned): a relay answers every page with a query over everything it
 /// holds for the filter (nostr-relay reads all of a key's tagged events to serve one page), so 20 000
-/// wraps cost it 8 pages instead of 40. The first page stays at 500 so the first screen comes as soon.
+/// wraps cost it 11 pages instead of 44. The first page stays at 500 so the first screen comes as soon.
 ///
 /// Also beyond iOS: some relays (nostr-relay) read `until` as exclusive. A page asked `until: U` after a
 /// page whose oldest second was U must bring events of second U from an inclusive relay; when none
