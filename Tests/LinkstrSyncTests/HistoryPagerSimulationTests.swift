@@ -90,7 +90,8 @@ final class HistoryPagerSimulationTests: XCTestCase {
     }
 
     /// Crowded seconds left in, pages growing: whatever the chain could not read, it never says it finished
-    /// (before pages grew, this held only because every page asked 500).
+    /// (until a short page all on one second counted as crowded when older events followed, a relay that
+    /// clamps below the page limit could make it say finished, with pages of 500 as with grown ones).
     func testAChainThatMissedEventsNeverSaysFinished() {
         var rng = SplitMix(seed: UInt64.random(in: 1...1_000_000))
         let seed = rng.state
