@@ -113,11 +113,13 @@ public struct HistoryPager: Sendable, Equatable {
     /// How many events the relay really sends per request, learned when a short page was followed by
     /// older events (it clamped `limit` without saying so); kept across restarts.
     public private(set) var learnedClamp: Int?
+    /// Events the running chain's pages brought, repeats included (a page's deadline runs from the last).
+    public private(set) var eventsReceived = 0
     /// The previous page: its count when it was short, and its oldest second.
     private var previousShort: Int?
     private var previousOldest: Int64?
-    /// The previous page was short and all on its boundary second: an honest relay would have filled it
-    /// with older events, so older events on the next page mean it was cut, maybe inside that second.
+    /// The previous page was short, all on its boundary second, and the chain moved on past that second:
+    /// an honest relay would have filled the page with older events.
     private var previousShortOnItsBoundary = false
     /// Refusals of the running page in a row (reset by a page that ends with EOSE).
     private var closedInARow = 0
@@ -154,6 +156,7 @@ public struct HistoryPager: Sendable, Equatable {
     /// `matchesFilter`: kind 1059 addressed to us (the engine checks the tags).
     public mutating func received(id: String, createdAt: Int64, matchesFilter: Bool, page number: Int) {
         guard let page, page.number == number else { return }
+        eventsReceived &+= 1
         if untilIsExclusive, let wire = page.wireUntil, createdAt == wire {
             // The relay reads `until` as inclusive after all (the boundary events were gone when it
             // was judged): back to inclusive; this event is a second already read.
@@ -194,11 +197,13 @@ public struct HistoryPager: Sendable, Equatable {
         }
         guard let oldest, !ids.isEmpty else { return actions + settle(endOfChain) }
         let count = ids.count
-        // Older events after a short page: that page was cut by the relay, not by the end of history.
-        if let short = previousShort, let before = previousOldest, oldest < before { learnedClamp = max(learnedClamp ?? 0, short) }
-        // A grown page cut by a silent clamp below its limit looks short; when it was all one second, the
-        // rest of that second was not read (with pages of a fixed size this showed as a full page).
-        if previousShortOnItsBoundary { skippedCrowdedSecond = true }
+        // Older events after a short page: that page was cut by the relay, not by the end of history. When
+        // it was all one second (a grown page cut below its limit by a silent clamp looks short), the rest
+        // of that second was not read (with pages of a fixed size this showed as a full page).
+        if let short = previousShort, let before = previousOldest, oldest < before {
+            learnedClamp = max(learnedClamp ?? 0, short)
+            if previousShortOnItsBoundary { skippedCrowdedSecond = true }
+        }
         previousShortOnItsBoundary = false
         previousShort = count < page.limit ? count : nil
         previousOldest = oldest

@@ -37,22 +37,19 @@ enum SpeedBench {
                 if let items { do { try FileManager.default.removeItem(at: items) } catch { print("  (could not remove \(items.path): \(error))") } }
             }
             print("\(name) (\(url)): seeded \(seededCount) wraps in \(String(format: "%.1f", seedSeconds)) s")
-            let relayBefore = relayPID.flatMap(ProcessCPU.seconds)
-            let fetch = try await plainFetch(url, for: me.publicKey.hex, expect: seededCount)
-            let relayFetchCPU = relayPID.flatMap(ProcessCPU.seconds).flatMap { after in relayBefore.map { after - $0 } }
-            Timing.report("plain fetch (pages of 500, parsed, unchecked)", String(format: "%.2f s, %.0f events/s (%d events); the relay's CPU %@", fetch.seconds,
-                                                                                 Double(fetch.events) / fetch.seconds, fetch.events,
-                                                                                 relayFetchCPU.map { String(format: "%.2f s", $0) } ?? "?"))
+            // A plain fetch, timed, with what it cost the relay.
+            func fetched(_ label: String, growing: Bool) async throws -> (seconds: Double, events: Int) {
+                let relayBefore = relayPID.flatMap(ProcessCPU.seconds)
+                let fetch = try await plainFetch(url, for: me.publicKey.hex, expect: seededCount, growing: growing)
+                let relayCPU = relayPID.flatMap(ProcessCPU.seconds).flatMap { after in relayBefore.map { after - $0 } }
+                Timing.report(label, String(format: "%.2f s, %.0f events/s (%d events); the relay's CPU %@", fetch.seconds,
+                                            Double(fetch.events) / fetch.seconds, fetch.events, relayCPU.map { String(format: "%.2f s", $0) } ?? "?"))
+                return fetch
+            }
+            let fetch = try await fetched("plain fetch (pages of 500, parsed, unchecked)", growing: false)
             // Where we page (nostr-relay; LocalRelay is read by NIP-77 and sends 500 at most), the same
             // fetch with pages growing as ours do: the floor our paged sync can reach.
-            if name != "LocalRelay" {
-                let grownBefore = relayPID.flatMap(ProcessCPU.seconds)
-                let grown = try await plainFetch(url, for: me.publicKey.hex, expect: seededCount, growing: true)
-                let grownCPU = relayPID.flatMap(ProcessCPU.seconds).flatMap { after in grownBefore.map { after - $0 } }
-                Timing.report("plain fetch, pages growing to 4 000", String(format: "%.2f s, %.0f events/s (%d events); the relay's CPU %@", grown.seconds,
-                                                                           Double(grown.events) / grown.seconds, grown.events,
-                                                                           grownCPU.map { String(format: "%.2f s", $0) } ?? "?"))
-            }
+            if name != "LocalRelay" { _ = try await fetched("plain fetch, pages growing to 4 000", growing: true) }
             let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-speed-\(UUID().uuidString)")
             defer {
                 do { try FileManager.default.removeItem(at: home) } catch { print("  (could not remove \(home.path): \(error))") }

@@ -18,8 +18,6 @@ struct HistoryState {
     /// Each relay's number in the subscription ids (`SyncSubscription.history`).
     var relayIndex: [String: Int] = [:]
     var pageTimers: [HistoryKey: Task<Void, Never>] = [:]
-    /// Events each chain's pages brought, counted so that a page's deadline runs from its last event.
-    var pageEvents: [HistoryKey: Int] = [:]
     var relayStatus: [String: RelayStatus] = [:]
     var completedOnce = false
     /// The store was empty at start: this is a restore, marked done once the history is read.
@@ -88,7 +86,6 @@ extension SyncEngine {
         guard case .history(let chain, _, _) = subscription else { return }
         let key = HistoryKey(relay: relay, chain: chain)
         guard let page = history.pagers[key]?.page, subscription == history.subscription(key, page) else { return }
-        history.pageEvents[key, default: 0] &+= 1
         history.pagers[key]?.received(id: e.id.hex, createdAt: e.createdAt, matchesFilter: matches, page: page.number)
     }
 
@@ -232,13 +229,13 @@ extension SyncEngine {
     /// A page times out when it brings nothing for `pageDeadline`, not when it takes longer: a page grown
     /// to 4 000 wraps on a slow link may take more than 15 s and is still coming.
     private func startPageDeadline(_ key: HistoryKey, _ subscription: SyncSubscription) {
-        let seen = history.pageEvents[key, default: 0]
+        let seen = history.pagers[key]?.eventsReceived ?? 0
         startPageTimer(key, after: Self.pageDeadline) { engine in await engine.pageDeadlinePassed(key, subscription, seen: seen) }
     }
 
     private func pageDeadlinePassed(_ key: HistoryKey, _ subscription: SyncSubscription, seen: Int) async {
         guard let page = history.pagers[key]?.page, subscription == history.subscription(key, page) else { return }
-        if history.pageEvents[key, default: 0] != seen { return startPageDeadline(key, subscription) }
+        if history.pagers[key]?.eventsReceived != seen { return startPageDeadline(key, subscription) }
         await pageEnded(key, subscription, .timedOut)
     }
 
