@@ -94,19 +94,14 @@ public struct DeliveryDoctor: Sendable {
         // Our lists on the indexers, and each member's relays checked, all at once.
         let indexers = await engine.indexers
         let me = self.me
-        async let indexerChecks = withTaskGroup(of: IndexerCheck.self) { group in
-            for url in indexers where !blocked.contains(url) {
-                group.addTask {
-                    let answer = await dialer.query([Filter(authors: [me], kinds: [InboxRelayRule.inboxKind, OwnRelayList.kind], limit: 2)], on: url, maxEvents: 10)
-                    var check = IndexerCheck(url: url)
-                    check.error = answer.error
-                    let mine = answer.events.filter { $0.pubkey.hex == me && $0.isValid }
-                    check.hasInbox = mine.contains { $0.kind == InboxRelayRule.inboxKind }
-                    check.hasRelayList = mine.contains { $0.kind == OwnRelayList.kind }
-                    return check
-                }
-            }
-            return await group.reduce(into: [IndexerCheck]()) { $0.append($1) }.sorted { $0.url < $1.url }
+        async let indexerChecks = Concurrently.map(indexers.filter { !blocked.contains($0) }.sorted()) { url in
+            let answer = await dialer.query([Filter(authors: [me], kinds: [InboxRelayRule.inboxKind, OwnRelayList.kind], limit: 2)], on: url, maxEvents: 10)
+            var check = IndexerCheck(url: url)
+            check.error = answer.error
+            let mine = answer.events.filter { $0.pubkey.hex == me && $0.isValid }
+            check.hasInbox = mine.contains { $0.kind == InboxRelayRule.inboxKind }
+            check.hasRelayList = mine.contains { $0.kind == OwnRelayList.kind }
+            return check
         }
         var lists = [Pubkey: (source: String, relays: [String], foundOn: String?, fetchedAt: Int64?)]()
         for person in people {
@@ -122,15 +117,9 @@ public struct DeliveryDoctor: Sendable {
         }
         let toCheck = Set(lists.values.flatMap(\.relays)).subtracting(blocked).sorted()
         // At most `checksAtOnce` connections at a time (everyone we know may name hundreds of relays).
-        let checks = await withTaskGroup(of: RelayCheck.self) { group in
-            var results = [String: RelayCheck](), next = toCheck.makeIterator()
-            for _ in 0..<Self.checksAtOnce { if let url = next.next() { group.addTask { await Self.check(url, dialer) } } }
-            while let done = await group.next() {
-                results[done.url] = done
-                if let url = next.next() { group.addTask { await Self.check(url, dialer) } }
-            }
-            return results
-        }
+        let checks = Dictionary(uniqueKeysWithValues: await Concurrently.map(toCheck, atMost: Self.checksAtOnce) { url in
+            (url, await Self.check(url, dialer))
+        })
         var members = [Member]()
         for person in people {
             let list = lists[person]!

@@ -44,18 +44,13 @@ public actor LinkPreviewCache {
             let batch = Array(due[index..<min(index + Self.parallelFetches, due.count)])
             index += batch.count
             let fetcher = self.fetcher
-            let results = await withTaskGroup(of: (String, Result<LinkPreview, LinkPreviewFetcher.Failure>).self) { group in
-                for url in batch {
-                    group.addTask {
-                        // Assigned, then returned: Swift 6.3.1 at -O loses a child's value returned from inside
-                        // `do throws(…) { return … }` in a task group's closure (titles were never fetched in
-                        // release builds; `linkstr-bench media` fails when this regresses).
-                        let result: Result<LinkPreview, LinkPreviewFetcher.Failure>
-                        do throws(LinkPreviewFetcher.Failure) { result = .success(try await fetcher.fetch(url)) } catch { result = .failure(error) }
-                        return (url, result)
-                    }
-                }
-                return await group.reduce(into: [(String, Result<LinkPreview, LinkPreviewFetcher.Failure>)]()) { $0.append($1) }
+            let results = await Concurrently.map(batch) { url -> (String, Result<LinkPreview, LinkPreviewFetcher.Failure>) in
+                // Assigned, then returned: Swift 6.3.1 at -O loses a child's value returned from inside
+                // `do throws(…) { return … }` in a task group's closure (titles were never fetched in
+                // release builds; `linkstr-bench media` fails when this regresses).
+                let result: Result<LinkPreview, LinkPreviewFetcher.Failure>
+                do throws(LinkPreviewFetcher.Failure) { result = .success(try await fetcher.fetch(url)) } catch { result = .failure(error) }
+                return (url, result)
             }
             for (url, result) in results {
                 switch result {

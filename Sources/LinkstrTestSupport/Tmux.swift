@@ -82,6 +82,17 @@ public final class Tmux {
         try tmux(["paste-buffer", "-p", "-b", "f", "-t", name])
     }
 
+    /// The programs the window's shell is running: the app while it runs, `sleep` once it has ended
+    /// (the pane outlives it, see `start`). The shell runs them without job control, so tmux's own
+    /// `pane_current_command` names the shell; its children are read from /proc instead.
+    public func runningCommands(_ name: String) throws -> [String] {
+        let shell = try tmux(["display-message", "-p", "-t", name, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+        return children.split(separator: " ").compactMap { pid in
+            (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
     public func screen(_ name: String, escapes: Bool = false) throws -> String {
         try tmux(["capture-pane", "-p", "-t", name] + (escapes ? ["-e"] : []))
     }

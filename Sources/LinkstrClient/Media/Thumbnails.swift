@@ -76,11 +76,8 @@ public actor Thumbnails {
             let batch = Array(due[index..<min(index + Self.parallelFetches, due.count)])
             index += batch.count
             let fetcher = self.fetcher, media = self.media, clock = self.clock
-            let results = await withTaskGroup(of: (String, Result<Thumbnail, ThumbnailFailure>).self) { group in
-                for (link, source) in batch {
-                    group.addTask { (link, await Self.fetch(link, from: source, fetcher: fetcher, into: media, now: clock())) }
-                }
-                return await group.reduce(into: [(String, Result<Thumbnail, ThumbnailFailure>)]()) { $0.append($1) }
+            let results = await Concurrently.map(batch) { link, source in
+                (link, await Self.fetch(link, from: source, fetcher: fetcher, into: media, now: clock()))
             }
             for (link, result) in results {
                 switch result {

@@ -102,13 +102,8 @@ extension SyncEngine {
             for (relay, members) in plan.extra { dial[relay, default: []] += members }
             guard !dial.isEmpty else { break }
             connections += dial.count
-            let round = await withTaskGroup(of: InboxDelivery.Report.self) { group in
-                for (relay, members) in dial {
-                    let events = members.sorted().flatMap { wraps[$0] ?? [] }
-                    group.addTask { await delivery.deliver(events, to: relay) }
-                }
-                return await group.reduce(into: [InboxDelivery.Report]()) { $0.append($1) }
-            }
+            let calls = dial.keys.sorted().map { relay in (relay, dial[relay, default: []].sorted().flatMap { wraps[$0] ?? [] }) }
+            let round = await Concurrently.map(calls) { relay, events in await delivery.deliver(events, to: relay) }
             for report in round {
                 reports.append(report)
                 excluded.insert(report.relay)  // tried: the next round looks elsewhere
@@ -118,7 +113,7 @@ extension SyncEngine {
                         outcomes[member] = .inbox(relay: report.relay)
                         waiting.remove(member)
                     } else {
-                        let why = mine.lazy.compactMap { report.refusals[$0.id.hex] }.first ?? report.error ?? "refused"
+                        let why = mine.compactMap { report.refusals[$0.id.hex] }.first ?? report.error ?? "refused"
                         failures[member, default: []].append((report.relay, why))
                     }
                 }

@@ -52,18 +52,19 @@ extension SyncEngine {
         var elsewhere = Set(discovery.indexers)
         for member in wanted { for hint in read("someone's relay hints", { try store.relayHints(member) }) ?? [] { elsewhere.insert(hint) } }
         // The relays their NIP-05 documents list, for those with no list at all whose kind 0 names one
-        // (the fallback: at most `nip05PerLookup` documents fetched at once).
-        let identified = wanted.lazy.filter { let r = self.deliveryRecipient($0); return r.inbox == nil && r.readRelays == nil }
-            .compactMap { m -> (Pubkey, NIP05Relays.Identifier)? in
-                guard let text = self.read("a profile's NIP-05", { try self.store.profileNIP05(m) }) ?? nil,
-                      let id = NIP05Relays.identifier(text) else { return nil }
-                return (m, id)
-            }.prefix(Self.nip05PerLookup)
-        let fromNIP05 = await withTaskGroup(of: [String].self) { group in
-            for (member, id) in identified { group.addTask { await delivery.nip05Relays(id, pubkey: member) ?? [] } }
-            return await group.reduce(into: [String]()) { $0 += $1 }
+        // (the fallback: at most `nip05PerLookup` documents fetched at once). Read here, on the actor,
+        // into values: a lazy chain over our state iterated in the fetches' task group ran off the actor
+        // and aborted every command for anyone who knew such a person (issue 52).
+        var identified = [(member: Pubkey, id: NIP05Relays.Identifier)]()
+        for member in wanted where identified.count < Self.nip05PerLookup {
+            let known = deliveryRecipient(member)
+            guard known.inbox == nil, known.readRelays == nil,
+                  let text = read("a profile's NIP-05", { try store.profileNIP05(member) }) ?? nil,
+                  let id = NIP05Relays.identifier(text) else { continue }
+            identified.append((member, id))
         }
-        elsewhere.formUnion(fromNIP05)
+        let fromNIP05 = await Concurrently.map(identified) { person in await delivery.nip05Relays(person.id, pubkey: person.member) ?? [] }
+        elsewhere.formUnion(fromNIP05.joined())
         elsewhere.subtract(ours)
         elsewhere = elsewhere.filter { !blocked.contains($0) }
         var answered = [String: String?]()
@@ -71,12 +72,9 @@ extension SyncEngine {
         // Bounded: the indexers first, then the others, at most `relaysPerLookup` connections.
         let indexers = discovery.indexers.filter(elsewhere.contains)
         let asked = Array((indexers + elsewhere.subtracting(indexers).sorted()).prefix(Self.relaysPerLookup))
-        let othersTask = Task { await withTaskGroup(of: (String, InboxDelivery.Answer).self) { group in
-            for relay in asked { group.addTask { (relay, await delivery.query(filters, on: relay, maxEvents: most)) } }
-            return await group.reduce(into: [(String, InboxDelivery.Answer)]()) { $0.append($1) }
-        } }
+        async let othersAnswers = Concurrently.map(asked) { relay in (relay, await delivery.query(filters, on: relay, maxEvents: most)) }
         let fromOurs = await queryEach(filters, timeout: .nanoseconds(delivery.timeout.nanoseconds))
-        let others = await withTaskCancellationHandler { await othersTask.value } onCancel: { othersTask.cancel() }
+        let others = await othersAnswers
         let wantedSet = Set(wanted)
         if let answer = fromOurs {
             for e in answer.events { storeDiscoveredList(e, wanted: wantedSet, foundOn: answer.sources[e.id.hex]?.sorted().first, now: now) }

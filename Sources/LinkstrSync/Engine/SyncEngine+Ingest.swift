@@ -96,6 +96,7 @@ extension SyncEngine {
     /// Full batches as long as there are some, up to `maxBatchesInFlight` at once (one is opened while
     /// the one before is written); a partial batch waits for the timer or `flush()`.
     private func drainFullBatches() async {
+        // isolated body: it reads `ingestion` (captures self), so Swift runs it on the engine, and its children call back in
         await withTaskGroup(of: Void.self) { group in
             var running = 0
             while true {

@@ -58,10 +58,7 @@ extension SyncEngine {
         configured.readsInformation = false
         let delivery = configured
         let targets = discovery.indexers.filter { !ours.contains($0) && !blocked.contains($0) }
-        let reports = await withTaskGroup(of: InboxDelivery.Report.self) { group in
-            for relay in targets { group.addTask { await delivery.deliver(events, to: relay) } }
-            return await group.reduce(into: [InboxDelivery.Report]()) { $0.append($1) }
-        }
+        let reports = await Concurrently.map(targets) { relay in await delivery.deliver(events, to: relay) }
         for report in reports where report.error != nil {
             log.info("list not handed to an indexer", metadata: ["relay": "\(report.relay)", "error": "\(report.error ?? "")"])
         }
