@@ -1,6 +1,6 @@
 import Foundation
 
-// linkstr-bench [protocol|store|ingest|sync|tui|view|field|junk|junk-stream|sync-tui|sync-news|wipe|backup|search|speed|cold-memory|media|media-tui|outbox|profiles|all] [N] [relay, for speed]: release-mode benchmarks; figures go to docs/BENCHMARKS.md.
+// linkstr-bench [protocol|store|ingest|sync|tui|view|field|junk|junk-stream|sync-tui|sync-news|wipe|backup|search|speed|cold-memory|media|media-tui|outbox|profiles|all] [N] [relay, for speed; variants, for junk-stream]: release-mode benchmarks; figures go to docs/BENCHMARKS.md.
 let args = Array(CommandLine.arguments.dropFirst())
 let mode = args.first ?? "all"
 let n = args.dropFirst().first.flatMap(Int.init)
@@ -14,7 +14,7 @@ do {
     case "view": ViewBench.run(posts: n ?? 100)
     case "field": try FieldBench.run(bytes: n ?? 1 << 20)
     case "junk": try JunkBench.run(count: n ?? 100_000)
-    case "junk-stream": try JunkStreamBench.run(seconds: n ?? 60)
+    case "junk-stream": try await JunkStreamBench.run(seconds: n ?? 60, variants: args.dropFirst(2).first == "variants")
     case "sync-tui": try await SyncTUIBench.run(wraps: n ?? 10_000)
     case "sync-news": try await SyncTUIBench.run(wraps: n ?? 20_000, keys: 0, idle: 30)
     case "wipe": try WipeBench.run(posts: n ?? 100_000)

@@ -14,6 +14,10 @@ usage: fault_proxy.py PORT UPSTREAM MODE ARG
                     counts of AUTH and REQ messages received, and of connections, are kept in FILE ("auths reqs connections")
   flood N           after the live subscription's REQ, stream N junk gift wraps on it (0: without end):
                     correct ids, a real pubkey, bad signatures (a relay that keeps streaming)
+  variants FILE     after the live subscription's REQ, stream variants of the genuine gift wrap in FILE on it
+                    without end: each with a new created_at and its id made again, every other one with the
+                    wrap's own signature, the rest with a random one (what anyone could mint without the
+                    one-time key)
   tls PREFIX        forward everything, serving wss:// with the certificate PREFIX.pem and key PREFIX.key
   closed SPEC       refuse history pages (REQ linkstr-backfill-… with an `until`) with CLOSED: SPEC is
                     "TIMES|REASON" (TIMES -1: every time), counted over all connections
@@ -30,7 +34,7 @@ import json
 import ssl
 import sys
 
-from junk import junk_wrap
+from junk import junk_wrap, wrap_variants
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import serve
 
@@ -53,6 +57,15 @@ async def flood(client, sub, recipient, count):
     while count == 0 or sent < count:
         await client.send(json.dumps(["EVENT", sub, junk_wrap(recipient)]))
         sent += 1
+        if sent % 200 == 0:
+            await asyncio.sleep(0)
+
+
+async def stream_variants(client, sub):
+    with open(ARG_TEXT) as f:
+        genuine = json.load(f)
+    for sent, variant in enumerate(wrap_variants(genuine), 1):
+        await client.send(json.dumps(["EVENT", sub, variant]))
         if sent % 200 == 0:
             await asyncio.sleep(0)
 
@@ -121,6 +134,10 @@ async def handler(client):
                     if parsed[0] == "REQ" and parsed[1] == "linkstr-live":
                         recipient = parsed[2].get("#p", [""])[0]
                         asyncio.create_task(flood(client, parsed[1], recipient, ARG))
+                if MODE == "variants":
+                    parsed = json.loads(message)
+                    if parsed[0] == "REQ" and parsed[1] == "linkstr-live":
+                        asyncio.create_task(stream_variants(client, parsed[1]))
                 if MODE == "closed":
                     parsed = json.loads(message)
                     if (parsed[0] == "REQ" and parsed[1].startswith("linkstr-backfill-") and "until" in parsed[2]

@@ -3,7 +3,6 @@ import LinkstrDomain
 import LinkstrRelay
 import LinkstrTestSupport
 import NostrProtocol
-import Synchronization
 import XCTest
 
 /// Issue 52: someone whose kind 0 names a NIP-05 identifier aborted every command and the app for good
@@ -138,17 +137,5 @@ private struct NIP05Person {
         try publish(events, on: url)
     }
 
-    private func publish(_ events: [NostrEvent], on url: String) throws {
-        let done = DispatchSemaphore(value: 0), failure = Mutex<String?>(nil)
-        Task {
-            let pool = RelayPool()
-            await pool.setRelays([(url, true)])
-            _ = await pool.waitForWritableRelay()
-            if case .failure(let e) = await pool.publish(events, timeout: .seconds(20)) { failure.withLock { $0 = "\(e)" } }
-            await pool.stop()
-            done.signal()
-        }
-        done.wait()
-        if let failure = failure.withLock({ $0 }) { throw HarnessFailure(description: "publishing failed: \(failure)") }
-    }
+    private func publish(_ events: [NostrEvent], on url: String) throws { try DirectPublish.events(events, to: url) }
 }

@@ -43,6 +43,34 @@ final class EngineIngestTests: XCTestCase {
         await t.engine.stop()
     }
 
+    /// Issue 53 (1): another wrap around a seal already opened (signed right: only its sender can make
+    /// one) is junk, told to the relay's meter and never written as a processed wrap; the first stays.
+    func testAnotherWrapAroundASealAlreadyOpenedIsJunk() async throws {
+        let t = try EngineUnderTest()
+        let bob = SecretKey.generate()
+        try await t.engine.start()
+        await t.engine.handle(.ready(relay: relay))
+        await t.engine.handle(.eose(relay: relay, subscription: SyncSubscription.live.id))
+        guard case .success(let s) = OutboundPlanner.createSession(name: "Films", members: [t.me], me: bob.publicKey.hex, now: t.clock.start,
+                                                                    random: SystemRandom()) else { return XCTFail("no session planned") }
+        let me = try PublicKey(hex: t.me)
+        let seal = try NIP59.seal(rumor: s.rumor.rumor(author: bob.publicKey), sender: bob, recipient: me, now: t.clock.start, random: SystemRandom())
+        let wraps = try (0..<3).map { _ in try NIP59.wrap(seal: seal, recipient: me, now: t.clock.start, random: SystemRandom()) }
+        XCTAssertEqual(Set(wraps.map(\.id)).count, 3)
+        XCTAssertTrue(wraps.allSatisfy { (try? $0.verify()) != nil }, "each variant is signed right")
+        await t.engine.handle(.event(relay: relay, subscription: SyncSubscription.live.id, wraps[0]))
+        await t.engine.flush()
+        for variant in wraps.dropFirst() { await t.engine.handle(.event(relay: relay, subscription: SyncSubscription.live.id, variant)) }
+        await t.engine.flush()
+        let stats = await t.engine.stats
+        XCTAssertEqual(stats.applied, 1)
+        XCTAssertEqual(stats.duplicates, 0, "a variant is not a duplicate: it is never written")
+        XCTAssertEqual(stats.invalidWraps, 2)
+        XCTAssertEqual(try t.store.alreadyProcessed(wraps.map(\.id.hex)), [wraps[0].id.hex])
+        XCTAssertEqual(t.pool.state.withLock { $0.checked[relay]?.junk }, 2, "told to the relay's junk meter")
+        await t.engine.stop()
+    }
+
     func testAPartialBatchOfHistoryWaitsLongerThanOneOfNews() async throws {
         let t = try EngineUnderTest()
         let bob = SecretKey.generate()

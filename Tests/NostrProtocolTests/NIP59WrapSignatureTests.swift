@@ -2,8 +2,9 @@ import LinkstrTestSupport
 import NostrProtocol
 import XCTest
 
-/// `NIP59.unwrap` does not check the one-time key's signature (anyone can mint one): what stands in
-/// for it is the wrap's id, NIP-44's MAC and the seal's signature. Each forgery here is stopped by one.
+/// `NIP59.unwrap` checks every layer, the one-time key's signature included (issue 53: the iOS app
+/// refuses a wrap without it, and without it anyone can mint variants of a genuine wrap). Each forgery
+/// here is stopped by one check, and the cheap ones come first.
 final class NIP59WrapSignatureTests: XCTestCase {
     private let recipient = SecretKey.generate(using: SeededRandom(seed: 5901))
     private let sender = SecretKey.generate(using: SeededRandom(seed: 5902))
@@ -26,29 +27,45 @@ final class NIP59WrapSignatureTests: XCTestCase {
         }
     }
 
-    func testAWrapWithAnotherSignatureOpensToTheSameRumorFromTheSameSender() throws {
-        let wrap = try genuine()
-        let zeroed = replacing(wrap, sig: Signature(bytes: [UInt8](repeating: 0, count: 64))!, rehash: false)
-        XCTAssertThrowsError(try zeroed.verify())
-        let opened = try NIP59.unwrap(zeroed, recipient: recipient), original = try NIP59.unwrap(wrap, recipient: recipient)
-        XCTAssertEqual(opened.rumorID, original.rumorID)
-        XCTAssertEqual(opened.sender, sender.publicKey)
-        XCTAssertEqual(opened.rumor.content, "hello")
+    func testAWrapWithAZeroedOrAnotherWrapsSignatureIsRefused() throws {
+        let wrap = try genuine(), other = try genuine("other")
+        XCTAssertEqual(try NIP59.unwrap(wrap, recipient: recipient).rumor.content, "hello")
+        expect(replacing(wrap, sig: Signature(bytes: [UInt8](repeating: 0, count: 64))!, rehash: false),
+               { $0 == .invalidWrap(.invalidSignature) }, "a zeroed signature")
+        expect(replacing(wrap, sig: other.sig, rehash: false), { $0 == .invalidWrap(.invalidSignature) }, "another wrap's signature")
     }
 
-    func testChangedContentIsStoppedByTheIDOrByTheMAC() throws {
+    /// A relay's variant of a genuine wrap: a new date, the id made again, the old signature (or any).
+    func testAVariantWithANewDateIsRefusedByTheSignature() throws {
+        let wrap = try genuine()
+        for shift: Int64 in [1, -3_600, 86_400] {
+            let moved = UnsignedEvent(pubkey: wrap.pubkey, createdAt: wrap.createdAt + shift, kind: wrap.kind, tags: wrap.tags, content: wrap.content)
+            let variant = NostrEvent(id: moved.id, pubkey: wrap.pubkey, createdAt: moved.createdAt, kind: wrap.kind, tags: wrap.tags,
+                                     content: wrap.content, sig: wrap.sig)
+            expect(variant, { $0 == .invalidWrap(.invalidSignature) }, "dated \(shift) s apart")
+        }
+    }
+
+    /// The same wrap signed again by a key of the forger's: its id and signature are right.
+    private func resigned(_ e: NostrEvent, content: String? = nil, by key: SecretKey) -> NostrEvent {
+        UnsignedEvent(pubkey: key.publicKey, createdAt: e.createdAt, kind: e.kind, tags: e.tags, content: content ?? e.content).signed(with: key, random: random)
+    }
+
+    func testChangedContentIsStoppedByTheIDTheSignatureOrTheMAC() throws {
         let wrap = try genuine()
         var bytes = Array(wrap.content.utf8)
         bytes[60] = bytes[60] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
         let changed = String(decoding: bytes, as: UTF8.self)
         expect(replacing(wrap, content: changed, rehash: false), { $0 == .invalidWrap(.idMismatch) }, "content changed, id kept")
-        expect(replacing(wrap, content: changed, rehash: true), { $0 == .notRecipient }, "content changed, id made again")
+        expect(replacing(wrap, content: changed, rehash: true), { $0 == .invalidWrap(.invalidSignature) }, "content changed, id made again")
+        expect(resigned(wrap, content: changed, by: SecretKey.generate(using: random)), { $0 == .notRecipient }, "content changed, signed anew")
     }
 
     func testAnotherOneTimeKeyCannotOpenTheSeal() throws {
         let wrap = try genuine()
-        let other = SecretKey.generate(using: random).publicKey
-        expect(replacing(wrap, pubkey: other, rehash: true), { $0 == .notRecipient }, "the wrap claims another one-time key")
+        let other = SecretKey.generate(using: random)
+        expect(replacing(wrap, pubkey: other.publicKey, rehash: true), { $0 == .invalidWrap(.invalidSignature) }, "another key, the old signature")
+        expect(resigned(wrap, by: other), { $0 == .notRecipient }, "the wrap signed by another one-time key")
     }
 
     func testContentThatIsNotNIP44IsRefusedBeforeAnyKeyIsDerived() throws {

@@ -25,6 +25,9 @@ struct IngestState {
     var junkSinceTrim = 0
     /// Junk seen again (already known, not checked twice) per relay, not yet told to the pool.
     var knownJunk: [String: Int] = [:]
+    /// The wrap each seal was opened from: another wrap around a seal already opened is a variant, junk
+    /// (only its sender can make one now that the wrap's signature is checked; nothing is gained by it).
+    var sealsOpened = BoundedIDMap<EventID>(capacity: 100_000)
     /// When the allocator was last given memory back (the engine's monotonic time).
     var lastTrim: Duration = .zero
     static let queuedBatches = 2
@@ -194,17 +197,26 @@ extension SyncEngine {
         stats.unwrapSeconds += Self.seconds(ContinuousClock.now) - Self.seconds(unwrapStart)
         stats.decryptions += batch.count
         var messages = [InboundMessage]()
+        var variants = Set<EventID>()
         for (item, result) in zip(batch, opened) {
+            if case .success(let wrap) = result {
+                if let first = ingestion.sealsOpened[wrap.sealID], first != item.event.id {
+                    variants.insert(item.event.id)
+                } else {
+                    ingestion.sealsOpened.insert(wrap.sealID, item.event.id)
+                }
+            }
             switch result {
-            case .failure:
-                // Junk (a bad id, not for us, undecryptable, a bad seal) costs no disk: remembered in memory only.
+            case .failure, .success where variants.contains(item.event.id):
+                // Junk (a bad id or signature, not for us, undecryptable, a bad seal, another wrap around a
+                // seal already opened) costs no disk: remembered in memory only.
                 stats.invalidWraps += 1
                 checked[item.relay, default: (0, 0)].junk += 1
                 failed.append(item.event.id)
                 ingestion.junkSinceTrim += 1
-            case .success(let decoded):
+            case .success(let wrap):
                 checked[item.relay, default: (0, 0)].valid += 1
-                switch decoded {
+                switch wrap.decoded {
                 case .success(let m): messages.append(m)
                 case .failure(.notLinkstr): stats.notLinkstr += 1
                 case .failure: stats.rejectedPayloads += 1
@@ -214,7 +226,7 @@ extension SyncEngine {
         returnMemoryAfterJunk()
         await reportChecked(checked)
         let processed = zip(batch, opened).compactMap { item, result in
-            (try? result.get()) == nil ? nil : ProcessedWrap(id: item.event.id.hex, createdAt: item.event.createdAt)
+            (try? result.get()) == nil || variants.contains(item.event.id) ? nil : ProcessedWrap(id: item.event.id.hex, createdAt: item.event.createdAt)
         }
         // Posts of sessions not met yet wait for them in memory while the history is read (`SessionlessHold`).
         let store = self.store
@@ -301,7 +313,12 @@ extension SyncEngine {
     }
 
     /// A wrap fully checked and unwrapped (or why not), then its rumor decoded (or why not).
-    typealias Opened = Result<Result<InboundMessage, InboundDecoder.Rejection>, GiftWrapError>
+    /// A wrap opened: its seal (to tell variants apart) and its payload decoded, or why it is junk.
+    struct OpenedWrap: Sendable {
+        let sealID: EventID
+        let decoded: Result<InboundMessage, InboundDecoder.Rejection>
+    }
+    typealias Opened = Result<OpenedWrap, GiftWrapError>
 
     /// Fully checked unwraps and payload decoding, spread over the cores (each unwrap is ~200 µs of
     /// elliptic-curve work).
@@ -321,8 +338,8 @@ extension SyncEngine {
                         guard i < wraps.count else { break }
                         let (event, source) = wraps[i]
                         results.set(i, Result { () throws(GiftWrapError) in try NIP59.unwrap(event, recipient: identity, cache: cache) }.map { gift in
-                            InboundDecoder.decode(rumor: gift.rumor, rumorID: gift.rumorID, sender: gift.sender, wrapID: event.id.hex,
-                                                  source: source, receivedAt: receivedAt)
+                            OpenedWrap(sealID: gift.seal.id, decoded: InboundDecoder.decode(rumor: gift.rumor, rumorID: gift.rumorID, sender: gift.sender,
+                                                                                             wrapID: event.id.hex, source: source, receivedAt: receivedAt))
                         })
                     }
                 }

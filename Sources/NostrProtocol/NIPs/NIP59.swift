@@ -68,16 +68,15 @@ public enum NIP59 {
 
     // MARK: opening
 
-    /// Opens a gift wrap addressed to `recipient`, checking every layer: wrap kind and id; its one-time
-    /// key a point; decryption (NIP-44's MAC); seal kind, tags, id and signature; rumor unsigned, rumor id,
-    /// and seal author == rumor author.
+    /// Opens a gift wrap addressed to `recipient`, checking every layer: wrap kind, id and signature; its
+    /// one-time key a point; decryption (NIP-44's MAC); seal kind, tags, id and signature; rumor unsigned,
+    /// rumor id, and seal author == rumor author.
     ///
-    /// The wrap's own signature is not checked. It is made by a one-time key anyone can mint, so it
-    /// proves nothing a forger could not also produce: the wrap's integrity is its id (its content, key,
-    /// date and tags hashed, checked here) and NIP-44's MAC, the sender's authenticity the seal's
-    /// signature. rust-nostr's `UnwrappedGift::from_gift_wrap` skips it too (its pool checks events as
-    /// they arrive). It was a quarter of an unwrap's time (`linkstr-bench protocol`), and a wrap with a
-    /// bad signature costs at most an ECDH and a MAC (nothing more if its content is not a NIP-44 payload).
+    /// The wrap's own signature is checked (issue 53), as the iOS app's strict decoder does (wire 2026
+    /// §9) and rust-nostr's pool does on receipt: it binds the wrap's date and tags to the one-time key,
+    /// so nobody but the sender (a relay included) can mint variants of a genuine wrap that would each cost
+    /// a full unwrap. The cheap checks come first and the verify before any ECDH, on the same lifted key
+    /// the ECDH then uses: a bad signature costs one verify and is refused as junk.
     public static func unwrap(_ wrap: NostrEvent, recipient: SecretKey, cache: ConversationKeyCache? = nil) throws(GiftWrapError) -> UnwrappedGift {
         guard wrap.kind == giftWrapKind else { throw .notGiftWrap(kind: wrap.kind) }
         guard wrap.unsigned.id == wrap.id else { throw .invalidWrap(.idMismatch) }
@@ -88,6 +87,7 @@ public enum NIP59 {
         do { sealed = try NIP44.Payload(wrap.content) } catch { throw .cannotDecrypt(error) }
         let oneTimeKey: LiftedPublicKey
         do { oneTimeKey = try LiftedPublicKey(wrap.pubkey) } catch { throw .cannotDecrypt(.invalidKey(error)) }
+        guard Schnorr.verify(signature: wrap.sig, message: wrap.id.raw, publicKey: oneTimeKey) else { throw .invalidWrap(.invalidSignature) }
 
         let outerKey: ConversationKey
         do { outerKey = try NIP44.conversationKey(secretKey: recipient, publicKey: oneTimeKey) } catch { throw .cannotDecrypt(error) }
