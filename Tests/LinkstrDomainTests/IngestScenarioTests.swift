@@ -108,15 +108,44 @@ final class IngestScenarioTests: XCTestCase {
     // MARK: the membership gate
 
     func testMembershipWindows() throws {
-        let msgs = [F.create(sid, by: alice, members: [alice, me, bob], at: 10),
-                    F.members(sid, by: alice, members: [alice, me], at: 20),
-                    F.members(sid, by: alice, members: [alice, me, bob], at: 30)]
+        let msgs = [F.create(sid, by: alice, members: [alice, me, bob], at: 1_010),
+                    F.members(sid, by: alice, members: [alice, me], at: 1_020),
+                    F.members(sid, by: alice, members: [alice, me, bob], at: 1_030)]
         var s = state(msgs)
-        XCTAssertEqual(try s.ingest(F.root(sid, by: bob, at: 15)).outcome, .applied, "inside [10, 20)")
-        XCTAssertEqual(try s.ingest(F.root(sid, by: bob, at: 25)).outcome, .pending(.membership), "removed during [20, 30)")
-        XCTAssertEqual(try s.ingest(F.root(sid, by: bob, at: 30)).outcome, .applied, "re-added at 30 (start inclusive)")
-        XCTAssertEqual(try s.ingest(F.root(sid, by: bob, at: 9)).outcome, .pending(.membership), "before the session")
-        XCTAssertEqual(try s.ingest(F.root(sid, by: carol, at: 35)).outcome, .pending(.membership), "never a member")
+        XCTAssertEqual(try s.ingest(F.root(sid, by: bob, at: 1_015)).outcome, .applied, "inside [1010, 1020)")
+        XCTAssertEqual(try s.ingest(F.root(sid, by: bob, at: 1_025)).outcome, .pending(.membership), "removed during [1020, 1030)")
+        XCTAssertEqual(try s.ingest(F.root(sid, by: bob, at: 1_030)).outcome, .applied, "re-added at 1030 (start inclusive)")
+        XCTAssertEqual(try s.ingest(F.root(sid, by: bob, at: 409)).outcome, .pending(.membership), "over ten minutes before the session")
+        XCTAssertEqual(try s.ingest(F.root(sid, by: carol, at: 1_035)).outcome, .pending(.membership), "never a member")
+    }
+
+    /// Issue 53 (2): a post, reaction or reply dated up to ten minutes before its sender's first membership
+    /// began (a phone's clock a few seconds slow) is placed in time order; a removal stays exact, even
+    /// just before a re-add; the result does not depend on the order things arrive in.
+    func testASlowClockBeforeAFirstMembershipIsForgivenForTenMinutes() throws {
+        let create = F.create(sid, by: alice, members: [alice, me, bob], at: 10_000)
+        let addCarol = F.members(sid, by: alice, members: [alice, me, bob, carol], at: 20_000)
+        let removeBob = F.members(sid, by: alice, members: [alice, me, carol], at: 30_000)
+        let readdBob = F.members(sid, by: alice, members: [alice, me, bob, carol], at: 30_100)
+        let slow = F.root(sid, by: bob, at: 9_995, url: "https://example.com/slow", id: "P-slow")
+        let edge = F.root(sid, by: bob, at: 9_400, url: "https://example.com/edge", id: "P-edge")
+        let early = F.root(sid, by: bob, at: 9_399, url: "https://example.com/early", id: "P-early")
+        let carolsFirst = F.root(sid, by: carol, at: 19_990, url: "https://example.com/carol", id: "P-carol")
+        let reaction = F.reaction(sid, post: "P-slow", by: carol, at: 19_991)
+        let betweenRemovalAndReadd = F.root(sid, by: bob, at: 30_050, url: "https://example.com/gap", id: "P-gap")
+        let all = [create, addCarol, removeBob, readdBob, slow, edge, early, carolsFirst, reaction, betweenRemovalAndReadd]
+        for order in [all, Array(all.reversed()), [slow, reaction, carolsFirst, early, edge, betweenRemovalAndReadd, readdBob, removeBob, addCarol, create]] {
+            let s = state(order)
+            XCTAssertEqual(s.postViews(in: sid).map(\.id), ["P-carol", "P-slow", "P-edge"], "in time order (newest first), whatever the order they came in")
+            XCTAssertEqual(s.reactionSummaries(postID: "P-slow").map(\.emoji), ["👍"])
+        }
+        var s = state([create])
+        XCTAssertEqual(try s.ingest(slow).outcome, .applied)
+        XCTAssertEqual(try s.ingest(early).outcome, .pending(.membership), "more than ten minutes early")
+        // Live: dated and received a moment before the snapshot that adds its author.
+        XCTAssertEqual(try s.ingest(F.root(sid, by: carol, at: 19_995, id: "P-live", source: .live, receivedAt: 19_996)).outcome, .pending(.membership))
+        XCTAssertEqual(try s.ingest(addCarol).outcome, .applied)
+        XCTAssertTrue(s.postViews(in: sid).map(\.id).contains("P-live"), "released when the snapshot that adds her comes")
     }
 
     func testBackdatedLiveEventsFromRemovedMembersAreRejected() throws {

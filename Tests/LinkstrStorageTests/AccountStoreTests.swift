@@ -341,9 +341,9 @@ final class SessionDeleteStorageTests: StorageTestCase {
         let post = MessageFactory.root("S", by: alice, at: 15, url: "https://example.com/purged")
         _ = try store.ingest([MessageFactory.create("S", by: m, members: [m, alice], at: 10), post,
                               MessageFactory.reaction("S", post: post.rumorID, by: m, at: 16),
-                              MessageFactory.root("S", by: alice, at: 5, url: "https://example.com/before-membership")], now: 20)
+                              MessageFactory.root("S", by: MessageFactory.carol, at: 12, url: "https://example.com/not-a-member")], now: 20)
         try store.setArchived("S", true)
-        XCTAssertGreaterThan(try local.db.scalar("SELECT count(*) FROM staged_messages").int ?? 0, 0, "a post from before the session waits")
+        XCTAssertGreaterThan(try local.db.scalar("SELECT count(*) FROM staged_messages").int ?? 0, 0, "a post from someone not in the session waits")
         // A post deleted by its author (a tombstone), and the page title of a shared link.
         let gone = MessageFactory.root("S", by: alice, at: 17, url: "https://example.com/gone")
         _ = try store.ingest([gone, MessageFactory.delete("S", post: gone.rumorID, by: alice, at: 18)], now: 21)

@@ -264,12 +264,13 @@ extension IngestStore {
 
     // MARK: the membership gate
 
-    /// Author and self active at the rumor's time; for live arrivals also at the time it arrived.
-    /// Backfilled and own messages skip the "now" check, so history from since-removed members restores.
+    /// Author and self active at the rumor's time (or joining for the first time within `joinGrace` of it:
+    /// a slow clock); for live arrivals also at the time it arrived. Backfilled and own messages skip the
+    /// "now" check, so history from since-removed members restores.
     func passesGate(author: Pubkey, createdAt: Int64, arrivals: Arrivals, _ d: SessionDerivation) -> Bool {
-        guard d.isActive(author, at: createdAt), d.isActive(me, at: createdAt) else { return false }
+        guard d.isActiveOrJoining(author, at: createdAt), d.isActiveOrJoining(me, at: createdAt) else { return false }
         if arrivals.trusted { return true }
-        return arrivals.liveAt.contains { d.isActive(author, at: $0) && d.isActive(me, at: $0) }
+        return arrivals.liveAt.contains { d.isActiveOrJoining(author, at: $0) && d.isActiveOrJoining(me, at: $0) }
     }
 
     private func outcome(for status: CandidateStatus) -> IngestOutcome {

@@ -29,6 +29,25 @@ public struct SessionDerivation: Equatable, Sendable {
         return timeline[lo - 1].members.contains(member)
     }
 
+    /// How long before someone's first membership began a message of theirs still counts: a phone's clock
+    /// a few seconds slow, or a first post sent a moment before the snapshot that added its author. The
+    /// iOS app drops such messages; we place them in time order (docs/spec/departures.md).
+    public static let joinGrace: Int64 = 600
+
+    /// Active at `t`, or joining for the first time within `joinGrace` after it: named by no snapshot at or
+    /// before `t` and by one dated up to `joinGrace` later. The end of a membership stays exact: after a
+    /// removal nothing is let in early, not even before a later re-add.
+    public func isActiveOrJoining(_ member: Pubkey, at t: Int64) -> Bool {
+        var lo = 0, hi = timeline.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if timeline[mid].createdAt <= t { lo = mid + 1 } else { hi = mid }
+        }
+        if lo > 0, timeline[lo - 1].members.contains(member) { return true }
+        if timeline[..<lo].contains(where: { $0.members.contains(member) }) { return false }
+        return timeline[lo...].prefix { $0.createdAt <= t + Self.joinGrace }.contains { $0.members.contains(member) }
+    }
+
     /// Everyone ever named by a valid snapshot (current and former members).
     public var everyMember: [Pubkey] {
         var seen = Set<Pubkey>()

@@ -33,7 +33,9 @@ public final class AccountStore: Sendable {
             // A damaged key is said in words (it once fell through to a second INSERT: "UNIQUE constraint failed").
             guard case .blob(let wrapped) = row["wrapped_data_key"], let number = row["number"].int,
                   let cipher = try? FieldCipher.unwrap(wrapped, for: secretKey, random: random) else { throw damagedDataKey }
-            return AccountStore(owner: owner, number: number, db: db, cipher: cipher)
+            let store = AccountStore(owner: owner, number: number, db: db, cipher: cipher)
+            store.recheckHeldUnderTheCurrentRule()
+            return store
         }
         let (cipher, wrapped) = try FieldCipher.create(for: secretKey, random: random)
         let number = try db.write { c in
@@ -289,4 +291,7 @@ public enum Setting: String, Sendable, CaseIterable {
     case mutedSessions = "app.muted.sessions"
     /// Where the app was when it quit (JSON: pane, session, post), to open there again.
     case uiPosition = "app.ui.position"
+    /// The membership rule what is staged was last checked under ("2": ten minutes allowed before a first
+    /// membership, issue 53); absent on a database staged under the first.
+    case membershipRule = "ingest.membership.rule"
 }

@@ -20,7 +20,7 @@ extension EffectRunner {
             let page = try store.postPage(in: sid, limit: limit + 1)
             let summary = try actions.summary(of: sid)
             return [.sessions(.feedLoaded(sessionID: sid, summary: summary, posts: Array(page.prefix(limit)),
-                                changes: try store.membershipChanges(in: sid), hasMore: page.count > limit))]
+                                changes: try store.membershipChanges(in: sid), hasMore: page.count > limit, held: try store.heldPosts(in: sid)))]
                 + loadLinkTitles(page.map(\.post.url), fetching: summary?.standing == .listed, session: sid)
         case .post(.loadPost(let id)):
             guard let store, let actions else { return [] }

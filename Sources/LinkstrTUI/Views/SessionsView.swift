@@ -226,7 +226,13 @@ enum FeedView {
         }
         let dots = feed.summary?.standing ?? .listed == .listed
         let top = area.y + 1
-        let height = area.bottom - top
+        // Posts held for want of membership (issue 53) are said on the feed's last row, never hidden.
+        var bottom = area.bottom
+        if let held = HeldReason.summary(feed.held.map(\.reason)), bottom - top > 2 {
+            bottom -= 1
+            c.put("  \(held) · :held to see them", x: 0, y: bottom, Style(.warning), limit: c.width - 1)
+        }
+        let height = bottom - top
         let all = LinesCache.lines(state, feed, width: c.width)
         if all.isEmpty {
             c.put(feed.loading ? "  loading…" : "  no posts yet. press c to share a link.", x: 0, y: top + 1, Style(.dim))
@@ -256,7 +262,7 @@ enum FeedView {
         }
         // Older posts exist beyond the last one loaded: said under it (issue 33 item 4: nothing said so).
         let below = top + min(height, all.count - start)
-        if feed.hasMore, start + height >= all.count, below < area.bottom {
+        if feed.hasMore, start + height >= all.count, below < bottom {
             c.put(feed.loading ? "  loading older posts…" : "  ··· older posts: j or PgDn load them, G goes to the oldest", x: 0, y: below,
                   Style(.dim), limit: c.width - 1)
         }

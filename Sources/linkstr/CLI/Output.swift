@@ -25,7 +25,8 @@ enum Output {
         [("npub", .string((try? PublicKey(hex: hex))?.npub ?? hex)), ("pubkey", .string(hex))]
     }
 
-    static func session(_ s: SessionSummary) -> JSONValue {
+    /// `held`: the account's counts of posts the membership gate holds, by session (issue 53).
+    static func session(_ s: SessionSummary, held: [String: Int]) -> JSONValue {
         .object(JSONObject([
             ("id", .string(s.id)), ("name", .string(s.name)), ("creator", .string(s.creator)),
             ("members", .array(s.members.map { .string($0) })), ("unread", .bool(s.showsUnread)),
@@ -33,6 +34,8 @@ enum Output {
             ("is_member", .bool(s.isMember)), ("updated_at", .integer(s.lastActivityAt)),
             // "listed", "request" (a stranger's session waiting for accept/decline) or "declined".
             ("standing", .string(s.standing.rawValue)),
+            // Posts held for want of membership (dated before their sender joined, …): `posts ID --held`.
+            ("held", .integer(Int64(held[s.id] ?? 0))),
         ]))
     }
 

@@ -22,7 +22,7 @@ struct SessionCommand: AsyncParsableCommand {
             let (me, store) = try ctx.account()
             let members = try members.map(PubkeyNormalizer.cliKey)
             let id = try await ctx.withActions(me, store) { try await $0.createSession(name: name, members: members, now: ctx.now, random: SystemRandom()) }
-            if global.json, let s = try store.sessionSummary(id) { printLine(Output.json(Output.session(s))) } else { printLine(id) }
+            if global.json, let s = try store.sessionSummary(id) { printLine(Output.json(Output.session(s, held: try store.heldPostCounts()))) } else { printLine(id) }
         }
     }
 
@@ -37,7 +37,7 @@ struct SessionCommand: AsyncParsableCommand {
             let (me, store) = try ctx.account()
             let members = try members.map(PubkeyNormalizer.cliKey)
             try await ctx.withActions(me, store) { try await $0.setMembers(session: id, members: members, now: ctx.now, random: SystemRandom()) }
-            if global.json, let s = try store.sessionSummary(id) { printLine(Output.json(Output.session(s))) }
+            if global.json, let s = try store.sessionSummary(id) { printLine(Output.json(Output.session(s, held: try store.heldPostCounts()))) }
         }
     }
 
@@ -51,7 +51,7 @@ struct SessionCommand: AsyncParsableCommand {
             let ctx = try CLIContext(global)
             let (me, store) = try ctx.account()
             try await ctx.withActions(me, store) { try await $0.renameSession(id, to: name, now: ctx.now, random: SystemRandom()) }
-            if global.json, let s = try store.sessionSummary(id) { printLine(Output.json(Output.session(s))) }
+            if global.json, let s = try store.sessionSummary(id) { printLine(Output.json(Output.session(s, held: try store.heldPostCounts()))) }
         }
     }
 
@@ -92,7 +92,10 @@ struct SessionCommand: AsyncParsableCommand {
             let (me, store) = try ctx.account()
             let list: SessionList = requests ? .requests : archived ? .archived : .active
             let sessions = try await ctx.withActions(me, store) { try $0.sessionListing(list).rows }
-            if global.json { printLine(Output.json(.array(sessions.map(Output.session)))) } else { sessions.forEach { printLine(Output.sessionLine($0)) } }
+            if global.json {
+                let held = try store.heldPostCounts()
+                printLine(Output.json(.array(sessions.map { Output.session($0, held: held) })))
+            } else { sessions.forEach { printLine(Output.sessionLine($0)) } }
         }
     }
 
@@ -139,7 +142,7 @@ struct SessionCommand: AsyncParsableCommand {
             do { try actions.decideRequest(id, decision) } catch let e as AccountActions.RequestError { throw CLIError(e.description) }
             return try actions.summary(of: id)
         }
-        if global.json, let row { printLine(Output.json(Output.session(row))) }
+        if global.json, let row { printLine(Output.json(Output.session(row, held: try store.heldPostCounts()))) }
     }
 }
 
@@ -184,11 +187,33 @@ struct PostsCommand: LinkstrCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Session id.", completion: Completion.sessionIDs) var session: String
     @Option(parsing: .unconditional, help: "At most this many.", transform: Count.parse) var limit = 200
+    @Flag(help: "The posts held for want of membership instead (dated before their sender joined, …), oldest first, with why.")
+    var held = false
 
     func execute() async throws {
         let (_, store) = try CLIContext(global).account()
         guard try store.sessionSummary(session) != nil else { throw SendRuleError.unknownSession }
+        let holding = try store.heldPosts(in: session)
+        if held { return try Self.printHeld(holding, store, json: global.json) }
         try Self.print(try store.postPage(in: session, limit: limit), store, json: global.json)
+        // Said on stderr, so a script reading the JSON array still gets only posts.
+        if let summary = HeldReason.summary(holding.map(\.reason)) { printError("\(summary) (`linkstr posts \(session) --held` to see them).") }
+    }
+
+    /// Held posts: as `posts` prints posts, each with `held_reason` (JSON) or its reason on its first line.
+    static func printHeld(_ held: [HeldPost], _ store: AccountStore, json: Bool) throws {
+        let views = held.map { PostView(post: $0.post, unread: false, reactions: []) }
+        if json {
+            let values = zip(views, held).map { view, h -> JSONValue in
+                guard case .object(var o) = Output.post(view) else { return .null }
+                o.members.append((key: "held_reason", value: .string(h.reason.rawValue)))
+                return .object(o)
+            }
+            printLine(Output.json(.array(values)))
+            return
+        }
+        let naming = try PersonNaming(store)
+        for (view, h) in zip(views, held) { printLine("held: \(h.reason.rawValue)\n" + Output.postLines(view) { naming.name($0) }) }
     }
 
     /// Posts as `posts` and `search` print them: JSON, or a few lines each with names as the app shows them.

@@ -42,6 +42,9 @@ struct SyncCommand: LinkstrCommand {
         let run = try await session.runSync(timeout: .milliseconds(Int(timeout * 1000)), follow: follow ? .milliseconds(Int(timeout * 1000)) : nil)
         let (relays, history, stats, backfilled) = (run.relays, run.history, run.stats, run.backfilled)
         printer.cancel()
+        // Posts the membership gate holds in listed sessions (issue 53), kept and shown, never dropped.
+        let listed = Set(try session.store.listedSessionIDs())
+        let held = try session.store.heldPostCounts().filter { listed.contains($0.key) }
         // What could not be stored (a full disk) will be read again next time: this run is not complete.
         let complete = run.complete
         if global.json {
@@ -66,9 +69,13 @@ struct SyncCommand: LinkstrCommand {
                 ("profiles_reconcile_bytes", .integer(Int64(stats.profilesReconcileBytes))),
                 ("relays", .array(relayObjects)),
                 ("store_error", stats.lastStoreError.map { .string($0) } ?? .null),
+                ("held", .integer(Int64(held.values.reduce(0, +)))),
             ]))))
         } else {
             printLine("received \(stats.wrapsReceived) gift wraps (\(stats.wrapsAlreadyProcessed) already known), opened \(stats.decryptions), applied \(stats.applied), waiting \(stats.pending)")
+            for (id, count) in held.sorted(by: { $0.key < $1.key }) {
+                printLine("\(count) post\(count == 1 ? "" : "s") held in \(id): their senders were not members at their dates (`linkstr posts \(id) --held`)")
+            }
         }
         // Complete on some relay; the others are named (scripts read stdout, people stderr).
         let behind = relays.filter { history[$0.url] != .finished && $0.status != .disabled }

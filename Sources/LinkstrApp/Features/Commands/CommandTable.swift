@@ -76,6 +76,7 @@ enum CommandTable {
         Command(["rename"], help: ":rename NAME", argumentNames: { state in (state.sessions.open?.summary).map { [DisplayText.singleLine($0.name)] } ?? [] },
                 AppReducer.renameCommand),
         Command(["delete-session"], help: ":delete-session", AppReducer.deleteSessionCommand),
+        Command(["held"], help: ":held", AppReducer.heldCommand),
         Command(["relay"], help: ":relay add|remove|test URL", AppReducer.relayCommand),
         Command(["doctor"], help: ":doctor", AppReducer.doctorCommand),
         Command(["export"], help: ":export[-ios] PATH") { state, input in AppReducer.exportCommand(&state, input, ios: false) },

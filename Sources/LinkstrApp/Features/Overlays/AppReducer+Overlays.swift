@@ -130,6 +130,8 @@ extension AppReducer {
             return exportFormKey(&state, &f, key)
         case .doctor(let report):
             return doctorKey(&state, report, key)
+        case .heldPosts(let sid, let scroll):
+            return heldPostsKey(&state, sid, scroll, key)
         case .searchResults(let selection):
             return searchResultsKey(&state, selection, key)
         case .none:

@@ -19,6 +19,8 @@ public enum Overlay: Equatable, Sendable {
     case searchResults(selection: Int)
     /// `:doctor`: can each member be reached where they read (issue 30).
     case doctor(DoctorReport)
+    /// `:held`: the open session's posts held for want of membership (issue 53), scrolled.
+    case heldPosts(sessionID: String, scroll: Int)
 }
 
 /// The delivery doctor's report as the app shows it: lines already worded and wrapped, scrolled.

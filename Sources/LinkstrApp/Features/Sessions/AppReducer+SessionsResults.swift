@@ -24,7 +24,7 @@ extension AppReducer {
                 state.sessions.open = feed
             }
             return state.pendingPosition != nil ? restorePendingPosition(&state) : []
-        case .feedLoaded(let sid, let summary, let posts, let changes, let hasMore):
+        case .feedLoaded(let sid, let summary, let posts, let changes, let hasMore, let held):
             guard var feed = state.sessions.open, feed.sessionID == sid else { return [] }
             guard summary != nil || feed.summary == nil else {
                 // The session went away while open (its creator deleted it): back to the list.
@@ -39,6 +39,7 @@ extension AppReducer {
             feed.summary = summary ?? feed.summary
             feed.posts = posts
             feed.membershipChanges = changes
+            feed.held = held
             feed.hasMore = hasMore
             feed.loading = false
             if feed.selectOldestWhenLoaded {

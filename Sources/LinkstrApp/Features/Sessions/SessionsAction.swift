@@ -3,7 +3,8 @@ import LinkstrDomain
 /// What happened to the sessions list and an open feed: rows and posts read, sessions made, renamed, deleted.
 public enum SessionsAction: Equatable, Sendable {
     case sessionsLoaded(SessionListing)
-    case feedLoaded(sessionID: String, summary: SessionSummary?, posts: [PostView], changes: [MembershipChange], hasMore: Bool)
+    /// `held`: the session's posts the membership gate holds (dated before their sender joined, …).
+    case feedLoaded(sessionID: String, summary: SessionSummary?, posts: [PostView], changes: [MembershipChange], hasMore: Bool, held: [HeldPost] = [])
     /// The drafts kept on disk (a restart brings them back).
     case draftsLoaded([String: Draft])
     case mutedLoaded(Set<String>)

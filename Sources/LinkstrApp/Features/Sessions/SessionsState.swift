@@ -42,6 +42,8 @@ public struct SessionFeed: Equatable, Sendable {
     public var summary: SessionSummary?
     public var posts: [PostView] = []
     public var membershipChanges: [MembershipChange] = []
+    /// Posts held for want of membership, oldest first: counted under the feed, listed by `:held`.
+    public var held: [HeldPost] = []
     public var selection = 0
     public var scroll = 0
     public var loading = true

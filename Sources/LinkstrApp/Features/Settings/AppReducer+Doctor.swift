@@ -15,21 +15,29 @@ extension AppReducer {
 
     static func doctorKey(_ state: inout AppState, _ report: DoctorReport, _ key: Key) -> [AppEffect] {
         var report = report
-        let page = max(1, state.screen.rows - 8)
-        let furthest = max(0, report.lines.count - page)
-        switch key {
-        case .escape, .char("q"):
+        guard let scroll = scrolled(report.scroll, lines: report.lines.count, state, key) else {
             state.overlay = nil
             return []
-        case .down, .char("j"): report.scroll = min(furthest, report.scroll + 1)
-        case .up, .char("k"): report.scroll = max(0, report.scroll - 1)
-        case .pageDown, .char(" "): report.scroll = min(furthest, report.scroll + page)
-        case .pageUp: report.scroll = max(0, report.scroll - page)
-        case .home, .char("g"): report.scroll = 0
-        case .end, .char("G"): report.scroll = furthest
-        default: break
         }
+        report.scroll = scroll
         state.overlay = .doctor(report)
         return []
+    }
+
+    /// A report shown over the pane (the doctor's, the held posts) scrolled by `key`: ↑/↓, j/k, the pages,
+    /// g/G; nil when the key closes it (Esc, q).
+    static func scrolled(_ scroll: Int, lines: Int, _ state: AppState, _ key: Key) -> Int? {
+        let page = max(1, state.screen.rows - 8)
+        let furthest = max(0, lines - page)
+        switch key {
+        case .escape, .char("q"): return nil
+        case .down, .char("j"): return min(furthest, scroll + 1)
+        case .up, .char("k"): return max(0, scroll - 1)
+        case .pageDown, .char(" "): return min(furthest, scroll + page)
+        case .pageUp: return max(0, scroll - page)
+        case .home, .char("g"): return 0
+        case .end, .char("G"): return furthest
+        default: return scroll
+        }
     }
 }
