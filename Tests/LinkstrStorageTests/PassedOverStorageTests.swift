@@ -40,7 +40,7 @@ final class PassedOverStorageTests: StorageTestCase {
         // The accounts read back as before, and pass events over from now on.
         let held = try sessionsHoldingPosts(local.db)
         let a = try local.account(F.first, now: 2_000)
-        XCTAssertReadsBack(try a.visibleState(), try F.reference(F.first, F.firstMessages, choices: true).visibleState, released: held)
+        assertReadsBack(try a.visibleState(), try F.reference(F.first, F.firstMessages, choices: true).visibleState, released: held)
         XCTAssertEqual(try a.relayList(MessageFactory.bob, kind: 10_050), F.inboxList)
         let sets = (try a.profileNegentropySet([MessageFactory.bob]).count, try a.preferenceNegentropySet().count)
         try a.passOver(String(repeating: "7", count: 64), createdAt: 3, scope: .author(MessageFactory.bob))

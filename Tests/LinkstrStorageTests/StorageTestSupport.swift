@@ -32,7 +32,7 @@ class StorageTestCase: XCTestCase {
 /// The one difference allowed is read state in `released`, the sessions whose held posts today's membership
 /// rule let in when the account was opened (issue 53): they were hidden when the session was marked read,
 /// so they come in unread. Everything else (posts, reactions, names, members, order) must be the same.
-func XCTAssertReadsBack(_ shown: VisibleState, _ reference: VisibleState, released: Set<String>,
+func assertReadsBack(_ shown: VisibleState, _ reference: VisibleState, released: Set<String>,
                         file: StaticString = #filePath, line: UInt = #line) {
     func withoutReadState(_ v: VisibleState) -> VisibleState {
         let sessions = v.sessions.map { s -> SessionSummary in
