@@ -7,11 +7,11 @@ import Synchronization
 /// updates; `linkstr sync` runs it once to a deadline (`run`).
 extension AccountSession {
     /// The pool takes the relay list, the engine its subscriptions, and a profile name typed while
-    /// offline goes out.
+    /// offline starts going out (on the engine's own task: nothing waits for it).
     public func startSync() async throws {
         await applyRelays()
         try await engine.start()
-        await engine.publishPendingProfileName()
+        await engine.startPublishingPendingProfileName()
     }
 
     /// Once the history is read: our inbox relays (kind 10050) when they changed, and preference records
@@ -34,6 +34,9 @@ extension AccountSession {
         public var stats: SyncStats
         public var relays: [RelaySnapshot]
         public var history: [String: HistoryPager.Outcome]
+        /// What was still waiting to go out at the deadline, in words ("profile name not published yet: no
+        /// relay answered"): it stays pending for the next run.
+        public var unfinished: [String] = []
     }
 
     /// Starts syncing, waits for the history up to `timeout`, does the after-history work within what is
@@ -41,16 +44,25 @@ extension AccountSession {
     /// `follow` when asked, then stops: the deadline holds even while a relay keeps streaming (receiving
     /// stops, what is buffered is stored).
     public func runSync(timeout: Duration, follow: Duration? = nil) async throws -> SyncRun {
-        try await startSync()
+        // The deadline counts from the start: nothing before the history's wait may spend it twice.
         let deadline = time.monotonic() + timeout
-        let backfilled = await engine.waitForBackfill(timeout: timeout)
-        if backfilled { await Self.untilDeadline(deadline, on: time) { [self] in await self.afterHistory() } }
+        try await startSync()
+        let backfilled = await engine.waitForBackfill(timeout: max(.zero, deadline - time.monotonic()))
+        if backfilled {
+            await Self.untilDeadline(deadline, on: time) { [self] in
+                await self.afterHistory()
+                await self.engine.waitForPendingProfileName()
+            }
+        }
         if let follow { await time.sleep(follow) }
         let relays = await engine.relaySnapshots()
         let history = await engine.historyOutcomes()
+        var unfinished = [String]()
+        if await engine.profileNamePending { unfinished.append("profile name not published yet: no relay accepted it in time; it goes out on the next sync") }
         await close()
         let stats = await engine.settledStats()
-        return SyncRun(complete: backfilled && stats.storeFailures == 0, backfilled: backfilled, stats: stats, relays: relays, history: history)
+        return SyncRun(complete: backfilled && stats.storeFailures == 0, backfilled: backfilled, stats: stats, relays: relays, history: history,
+                       unfinished: unfinished)
     }
 
     /// Runs `work` until it is done or `deadline` passes, whichever comes first (past the deadline it is

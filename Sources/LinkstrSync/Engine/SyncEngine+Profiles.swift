@@ -16,6 +16,8 @@ struct ProfilesState {
     var nextPart = 0
     /// Each relay's parts still to read, one at a time (`+ProfileHistory`).
     var waiting: [String: [Int]] = [:]
+    /// A profile name typed while offline going out (`startPublishingPendingProfileName`); ended by `stop()`.
+    var pendingNameTask: Task<Void, Never>?
 }
 
 /// Profiles (kind 0) of the people we know and our own, their inbox and relay lists (kinds 10050 and
@@ -111,6 +113,23 @@ extension SyncEngine {
 
     /// Publishes a name typed while offline or at account creation (`profile.name.pending`), if any; a
     /// failure leaves it pending for the next start, and says why.
+    /// Publishes a profile name typed while offline on a task of the engine's, ended by `stop()`: a sync's
+    /// deadline and the app's updates never wait for it (issue 53: `sync --timeout 10` took 27.5 s with
+    /// every relay down and a name pending). What has not gone out by then stays pending (`profileNamePending`).
+    public func startPublishingPendingProfileName() {
+        guard profiles.pendingNameTask == nil else { return }
+        profiles.pendingNameTask = Task { [weak self] in await self?.publishPendingProfileName() }
+    }
+
+    /// Until the pending profile name went out or failed (callers bound this by their deadline).
+    public func waitForPendingProfileName() async { await profiles.pendingNameTask?.value }
+
+    /// A profile name typed here that no relay has accepted yet.
+    public var profileNamePending: Bool {
+        if case .some(.some) = read("the pending profile name", { try store.setting(.profileNamePending) }) { return true }
+        return false
+    }
+
     public func publishPendingProfileName() async {
         guard case .some(let name?) = read("the pending profile name", { try store.setting(.profileNamePending) }) else { return }
         do { try await publishProfileName(name) } catch {

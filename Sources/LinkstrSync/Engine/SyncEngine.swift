@@ -131,6 +131,7 @@ public actor SyncEngine {
     public func stop() async {
         consumer?.cancel()
         preferences.uploadTask?.cancel()
+        profiles.pendingNameTask?.cancel()
         history.pageTimers.values.forEach { $0.cancel() }
         history.reconcile.answerTimers.values.forEach { $0.cancel() }
         history.reconcile.fetchTimers.values.forEach { $0.values.forEach { $0.cancel() } }

@@ -70,6 +70,7 @@ struct SyncCommand: LinkstrCommand {
                 ("relays", .array(relayObjects)),
                 ("store_error", stats.lastStoreError.map { .string($0) } ?? .null),
                 ("held", .integer(Int64(held.values.reduce(0, +)))),
+                ("unfinished", .array(run.unfinished.map { .string($0) })),
             ]))))
         } else {
             printLine("received \(stats.wrapsReceived) gift wraps (\(stats.wrapsAlreadyProcessed) already known), opened \(stats.decryptions), applied \(stats.applied), waiting \(stats.pending)")
@@ -77,6 +78,7 @@ struct SyncCommand: LinkstrCommand {
                 printLine("\(count) post\(count == 1 ? "" : "s") held in \(id): their senders were not members at their dates (`linkstr posts \(id) --held`)")
             }
         }
+        for work in run.unfinished { printError(work + ".") }
         // Complete on some relay; the others are named (scripts read stdout, people stderr).
         let behind = relays.filter { history[$0.url] != .finished && $0.status != .disabled }
         if complete && !behind.isEmpty {
