@@ -12,12 +12,16 @@ extension AccountActions {
         case ours(String)
         case alreadyBlocked(String)
         case notBlocked(String)
+        /// Blocking the only relay we read gift wraps from would leave friends nowhere to deliver.
+        case onlyInbox(String)
         public var description: String {
             switch self {
             case .invalid(let input): return RelayURL.invalidMessage + " (\(DisplayText.singleLine(input)))"
             case .ours(let url): return "\(url) is one of your relays: remove it first (linkstr relays remove \(url))."
             case .alreadyBlocked(let url): return "\(url) is already blocked."
             case .notBlocked(let url): return "\(url) is not blocked."
+            case .onlyInbox(let url):
+                return "\(url) is your only inbox relay (your kind 10050): choose another first (linkstr relays inbox URL…, or --reset for your relays)."
             }
         }
     }
@@ -38,7 +42,18 @@ extension AccountActions {
         guard !ours.contains(url) else { throw OwnListFailure.ours(url) }
         let current = try store.blockedRelayRecord()
         guard !(current?.relays.contains(url) ?? false) else { throw OwnListFailure.alreadyBlocked(url) }
-        return try await saveBlocked(BlockedRelayList.edit(current: current.map { ($0.tags, $0.content, $0.createdAt) }, block: url, now: now), url)
+        // A relay we publish as our inbox leaves it first (issue 53): friends must not keep delivering where
+        // we never read. Our kind 10002 holds only our relays, which cannot be blocked (`.ours`).
+        let inbox = try store.chosenInboxRelays() ?? []
+        if inbox.contains(url) {
+            guard inbox.count > 1 else { throw OwnListFailure.onlyInbox(url) }
+            try store.setChosenInboxRelays(inbox.filter { $0 != url })
+        }
+        let edit = try await saveBlocked(BlockedRelayList.edit(current: current.map { ($0.tags, $0.content, $0.createdAt) }, block: url, now: now), url)
+        guard inbox.contains(url) else { return edit }
+        let published = await (try engine()).publishOwnListsNow()
+        let said = "also taken out of your inbox relays (kind 10050)" + (published ? ", published" : ": saved here; it goes to your relays at the next chance")
+        return ListEdit(relay: url, published: edit.published, note: [edit.note, said].compactMap { $0 }.joined(separator: "; "))
     }
 
     public func unblockRelay(_ input: String, now: Int64) async throws -> ListEdit {
@@ -79,7 +94,7 @@ extension AccountActions {
         let blocked = Set(try blockedRelays())
         if let bad = urls.first(where: blocked.contains) { throw OwnListFailure.alreadyBlocked(bad) }
         try store.setChosenInboxRelays(urls.isEmpty ? nil : urls)
-        let published = await (try engine()).publishOwnListsIfChanged()
+        let published = await (try engine()).publishOwnListsNow()
         return ListEdit(relay: nil, published: published, note: published ? nil : "saved here; it goes to your relays at the next chance")
     }
 }

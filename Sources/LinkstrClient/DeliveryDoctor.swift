@@ -139,7 +139,10 @@ public struct DeliveryDoctor: Sendable {
         }
         let inbox = try store.chosenInboxRelays()
         let published = try store.setting(.inboxPublished)
-        let ours = Ours(relays: ourRelays, inbox: inbox ?? ourRelays, inboxChosen: inbox != nil, inboxPublished: published?.isEmpty == false,
+        // Published means the list as it is now went out (the engine announces `inbox.joined(" ")`), not
+        // that some list once did: after an edit or a block it says "not published yet" until it has.
+        let current = (inbox ?? ourRelays).joined(separator: " ")
+        let ours = Ours(relays: ourRelays, inbox: inbox ?? ourRelays, inboxChosen: inbox != nil, inboxPublished: published == current && !current.isEmpty,
                         relayListPublished: try store.ownRelayList() != nil, indexers: await indexerChecks, blocked: blocked.sorted())
         return Report(ours: ours, members: members, sessionID: sessionID)
     }

@@ -189,6 +189,9 @@ enum ProtocolBench {
         rows.append(("wrap id (serialise + SHA-256)", time { for w in wraps { precondition(w.unsigned.id == w.id) } }, false))
         var lifted = [LiftedPublicKey]()
         rows.append(("one-time key onto the curve (lift_x, once)", try time { lifted = try wraps.map { try LiftedPublicKey($0.pubkey) } }, true))
+        rows.append(("wrap signature (Schnorr verify, key lifted)", time {
+            for (w, key) in zip(wraps, lifted) { precondition(Schnorr.verify(signature: w.sig, message: w.id.raw, publicKey: key)) }
+        }, true))
         var outer = [ConversationKey]()
         rows.append(("wrap key (ECDH + HKDF-extract)", try time { outer = try lifted.map { try NIP44.conversationKey(secretKey: recipient, publicKey: $0) } }, true))
         rows.append(("open the wrap (base64, keys, HMAC, ChaCha20)", try time { sealBytes = try zip(wraps, outer).map { try NIP44.decryptToBytes($0.content, conversationKey: $1) } }, false))

@@ -12,6 +12,14 @@ extension SyncEngine {
         return await pool.snapshots().filter(\.enabled).map(\.url).sorted()
     }
 
+    /// Our lists published now, after the user changed them (`relays inbox`, blocking an inbox relay): waits
+    /// for a relay to take them as a send does (bounded), where the housekeeping above never waits.
+    @discardableResult
+    public func publishOwnListsNow() async -> Bool {
+        guard await pool.untilWritable() == nil else { return false }
+        return await publishOwnListsIfChanged()
+    }
+
     /// NIP-17 and NIP-65: our kind 10050 names where we read gift wraps, our kind 10002 the relays we
     /// use. Each is published when it differs from what was last published, and only while a relay is
     /// connected (housekeeping: it never waits for a connection). True when something was published.

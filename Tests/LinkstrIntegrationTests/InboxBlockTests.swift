@@ -1,0 +1,53 @@
+import Foundation
+import LinkstrTestSupport
+import XCTest
+
+/// Issue 53 (4): blocking a relay we publish as our inbox (kind 10050) left it there, so friends kept
+/// delivering where we never read; `relays inbox URL…` waited for the next sync to publish. Now blocking
+/// takes it out and publishes the list at once (saying so), refuses to block the last one, and choosing
+/// inbox relays publishes at once. nostr-relay is ours, a silent server and LocalRelay are inbox relays.
+final class InboxBlockTests: XCTestCase {
+    func testBlockingAnInboxRelayTakesItOutOfOurPublishedInbox() throws {
+        let ours = try TestRelay()
+        defer { ours.stop() }
+        let silent = try InteropServer(script: "silent_tcp.py", arguments: [])
+        defer { silent.stop() }
+        let local = try RustRelay.start()
+        defer { local.stop() }
+        let home = try Home("inbox-block", relays: [ours.url])
+        defer { home.remove() }
+        let me = try home.createIdentity()
+        func published() throws -> [String] {
+            let lists = try RustNostrPeer.query(relay: ours.url, filter: ["kinds": [10050], "authors": [me.hex]])
+            let newest = lists.max { ($0["created_at"] as? Int ?? 0) < ($1["created_at"] as? Int ?? 0) }
+            return (newest?["tags"] as? [[String]] ?? []).filter { $0.first == "relay" }.map { $0[1] }
+        }
+        func json(_ args: [String]) throws -> [String: Any] { try XCTUnwrap(try home.ok(args + ["--json"]).json() as? [String: Any]) }
+
+        // Chosen: published at once (no sync in between).
+        XCTAssertEqual(try json(["relays", "inbox", ours.url, silent.url])["chosen"] as? Bool, true)
+        XCTAssertEqual(try published(), [ours.url, silent.url])
+        _ = try home.run(["sync", "--json", "--timeout", "10"])
+
+        // Blocked: out of the inbox, the list published again, and said.
+        let blocked = try json(["relays", "block", silent.url])
+        XCTAssertEqual(blocked["published"] as? Bool, true)
+        XCTAssertEqual(blocked["note"] as? String, "also taken out of your inbox relays (kind 10050), published")
+        XCTAssertEqual(try json(["relays", "inbox"])["relays"] as? [String], [ours.url])
+        XCTAssertEqual(try published(), [ours.url])
+        let doctor = try json(["doctor"])
+        let oursReport = try XCTUnwrap(doctor["ours"] as? [String: Any])
+        XCTAssertEqual(oursReport["inbox"] as? [String], [ours.url])
+        XCTAssertEqual(oursReport["inbox_published"] as? Bool, true)
+        XCTAssertEqual(oursReport["blocked"] as? [String], [silent.url])
+
+        // The only inbox relay cannot be blocked: the reason, and nothing changed.
+        try home.ok(["relays", "inbox", local.url])
+        XCTAssertEqual(try published(), [local.url])
+        let refused = try home.run(["relays", "block", local.url])
+        XCTAssertEqual(refused.status, 1, refused.err)
+        XCTAssertEqual(refused.err, "linkstr: \(local.url) is your only inbox relay (your kind 10050): choose another first (linkstr relays inbox URL…, or --reset for your relays).\n")
+        XCTAssertEqual(try json(["relays", "blocked"])["relays"] as? [String], [silent.url])
+        XCTAssertEqual(try json(["relays", "inbox"])["relays"] as? [String], [local.url])
+    }
+}
