@@ -37,6 +37,7 @@ public struct AccountSync: Sendable {
         }
         var entries = relays.poolEntries
         for relay in inbox where !entries.contains(where: { $0.url == relay }) { entries.append((relay, true)) }
+        await engine.setRelaysOverridden(relays.overridden)
         await pool.setRelays(entries.filter { !blocked.contains($0.url) })
     }
 }

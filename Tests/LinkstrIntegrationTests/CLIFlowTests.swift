@@ -172,9 +172,10 @@ final class CLIFlowTests: XCTestCase {
     /// NIP-17: our kind 10050 names the relays we read from; published once, again only when they change.
     func testInboxRelayListIsPublishedForTheRelaysInUse() throws {
         let relay = try TestRelay(), second = try TestRelay()
-        let home = try Home("inbox", relays: [relay.url])
+        var home = try Home("inbox", relays: [relay.url])
         defer { home.remove() }
         let (_, hex) = try home.createIdentity()
+        try home.storeRelays()  // what we publish as our lists follows our relays, never a --relay override
         func inbox(_ on: TestRelay) throws -> [[String: Any]] { try RustNostrPeer.query(relay: on.url, filter: ["kinds": [10050], "authors": [hex]]) }
         _ = try home.sync()
         var lists = try inbox(relay)
@@ -185,7 +186,8 @@ final class CLIFlowTests: XCTestCase {
         _ = try home.sync()
         XCTAssertEqual(try inbox(relay).map { $0["id"] as? String }, [first], "unchanged relays: not published again")
         // Reading from two relays now: the list names both, on both.
-        try home.ok(["sync", "--json", "--timeout", "20"], relays: [relay.url, second.url])
+        try home.ok(["relays", "add", second.url])
+        try home.ok(["sync", "--json", "--timeout", "20"])
         lists = try inbox(second)
         XCTAssertEqual(Set((lists.first?["tags"] as? [[String]]) ?? []), [["relay", relay.url], ["relay", second.url]])
         XCTAssertEqual(try inbox(relay).first?["id"] as? String, lists.first?["id"] as? String)
@@ -196,10 +198,12 @@ final class CLIFlowTests: XCTestCase {
     /// only elsewhere still receives them; never to a private address someone else named (unless allowed).
     func testWrapsReachARecipientWhoReadsOnlyFromTheirInboxRelay() throws {
         let shared = try TestRelay(), bobsInbox = try TestRelay()
-        let alice = try Home("outbox-a", relays: [shared.url]), bob = try Home("outbox-b", relays: [bobsInbox.url])
+        let alice = try Home("outbox-a", relays: [shared.url])
+        var bob = try Home("outbox-b", relays: [bobsInbox.url])
         defer { [alice, bob].forEach { $0.remove() } }
         _ = try alice.createIdentity()
         let (bobNpub, bobHex) = try bob.createIdentity()
+        try bob.storeRelays()
         _ = try bob.sync()  // publishes Bob's kind 10050 naming only his inbox relay
         // Relay lists spread beyond the relays they name (indexers, other clients): copy it to the shared relay.
         let list = try XCTUnwrap(try RustNostrPeer.query(relay: bobsInbox.url, filter: ["kinds": [10050], "authors": [bobHex]]).first)

@@ -103,6 +103,17 @@ struct Home {
 
     func remove() { try? FileManager.default.removeItem(at: directory) }
 
+    /// Makes this home's relays its account's own stored list (the defaults taken out; listing and editing
+    /// dial nothing) instead of a `--relay` override on every command: for tests of what we publish as our
+    /// lists, which an override never changes (issue 53). Call after `createIdentity`.
+    mutating func storeRelays() throws {
+        let urls = relays
+        relays = []
+        let defaults = (try ok(["relays", "list", "--json"]).json() as? [[String: Any]] ?? []).compactMap { $0["url"] as? String }
+        for url in urls { try ok(["relays", "add", url]) }
+        for url in defaults { try ok(["relays", "remove", url]) }
+    }
+
     static let passphrase = "correct horse battery staple"
 
     /// A home with an identity and link previews off (no fetch leaves the machine), ready for the app.

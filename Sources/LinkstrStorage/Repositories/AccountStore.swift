@@ -275,6 +275,9 @@ public enum Setting: String, Sendable, CaseIterable {
     case ownProfileStamp = "profile.own.stamp"
     /// The relay set our kind 10050 last announced.
     case inboxPublished = "inbox.published"
+    /// The `created_at` of the kind 10050 last published: the next is dated after it (a replaceable event
+    /// of the same second may lose to the older one on a relay).
+    case inboxPublishedAt = "inbox.published.at"
     /// Our kind 10050 relays as chosen (space-separated; absent: the relays we use).
     case inboxRelays = "inbox.relays"
     /// The relay set (and markers) our kind 10002 last announced.

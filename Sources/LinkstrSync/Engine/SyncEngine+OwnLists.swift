@@ -2,6 +2,12 @@ import LinkstrDomain
 import LinkstrRelay
 import NostrProtocol
 
+/// What the own lists depend on beyond the store.
+struct OwnListsState {
+    /// The pool's relays are `--relay`'s, for this run only: nothing is published from them.
+    var relaysOverridden = false
+}
+
 /// Our own lists (issue 30): the inbox relays (kind 10050), the NIP-65 relay list (kind 10002) and the
 /// blocked relays (kind 10006). Published when they changed, to our relays and, best effort, to the
 /// indexers (where people who share no relay with us look); read back from our relays, newest wins.
@@ -12,12 +18,27 @@ extension SyncEngine {
         return await pool.snapshots().filter(\.enabled).map(\.url).sorted()
     }
 
+    /// The pool's relays are `--relay`'s, for this run only (issue 53): our kind 10002 and a kind 10050 of
+    /// the relays we use would name them, announcing to the indexers a relay used once for a test. Nothing
+    /// is published from them; a list chosen meanwhile goes out on the next run with our own relays.
+    public func setRelaysOverridden(_ overridden: Bool) { ownLists.relaysOverridden = overridden }
+
     /// Our lists published now, after the user changed them (`relays inbox`, blocking an inbox relay): waits
     /// for a relay to take them as a send does (bounded), where the housekeeping above never waits.
     @discardableResult
     public func publishOwnListsNow() async -> Bool {
         guard await pool.untilWritable() == nil else { return false }
+        await untilRelaysSettle()
         return await publishOwnListsIfChanged()
+    }
+
+    /// Every enabled relay connected or given up on, for at most `limit`: a list sent while one is still
+    /// connecting never reaches it (the pool sends to the relays writable at that moment).
+    func untilRelaysSettle(limit: Duration = .seconds(3)) async {
+        let deadline = time.monotonic() + limit
+        while time.monotonic() < deadline, await pool.snapshots().contains(where: { $0.enabled && $0.status == .connecting }) {
+            await sleep(.milliseconds(50))
+        }
     }
 
     /// NIP-17 and NIP-65: our kind 10050 names where we read gift wraps, our kind 10002 the relays we
@@ -25,6 +46,7 @@ extension SyncEngine {
     /// connected (housekeeping: it never waits for a connection). True when something was published.
     @discardableResult
     public func publishOwnListsIfChanged() async -> Bool {
+        guard !ownLists.relaysOverridden else { return false }
         let snapshots = await pool.snapshots()
         guard snapshots.contains(where: { $0.status == .connected }) else { return false }
         var published = [NostrEvent]()
@@ -32,8 +54,14 @@ extension SyncEngine {
         let announced = inbox.joined(separator: " ")
         if !inbox.isEmpty, let current = read("the published inbox relays", { try store.setting(.inboxPublished) }), current != announced {
             do {
-                published.append(try await publish(NostrEventTemplates.inboxRelays(inbox, now: clock())))
-                write("the published inbox relays") { try store.setSetting(.inboxPublished, announced) }
+                // Replaceable: dated after the one it replaces, or a relay may keep the older of one second.
+                let last = (read("when our inbox relays were published", { try store.setting(.inboxPublishedAt) }) ?? nil).flatMap { Int64($0) } ?? 0
+                let event = try await publishList(NostrEventTemplates.inboxRelays(inbox, now: max(clock(), last + 1)))
+                published.append(event)
+                write("the published inbox relays") {
+                    try store.setSetting(.inboxPublished, announced)
+                    try store.setSetting(.inboxPublishedAt, String(event.createdAt))
+                }
             } catch {
                 log.info("inbox relays not published", metadata: ["error": "\(type(of: error))"])
             }
@@ -42,7 +70,7 @@ extension SyncEngine {
         if !ours.isEmpty, let current = read("our relay list", { try store.ownRelayList() }),
            let next = OwnRelayList.next(current: current, ours: ours, now: clock()) {
             do {
-                let event = try await publish(next.template)
+                let event = try await publishList(next.template)
                 write("our relay list") {
                     try store.setOwnRelayList(OwnRelayList.Current(tags: event.tags, content: event.content, createdAt: event.createdAt,
                                                                    addedByUs: next.addedByUs))
@@ -77,7 +105,7 @@ extension SyncEngine {
     public func publishBlockedRelays() async throws {
         guard let record = try store.blockedRelayRecord(), record.pending else { return }
         let template = UnsignedEventTemplate(kind: BlockedRelayList.kind, tags: record.tags, content: record.content, createdAt: record.createdAt)
-        let event = try await publish(template)
+        let event = try await publishList(template)
         var done = record
         done.pending = false
         done.createdAt = event.createdAt

@@ -50,6 +50,23 @@ extension SyncEngine {
         }
     }
 
+    /// One of our replaceable lists (kinds 10002, 10050, 10006): sent to every writable relay and waited for
+    /// from each (bounded), so a command that ends right after does not drop the copies for the slower
+    /// relays (they would keep the older list: "published" is remembered once any relay took it). Accepted
+    /// by one relay is enough; refused by all throws.
+    public func publishList(_ template: UnsignedEventTemplate) async throws -> NostrEvent {
+        if let error = await pool.untilWritable() { throw error }
+        let event = template.event(author: identity.publicKey).signed(with: identity, random: random)
+        switch await pool.publish([event], Self.publishTimeout, true) {
+        case .failure(let error): throw error
+        case .success(let receipt):
+            guard receipt.acceptedBy[event.id]?.isEmpty == false else {
+                throw PublishError.rejected(receipt.refusedBy.sorted { $0.key < $1.key }.first.map { "\($0.key): \($0.value)" } ?? "no relay took it")
+            }
+            return event
+        }
+    }
+
     /// A best-effort step (a NIP-09 deletion request): signed and sent to every connected writable relay,
     /// waiting for each answer (bounded), never throwing. Returns what each relay that did not accept said.
     public func publishBestEffort(_ template: UnsignedEventTemplate, timeout: Duration = .seconds(8)) async -> BestEffortReport {

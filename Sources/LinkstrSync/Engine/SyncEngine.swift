@@ -50,6 +50,7 @@ public actor SyncEngine {
     var followList = FollowListState()
     var outbox = OutboxState()
     var discovery = DiscoveryState()
+    var ownLists = OwnListsState()
     var waiters = Waiters<EngineWait>()
     var debounced = Set<Debounced>()
     public internal(set) var stats = SyncStats()
