@@ -117,8 +117,15 @@ public struct DeliveryDoctor: Sendable {
         }
         let toCheck = Set(lists.values.flatMap(\.relays)).subtracting(blocked).sorted()
         // At most `checksAtOnce` connections at a time (everyone we know may name hundreds of relays).
+        // One rule for what is dialled (issue 53): a relay of ours is dialled by the pool whatever its
+        // address, so it is checked the same way; others as an inbox delivery dials them (never a local or
+        // private address unless allowed). The doctor said "✗ … a local or private address" for our own
+        // loopback relay, then "delivered to their inbox (the same relay)".
+        var oursDialer = dialer
+        oursDialer.allowPrivateAddresses = true
+        let ourSet = Set(ourRelays), asOurs = oursDialer
         let checks = Dictionary(uniqueKeysWithValues: await Concurrently.map(toCheck, atMost: Self.checksAtOnce) { url in
-            (url, await Self.check(url, dialer))
+            (url, await Self.check(url, ourSet.contains(url) ? asOurs : dialer))
         })
         var members = [Member]()
         for person in people {

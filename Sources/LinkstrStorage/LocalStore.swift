@@ -47,6 +47,8 @@ public struct DataPaths: Sendable, Equatable {
         for dir in [home, identities, cache, config] {
             var info = stat()
             if stat(dir.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                // Another user's directory is refused untouched, never adopted (issue 53); ours is tightened.
+                if info.st_uid != geteuid() { throw .io(FileTrust.distrust(dir.path, allowRoot: false) ?? "\(dir.path) belongs to another user") }
                 // Tightened only when needed: on a read-only home (still readable) there is nothing to change.
                 if info.st_mode & 0o777 != 0o700, chmod(dir.path, 0o700) != 0, errno != EROFS {
                     throw .io("cannot make \(dir.path) private (0700): \(String(cString: strerror(errno)))")

@@ -50,6 +50,8 @@ public struct IdentityVault: Sendable {
     public func ncryptsec(for pubkey: Pubkey) throws(VaultError) -> String {
         let path = file(for: pubkey).path
         guard FileManager.default.fileExists(atPath: path) else { throw .unknownIdentity }
+        // A key another user planted (or can replace) is not ours to unlock (issue 53).
+        if let why = FileTrust.distrust(path, allowRoot: false) { throw .io(why + ".") }
         // An unreadable file is not a missing identity: say what is wrong with it.
         let bytes: [UInt8]
         do throws(BoundedRead.Failure) { bytes = try BoundedRead.file(path, limit: InputLimits.keyText, what: "the key file") } catch {

@@ -7,6 +7,8 @@ import LinkstrStorage
 enum ConfigText {
     static func read(_ url: URL) throws(TOMLFile.Failure) -> String? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        // What it holds is run (`player`, hooks) or shown: only a file of ours (or root's) that no one else can write.
+        if let why = FileTrust.distrust(url.path) { throw TOMLFile.Failure(why + ".") }
         let bytes: [UInt8]
         do throws(BoundedRead.Failure) { bytes = try BoundedRead.file(url.path, limit: InputLimits.configFile, what: "the file") } catch {
             throw TOMLFile.Failure(error.description)

@@ -36,7 +36,10 @@ public struct Theme: Equatable, Sendable {
         }
         candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("themes/\(file)"))
-        for url in candidates {
+        for (i, url) in candidates.enumerated() {
+            // The config directory's own theme: refused with its reason (another user's, or writable by
+            // others); the installed ones are tried in turn.
+            if i == 0, configDirectory != nil, let text = try ConfigText.read(url) { return try parse(text, source: url.path) }
             if case .some(let text?) = try? ConfigText.read(url) { return try parse(text, source: url.path) }
         }
         if let builtIn = builtIn[variant] { return try parse(builtIn, source: "built-in \(variant)") }
