@@ -72,11 +72,7 @@ enum JunkStreamBench {
 
     /// A stranger's session wrapped to `me`, put on the relay, its JSON in a file for the proxy.
     static func genuineWrap(to me: PublicKey, on url: String, in home: URL) async throws -> URL {
-        let sender = SecretKey.generate(), now = Int64(Date().timeIntervalSince1970)
-        let create = LinkstrPayload(conversationID: LinkstrID.make(SystemRandom()), rootID: "op", kind: .sessionCreate, timestamp: now - 30,
-                                    sessionName: "Minted", memberPubkeys: [sender.publicKey.hex, me.hex])
-        let wrap = try NIP59.giftWrap(rumor: UnsignedEvent(pubkey: sender.publicKey, createdAt: now - 30, kind: 44001, content: create.encoded()),
-                                      sender: sender, recipient: me, now: now)
+        let wrap = try PeerWraps.strangersSession("Minted", to: me, now: Int64(Date().timeIntervalSince1970))
         let publisher = RelayPool()
         await publisher.setRelays([(url, true)])
         _ = await publisher.waitForWritableRelay()

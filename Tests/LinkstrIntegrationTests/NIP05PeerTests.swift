@@ -130,10 +130,7 @@ private struct NIP05Person {
         let create = LinkstrPayload(conversationID: session, rootID: "op", kind: .sessionCreate, timestamp: now - 50, sessionName: "Free coins",
                                     memberPubkeys: [key.publicKey.hex, me.hex])
         let root = LinkstrPayload(conversationID: session, rootID: "", kind: .root, url: "https://example.com/coins", note: "hi", timestamp: now - 40)
-        let events = try [(create, now - 50), (root, now - 40)].map { payload, at in
-            try NIP59.giftWrap(rumor: UnsignedEvent(pubkey: key.publicKey, createdAt: at, kind: 44001, content: payload.encoded()),
-                               sender: key, recipient: me, now: now)
-        }
+        let events = try [(create, now - 50), (root, now - 40)].map { payload, at in try PeerWraps.wrap(payload, by: key, at: at, to: me, now: now) }
         try publish(events, on: url)
     }
 

@@ -24,8 +24,7 @@ final class SlowClockTests: XCTestCase {
             try bob.ok(["contacts", "add", alice.publicKey.npub, "--alias", "Alice"])
             let sid = LinkstrID.make(SystemRandom()), t = Int64(Date().timeIntervalSince1970) - 3_600
             func wrap(_ payload: LinkstrPayload, by key: SecretKey, at: Int64) throws -> NostrEvent {
-                try NIP59.giftWrap(rumor: UnsignedEvent(pubkey: key.publicKey, createdAt: at, kind: 44001, content: payload.encoded()),
-                                   sender: key, recipient: me, now: t + 1_000)
+                try PeerWraps.wrap(payload, by: key, at: at, to: me, now: t + 1_000)
             }
             func root(_ path: String, at: Int64, note: String) -> LinkstrPayload {
                 LinkstrPayload(conversationID: sid, rootID: "", kind: .root, url: "https://example.com/\(path)", note: note, timestamp: at)

@@ -51,11 +51,7 @@ final class WrapVariantTests: XCTestCase {
 
     /// A stranger's session wrapped to `me` and put on the relay; its JSON in a file for the proxy.
     static func genuineWrap(to me: PublicKey, on url: String) throws -> URL {
-        let sender = SecretKey.generate(), now = Int64(Date().timeIntervalSince1970)
-        let create = LinkstrPayload(conversationID: LinkstrID.make(SystemRandom()), rootID: "op", kind: .sessionCreate, timestamp: now - 30,
-                                    sessionName: "Minted", memberPubkeys: [sender.publicKey.hex, me.hex])
-        let wrap = try NIP59.giftWrap(rumor: UnsignedEvent(pubkey: sender.publicKey, createdAt: now - 30, kind: 44001, content: create.encoded()),
-                                      sender: sender, recipient: me, now: now)
+        let wrap = try PeerWraps.strangersSession("Minted", to: me, now: Int64(Date().timeIntervalSince1970))
         try DirectPublish.events([wrap], to: url)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-genuine-\(UUID().uuidString).json")
         try wrap.jsonString().write(to: file, atomically: true, encoding: .utf8)

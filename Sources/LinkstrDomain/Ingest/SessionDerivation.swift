@@ -20,13 +20,19 @@ public struct SessionDerivation: Equatable, Sendable {
 
     /// Active at `t`: named by the newest valid snapshot at or before `t`.
     public func isActive(_ member: Pubkey, at t: Int64) -> Bool {
+        let lo = snapshotsUpTo(t)
+        guard lo > 0 else { return false }
+        return timeline[lo - 1].members.contains(member)
+    }
+
+    /// How many snapshots of the timeline are dated at or before `t` (a binary search).
+    private func snapshotsUpTo(_ t: Int64) -> Int {
         var lo = 0, hi = timeline.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if timeline[mid].createdAt <= t { lo = mid + 1 } else { hi = mid }
         }
-        guard lo > 0 else { return false }
-        return timeline[lo - 1].members.contains(member)
+        return lo
     }
 
     /// How long before someone's first membership began a message of theirs still counts: a phone's clock
@@ -38,12 +44,8 @@ public struct SessionDerivation: Equatable, Sendable {
     /// before `t` and by one dated up to `joinGrace` later. The end of a membership stays exact: after a
     /// removal nothing is let in early, not even before a later re-add.
     public func isActiveOrJoining(_ member: Pubkey, at t: Int64) -> Bool {
-        var lo = 0, hi = timeline.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if timeline[mid].createdAt <= t { lo = mid + 1 } else { hi = mid }
-        }
-        if lo > 0, timeline[lo - 1].members.contains(member) { return true }
+        if isActive(member, at: t) { return true }
+        let lo = snapshotsUpTo(t)
         if timeline[..<lo].contains(where: { $0.members.contains(member) }) { return false }
         return timeline[lo...].prefix { $0.createdAt <= t + Self.joinGrace }.contains { $0.members.contains(member) }
     }

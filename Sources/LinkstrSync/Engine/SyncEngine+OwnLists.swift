@@ -56,7 +56,7 @@ extension SyncEngine {
             do {
                 // Replaceable: dated after the one it replaces, or a relay may keep the older of one second.
                 let last = (read("when our inbox relays were published", { try store.setting(.inboxPublishedAt) }) ?? nil).flatMap { Int64($0) } ?? 0
-                let event = try await publishList(NostrEventTemplates.inboxRelays(inbox, now: max(clock(), last + 1)))
+                let event = try await publish(NostrEventTemplates.inboxRelays(inbox, now: max(clock(), last + 1)), everyRelay: true)
                 published.append(event)
                 write("the published inbox relays") {
                     try store.setSetting(.inboxPublished, announced)
@@ -70,7 +70,7 @@ extension SyncEngine {
         if !ours.isEmpty, let current = read("our relay list", { try store.ownRelayList() }),
            let next = OwnRelayList.next(current: current, ours: ours, now: clock()) {
             do {
-                let event = try await publishList(next.template)
+                let event = try await publish(next.template, everyRelay: true)
                 write("our relay list") {
                     try store.setOwnRelayList(OwnRelayList.Current(tags: event.tags, content: event.content, createdAt: event.createdAt,
                                                                    addedByUs: next.addedByUs))
@@ -105,7 +105,7 @@ extension SyncEngine {
     public func publishBlockedRelays() async throws {
         guard let record = try store.blockedRelayRecord(), record.pending else { return }
         let template = UnsignedEventTemplate(kind: BlockedRelayList.kind, tags: record.tags, content: record.content, createdAt: record.createdAt)
-        let event = try await publishList(template)
+        let event = try await publish(template, everyRelay: true)
         var done = record
         done.pending = false
         done.createdAt = event.createdAt

@@ -111,8 +111,6 @@ extension SyncEngine {
         updateSink.yield(.profilesChanged)
     }
 
-    /// Publishes a name typed while offline or at account creation (`profile.name.pending`), if any; a
-    /// failure leaves it pending for the next start, and says why.
     /// Publishes a profile name typed while offline on a task of the engine's, ended by `stop()`: a sync's
     /// deadline and the app's updates never wait for it (issue 53: `sync --timeout 10` took 27.5 s with
     /// every relay down and a name pending). What has not gone out by then stays pending (`profileNamePending`).
@@ -130,6 +128,8 @@ extension SyncEngine {
         return false
     }
 
+    /// Publishes a name typed while offline or at account creation (`profile.name.pending`), if any; a
+    /// failure leaves it pending for the next start, and says why.
     public func publishPendingProfileName() async {
         guard case .some(let name?) = read("the pending profile name", { try store.setting(.profileNamePending) }) else { return }
         do { try await publishProfileName(name) } catch {

@@ -40,27 +40,19 @@ extension SyncEngine {
         return batch.sent
     }
 
-    /// Signs and publishes a plain event (kind 0, 3, 5, 62, 10050) with send gating.
-    public func publish(_ template: UnsignedEventTemplate) async throws -> NostrEvent {
+    /// Signs and publishes a plain event (kind 0, 3, 5, 62, 10050) with send gating. `everyRelay`, for our
+    /// replaceable lists (kinds 10002, 10050, 10006): sent to every writable relay and waited for from each
+    /// (bounded), so a command that ends right after does not drop the copies for the slower relays (they
+    /// would keep the older list: "published" is remembered once any relay took it); accepted by one relay
+    /// is enough, refused by all throws.
+    public func publish(_ template: UnsignedEventTemplate, everyRelay: Bool = false) async throws -> NostrEvent {
         if let error = await pool.untilWritable() { throw error }
         let event = template.event(author: identity.publicKey).signed(with: identity, random: random)
-        switch await pool.publish([event], Self.publishTimeout, false) {
-        case .failure(let error): throw error
-        case .success: return event
-        }
-    }
-
-    /// One of our replaceable lists (kinds 10002, 10050, 10006): sent to every writable relay and waited for
-    /// from each (bounded), so a command that ends right after does not drop the copies for the slower
-    /// relays (they would keep the older list: "published" is remembered once any relay took it). Accepted
-    /// by one relay is enough; refused by all throws.
-    public func publishList(_ template: UnsignedEventTemplate) async throws -> NostrEvent {
-        if let error = await pool.untilWritable() { throw error }
-        let event = template.event(author: identity.publicKey).signed(with: identity, random: random)
-        switch await pool.publish([event], Self.publishTimeout, true) {
+        switch await pool.publish([event], Self.publishTimeout, everyRelay) {
         case .failure(let error): throw error
         case .success(let receipt):
-            guard receipt.acceptedBy[event.id]?.isEmpty == false else {
+            // Waiting for every relay succeeds with what each said: none may have taken it.
+            if everyRelay, receipt.acceptedBy[event.id]?.isEmpty != false {
                 throw PublishError.rejected(receipt.refusedBy.sorted { $0.key < $1.key }.first.map { "\($0.key): \($0.value)" } ?? "no relay took it")
             }
             return event
