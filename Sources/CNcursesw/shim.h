@@ -11,6 +11,8 @@
 #include <ncursesw/ncurses.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <execinfo.h>
+#include <unistd.h>
 
 /* The terminal's real size (ioctl is variadic, so Swift cannot call it directly). */
 static inline int sw_tty_size(int fd, int *rows, int *cols) {
@@ -34,6 +36,22 @@ static inline int sw_tty_pixels(int fd, int *rows, int *cols, int *xpixel, int *
 
 /* Not dumpable: no core file, no ptrace by other processes of the user (prctl is variadic too). */
 static inline int sw_set_not_dumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
+
+/* A crash report without secrets: the signal's number and the return addresses (module and offset),
+   never memory contents. backtrace() loads libgcc on its first call (malloc, not signal-safe), so
+   sw_crash_report_prime runs once at start; afterwards both calls only write. */
+static inline void sw_crash_report_prime(void) { void *frames[2]; (void)backtrace(frames, 2); }
+static inline void sw_crash_report(int fd, int signal) {
+    char number[3] = { (char)('0' + (signal / 10) % 10), (char)('0' + signal % 10), 0 };
+    const char *digits = signal >= 10 ? number : number + 1;
+    const char head[] = "linkstr: signal ", tail[] = "; return addresses (for a bug report):\n";
+    (void)!write(fd, head, sizeof(head) - 1);
+    (void)!write(fd, digits, signal >= 10 ? 2 : 1);
+    (void)!write(fd, tail, sizeof(tail) - 1);
+    void *frames[32];
+    int n = backtrace(frames, 32);
+    backtrace_symbols_fd(frames, n, fd);
+}
 
 /* C globals are not concurrency-safe in Swift 6 (P2); macros built from NCURSES_BITS are not imported (P3). */
 static inline WINDOW *sw_stdscr(void) { return stdscr; }

@@ -7,9 +7,10 @@ import Synchronization
 /// updates; `linkstr sync` runs it once to a deadline (`run`).
 extension AccountSession {
     /// The pool takes the relay list, the engine its subscriptions, and a profile name typed while
-    /// offline starts going out (on the engine's own task: nothing waits for it).
-    public func startSync() async throws {
-        await applyRelays()
+    /// offline starts going out (on the engine's own task: nothing waits for it). `relaysApplied`: the
+    /// caller already gave the pool its list (the app does, before anything else can send).
+    public func startSync(relaysApplied: Bool = false) async throws {
+        if !relaysApplied { await applyRelays() }
         try await engine.start()
         await engine.startPublishingPendingProfileName()
     }

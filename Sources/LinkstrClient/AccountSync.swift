@@ -36,7 +36,10 @@ public struct AccountSync: Sendable {
             relayLog.error("the blocked and inbox relays could not be read: \(error)")
         }
         var entries = relays.poolEntries
-        for relay in inbox where !entries.contains(where: { $0.url == relay }) { entries.append((relay, true)) }
+        // `--relay` means exactly these relays: our inbox relays are dialled only with our own list.
+        if !relays.overridden {
+            for relay in inbox where !entries.contains(where: { $0.url == relay }) { entries.append((relay, true)) }
+        }
         await engine.setRelaysOverridden(relays.overridden)
         await pool.setRelays(entries.filter { !blocked.contains($0.url) })
     }

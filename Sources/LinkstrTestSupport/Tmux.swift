@@ -118,7 +118,10 @@ public final class Tmux {
             }
             usleep(100_000)
         }
-        throw ProcessRunner.Failure(description: "timed out waiting for \(what) on \(name); the screen was:\n\(last)")
+        // Without its blank bottom rows: a failure report shows a log's last lines, and they must be the screen's.
+        var rows = last.split(separator: "\n", omittingEmptySubsequences: false)
+        while let row = rows.last, row.allSatisfy(\.isWhitespace) { rows.removeLast() }
+        throw ProcessRunner.Failure(description: "timed out waiting for \(what) on \(name); the screen was:\n\(rows.joined(separator: "\n"))\n(end of screen)")
     }
 
     @discardableResult

@@ -5,6 +5,7 @@ import XCTest
 /// Issue 32 (11): a crash must leave no core file (it held the raw key and the feed), and a fatal signal
 /// (a crash, or someone's `kill -SEGV`) must restore the terminal, release the data lock and end the
 /// process. Before, the Swift backtracer painted over the screen and waited there with the lock held.
+/// What is left is a report without secrets: the signal and the crashed thread's return addresses.
 final class FatalSignalTests: XCTestCase {
     func testAFatalSignalRestoresTheTerminalReleasesTheLockAndLeavesNoCore() throws {
         let tmux = try Tmux()
@@ -31,6 +32,9 @@ final class FatalSignalTests: XCTestCase {
             let screen = try tmux.waitFor(window, text: "exit=")
             XCTAssertTrue(screen.contains("exit=\(128 + signal)"), screen)
             XCTAssertTrue(screen.contains("linkstr: stopped by a fatal signal; the terminal was restored"), screen)
+            // What places the crash, and nothing else: the signal and return addresses in our binary.
+            XCTAssertTrue(screen.contains("linkstr: signal \(signal); return addresses (for a bug report):"), screen)
+            XCTAssertTrue(screen.contains("/linkstr(+0x"), screen)
             XCTAssertFalse(screen.contains("Sessions") || screen.contains("Backtrace") || screen.contains("💣"), "the app's screen is gone, no backtrace: \(screen)")
             XCTAssertTrue(screen.contains("icanon echo"), "the terminal's modes are back: \(screen)")
             // The lock went with the process: the next command runs.

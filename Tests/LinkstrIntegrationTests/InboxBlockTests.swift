@@ -88,4 +88,24 @@ final class InboxBlockTests: XCTestCase {
             XCTAssertFalse(tags.contains { $0.count > 1 && $0[1] == once.url }, "\(url): \(tags)")
         }
     }
+
+    /// `--relay` is exactly these relays: our chosen inbox relays were dialled beside it all the same.
+    func testARelayOverrideDialsNoInboxRelayOfOurs() throws {
+        let ours = try TestRelay(), inbox = try TestRelay(), once = try TestRelay()
+        defer { ours.stop(); inbox.stop(); once.stop() }
+        var home = try Home("override-inbox", relays: [ours.url])
+        defer { home.remove() }
+        _ = try home.createIdentity()
+        try home.storeRelays()
+        let chosen = try home.run(["relays", "inbox", inbox.url])
+        XCTAssertEqual(chosen.status, 0, chosen.err)
+        func dialled(_ relays: [String]?) throws -> [String] {
+            let run = try home.run(["sync", "--json", "--timeout", "10"], relays: relays)
+            XCTAssertEqual(run.status, 0, run.err)
+            let report = try XCTUnwrap(try run.json() as? [String: Any], run.err)
+            return (report["relays"] as? [[String: Any]] ?? []).compactMap { $0["url"] as? String }.sorted()
+        }
+        XCTAssertEqual(try dialled([once.url]), [once.url])
+        XCTAssertEqual(try dialled(nil), [ours.url, inbox.url].sorted())
+    }
 }

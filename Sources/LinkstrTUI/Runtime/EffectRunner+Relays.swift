@@ -13,6 +13,9 @@ extension EffectRunner {
     func runRelays(_ effect: AppEffect) async throws -> [AppAction] {
         switch effect {
         case .startSync:
+            // The pool takes its list before the next effect runs: a post sent right after opening
+            // must find the relays, not an empty pool ("no relays are enabled").
+            await account?.applyRelays()
             startSync()
             return []
         case .settings(.addRelay(let text)):
@@ -70,7 +73,7 @@ extension EffectRunner {
         accountView.updatesTask = Task.detached { [weak self] in
             let updates = engine.updates
             // The same start as `linkstr sync` (AccountSession+Sync).
-            do { try await account.startSync() } catch {
+            do { try await account.startSync(relaysApplied: true) } catch {
                 dispatch(.failed(.startSync, ClientError(error)))
             }
             for await update in updates {

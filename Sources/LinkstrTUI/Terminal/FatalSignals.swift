@@ -10,7 +10,9 @@ import Glibc
 ///
 /// Without this the Swift runtime's backtracer took the signal: it painted a backtrace over the app's
 /// screen and, on a terminal, waited for a key, holding the lock meanwhile. The handler does only what
-/// is async-signal-safe: `write`, `tcsetattr` and `_exit`, on bytes prepared beforehand.
+/// is async-signal-safe: `write`, `tcsetattr` and `_exit`, on bytes prepared beforehand, and the return
+/// addresses of the crashed thread (`backtrace_symbols_fd`: module and offset, never memory contents),
+/// so that a crash in the field or in CI can be placed.
 public enum FatalSignals {
     static let handled: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS]
 
@@ -31,6 +33,7 @@ public enum FatalSignals {
             var stack = stack_t(ss_sp: alternateStack, ss_flags: 0, ss_size: size)
             sigaltstack(&stack, nil)
         }
+        sw_crash_report_prime()
         if message == nil { message = prepared("linkstr: stopped by a fatal signal; the terminal was restored and the data directory released.\n") }
         var action = sigaction()
         action.__sigaction_handler.sa_handler = handler
@@ -73,6 +76,8 @@ public enum FatalSignals {
             if let (bytes, count) = FatalSignals.restoreEscapes { _ = write(fd, bytes, count) }
             _ = tcsetattr(fd, TCSANOW, &FatalSignals.savedModes)
         }
+        // The report first, the sentence last: on a small terminal the sentence is what stays in view.
+        sw_crash_report(STDERR_FILENO, signal)
         if let (bytes, count) = FatalSignals.message { _ = write(STDERR_FILENO, bytes, count) }
         _exit(128 + signal)
     }
