@@ -8,8 +8,11 @@ import NostrProtocol
 /// A relay that refuses (NEG-ERR, a NOTICE, no answer in time), answers with what is not a negentropy
 /// message, or needs more rounds than the ids found earn (`roundCap`) makes the chain fall back to paging
 /// (`HistoryPager`); the engine remembers that for the relay. Work is bounded whatever the relay says:
-/// each round costs at most its message and the local set; ids to fetch are capped (`maxNeeded`); an id
-/// offered twice is fetched once; what a fetch brings goes through the same checks as a page.
+/// each round costs at most its message and the local set; rounds and the time spent on them are capped
+/// absolutely (`maxRoundsEver`, `workBudget`: a relay inventing ids each round buys no more); ids to
+/// fetch are capped (`maxNeeded`); an id offered twice is fetched once; what a fetch brings goes through
+/// the same checks as a page. Ids offered and then not delivered (EOSE without them) do not end the
+/// history: the relay is paged instead, so "complete" never rests on a relay's word alone.
 public struct HistoryReconciler: Sendable {
     public enum FallBack: Sendable, Equatable {
         /// NEG-ERR, or a NOTICE while the first answer was awaited: the relay does not do it (for us).
@@ -19,6 +22,10 @@ public struct HistoryReconciler: Sendable {
         case malformed(String)
         case tooManyRounds
         case tooManyIDs
+        /// The rounds took more of our time than a sync may (`workBudget`).
+        case tooMuchWork
+        /// Ids it offered as ours to fetch that its fetches did not bring (`missing` of `offered`).
+        case undelivered(missing: Int, offered: Int)
         /// A fetch by id was refused (CLOSED) or not answered in time: what it asked for may exist, so
         /// the relay is paged this time (its NIP-77 itself did not fail: not remembered).
         case fetchFailed(String)
@@ -30,6 +37,8 @@ public struct HistoryReconciler: Sendable {
             switch self {
             case .refused(let reason): return !["auth-required", "closed:", "rate-limited"].contains { reason.hasPrefix($0) }
             case .fetchFailed: return false
+            // Mostly missing: the relay offers what it does not have. A few: deleted meanwhile, perhaps.
+            case .undelivered(let missing, let offered): return missing * 2 > offered
             default: return true
             }
         }
@@ -41,6 +50,8 @@ public struct HistoryReconciler: Sendable {
             case .malformed(let why): return "a broken answer (\(why))"
             case .tooManyRounds: return "no agreement within the rounds its ids allow"
             case .tooManyIDs: return "more than \(HistoryReconciler.maxNeeded) ids offered"
+            case .tooMuchWork: return "more than \(HistoryReconciler.workBudget.components.seconds) s of work on its rounds"
+            case .undelivered(let missing, let offered): return "\(missing) of the \(offered) ids it offered never came"
             case .fetchFailed(let why): return "a fetch by id failed (\(why.prefix(80)))"
             }
         }
@@ -67,7 +78,12 @@ public struct HistoryReconciler: Sendable {
     /// either side earn a round more: a liar buys rounds only with ids it offers (each costs it a
     /// fetch, and they are capped) or with ids of ours (at most our set).
     public static let maxRounds = 64
-    static func roundCap(ids: Int) -> Int { maxRounds + ids / 25 }
+    static func roundCap(ids: Int) -> Int { min(maxRoundsEver, maxRounds + ids / 25) }
+    /// Rounds whatever the ids: 40 000 ids at the smallest frames; beyond that paging is as cheap.
+    public static let maxRoundsEver = 1_000
+    /// Time spent on a chain's rounds (reconciling its messages against the local set), whatever the
+    /// relay says; past it the history is paged.
+    public static let workBudget: Duration = .seconds(3)
     public static let maxNeeded = 500_000
     /// Fetch REQs in flight at once on the relay.
     public static let fetchesInFlight = 2
@@ -78,6 +94,10 @@ public struct HistoryReconciler: Sendable {
     /// Distinct ids the relay offered that we lacked.
     public private(set) var neededCount = 0
     public private(set) var outcome: Outcome?
+    /// Time spent on the rounds so far (`spent`).
+    public private(set) var work: Duration = .zero
+    /// Ids fetched that their fetch ended without (EOSE).
+    public private(set) var undeliveredCount = 0
 
     /// `interrupted`: the connection went; the engine starts again on the next one.
     public enum Outcome: Sendable, Equatable { case finished, fellBack(FallBack), interrupted }
@@ -96,7 +116,8 @@ public struct HistoryReconciler: Sendable {
     /// (every other id of ours it holds too). At most the local set.
     public private(set) var haveIDs = Set<Bytes32>()
     private let keepingHave: Bool
-    private var fetching = Set<Int>()
+    /// Each open fetch and the ids it asked for that have not come yet.
+    private var fetching: [Int: Set<Bytes32>] = [:]
     public private(set) var nextBatch = 0
     private let now: Int64?
 
@@ -144,6 +165,7 @@ public struct HistoryReconciler: Sendable {
     public mutating func answered(_ hex: String) -> [Action] {
         guard negotiating, outcome == nil else { return [] }
         bytesReceived += hex.utf8.count
+        guard work <= Self.workBudget else { return fallBack(.tooMuchWork) }
         guard hex.utf8.count % 2 == 0, let bytes = Hex.decode(hex), Hex.encode(bytes) == hex else { return fallBack(.malformed("not lowercase hex")) }
         let step: Negentropy.Step
         guard let negentropy else { return [] }
@@ -182,17 +204,26 @@ public struct HistoryReconciler: Sendable {
         return fallBack(.timedOut)
     }
 
-    /// A fetch ended with EOSE: what it did not bring, the relay does not have for us; paging would not
-    /// find it either.
+    /// The time the engine spent on the last answer (the reconciler has no clock).
+    public mutating func spent(_ duration: Duration) { work += duration }
+
+    /// An event of fetch `batch` came (the pool passed only what the fetch's filter matches).
+    public mutating func delivered(batch: Int, _ id: Bytes32) {
+        fetching[batch]?.remove(id)
+    }
+
+    /// A fetch ended with EOSE: what it did not bring is counted; if anything is missing once every
+    /// fetch ended, the history is paged (a relay that offers ids it does not serve is not believed).
     public mutating func fetchEnded(batch: Int) -> [Action] {
-        guard fetching.remove(batch) != nil, outcome == nil else { return [] }
+        guard let missing = fetching.removeValue(forKey: batch), outcome == nil else { return [] }
+        undeliveredCount += missing.count
         return fetchMore()
     }
 
     /// A fetch was refused (CLOSED) or its deadline passed: the history is paged instead, so nothing
     /// it asked for is taken as absent.
     public mutating func fetchFailed(batch: Int, _ why: String) -> [Action] {
-        guard fetching.contains(batch), outcome == nil else { return [] }
+        guard fetching[batch] != nil, outcome == nil else { return [] }
         return fallBack(.fetchFailed(why))
     }
 
@@ -202,7 +233,7 @@ public struct HistoryReconciler: Sendable {
         negotiating = false
         negentropy = nil
         queue = []
-        fetching = []
+        fetching = [:]
         outcome = .interrupted
     }
 
@@ -211,13 +242,14 @@ public struct HistoryReconciler: Sendable {
         // Fetches start once the ids are all known: a relay answers oldest ranges first, and the newest
         // history is what a user looks at first (as the pages do). The rounds cost a round trip each.
         while !negotiating, fetching.count < Self.fetchesInFlight, !queue.isEmpty {
-            let ids = queue.suffix(batchSize).map { $0.id.hex }
+            let ids = queue.suffix(batchSize).map(\.id)
             queue.removeLast(ids.count)
-            fetching.insert(nextBatch)
-            actions.append(.fetch(batch: nextBatch, ids: ids))
+            fetching[nextBatch] = Set(ids)
+            actions.append(.fetch(batch: nextBatch, ids: ids.map(\.hex)))
             nextBatch += 1
         }
         if !negotiating, fetching.isEmpty, queue.isEmpty {
+            if undeliveredCount > 0 { return actions + fallBack(.undelivered(missing: undeliveredCount, offered: offered.count)) }
             outcome = .finished
             actions.append(.finished)
         }
@@ -228,7 +260,7 @@ public struct HistoryReconciler: Sendable {
         negotiating = false
         negentropy = nil
         queue = []
-        fetching = []
+        fetching = [:]
         outcome = .fellBack(why)
         return [.close, .fallBack(why)]
     }

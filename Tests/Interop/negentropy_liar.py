@@ -6,6 +6,8 @@ usage: negentropy_liar.py PORT MODE
   foreign-ids   the first answer offers the ids of the kind 1 events it holds (not gift wraps for
                 anyone), as missing; a REQ by ids is answered with every event of those ids,
                 whatever else the filter says
+  new-ids       every answer offers 25 ids never offered before and a fingerprint that never agrees
+  phantom-ids   the first answer offers 19,999 made-up ids; a REQ by ids gets EOSE and nothing
   garbage       the first answer is not hex
   closed        NEG-OPEN is answered with CLOSED, as some relays refuse it
   silent        NEG-OPEN is ignored, as relays without NIP-77 do"""
@@ -49,6 +51,12 @@ def varint(n):
 
 
 def answer():
+    if MODE == "new-ids":
+        ids = b"".join(os.urandom(32) for _ in range(25))
+        return (b"\x61\x0c\x00\x02" + varint(25) + ids + b"\x00\x00\x01" + os.urandom(16)).hex()
+    if MODE == "phantom-ids":
+        ids = b"".join(os.urandom(32) for _ in range(19_999))
+        return (b"\x61\x00\x00\x02" + varint(19_999) + ids).hex()
     if MODE == "garbage":
         return "zz-not-hex"
     if MODE == "foreign-ids":
@@ -68,12 +76,15 @@ async def handle(ws):
         elif message[0] == "NEG-OPEN" and MODE == "silent":
             continue
         elif message[0] in ("NEG-OPEN", "NEG-MSG"):
-            if MODE == "foreign-ids" and message[0] == "NEG-MSG":
+            if MODE in ("foreign-ids", "phantom-ids") and message[0] == "NEG-MSG":
                 await ws.send(json.dumps(["NEG-MSG", message[1], "61"]))
                 continue
             await ws.send(json.dumps(["NEG-MSG", message[1], answer()]))
         elif message[0] == "REQ":
             sub = message[1]
+            if MODE == "phantom-ids" and any("ids" in f for f in message[2:]):
+                await ws.send(json.dumps(["EOSE", sub]))
+                continue
             for e in events:
                 if any(matches(e, f) for f in message[2:]):
                     await ws.send(json.dumps(["EVENT", sub, e]))

@@ -325,8 +325,11 @@ final class NegentropySyncTests: XCTestCase {
 
     /// Each kind of liar: the history still completes (by paging where NIP-77 failed), what is not a
     /// gift wrap for us is never opened, and the refusal is remembered so the next sync pages at once.
+    /// Issue 53 (6.2): a relay offering ids it never serves (kind 1 events, or nothing at all) made the
+    /// history complete with nothing fetched; one inventing 25 ids every round kept a core busy for
+    /// minutes. Both are paged now, after bounded rounds.
     func testLyingRelaysCostBoundedWorkAndLeaveTheStoreIntact() async throws {
-        for mode in ["fingerprints", "garbage", "closed", "silent", "foreign-ids"] {
+        for mode in ["fingerprints", "garbage", "closed", "silent", "foreign-ids", "phantom-ids", "new-ids"] {
             let liar = try InteropServer(script: "negentropy_liar.py", arguments: [mode])
             defer { liar.stop() }
             let s = try seed(posts: 19)
@@ -335,18 +338,12 @@ final class NegentropySyncTests: XCTestCase {
             }
             try await publish(s.wraps + strangers, to: liar.url)
             let store = try LocalStore().account(s.me, now: 1)
+            let started = ContinuousClock.now
             let (stats, complete) = try await sync(s.me, store, [liar.url])
             XCTAssertTrue(complete, mode)
             XCTAssertEqual(stats.invalidWraps, 0, "\(mode): nothing that was not a wrap for us reached decryption")
+            XCTAssertLessThan(ContinuousClock.now - started, .seconds(60), "\(mode): bounded")
             switch mode {
-            case "foreign-ids":
-                // It offered 30 ids and served kind 1 events for them: dropped by the fetch's filter.
-                XCTAssertEqual(stats.reconcileNeeded, 30)
-                XCTAssertEqual(stats.preferencesReconcileNeeded, 30, "offered to the preferences' sync too, and dropped the same way")
-                XCTAssertEqual(stats.preferencesReconciled, 1)
-                XCTAssertEqual(stats.decryptions, 0)
-                XCTAssertEqual(try store.postCount(in: s.sid), 0)
-                XCTAssertNil(try store.negentropyRefusedAt(liar.url))
             default:
                 XCTAssertEqual(stats.reconcileFallbacks, 1, mode)
                 XCTAssertEqual(stats.preferencesReconcileFallbacks, 1, "\(mode): the preferences are paged too")

@@ -17,14 +17,16 @@ final class HistoryReconcilerTests: XCTestCase {
     private func run(local: [NegentropyItem], relay: [NegentropyItem], batchSize: Int, now: Int64? = nil) throws -> (batches: [[String]], reconciler: HistoryReconciler) {
         let responder = Negentropy(storage: NegentropyStorage(relay), role: .responder, frameSizeLimit: 4096)
         var r = HistoryReconciler(local: NegentropyStorage(local), batchSize: batchSize, frameSizeLimit: 4096, now: now)
-        var pending = r.start(), batches = [[String]](), inFlight = [Int]()
+        var pending = r.start(), batches = [[String]](), inFlight = [(batch: Int, ids: [String])]()
         var guardSteps = 0
         while !pending.isEmpty || !inFlight.isEmpty {
             guardSteps += 1
             XCTAssertLessThan(guardSteps, 10_000)
             if pending.isEmpty {
-                // The relay answers the oldest fetch in flight.
-                pending = r.fetchEnded(batch: inFlight.removeFirst())
+                // The relay answers the oldest fetch in flight, with every event it asked for.
+                let fetch = inFlight.removeFirst()
+                for id in fetch.ids { r.delivered(batch: fetch.batch, try XCTUnwrap(Bytes32(hex: id))) }
+                pending = r.fetchEnded(batch: fetch.batch)
                 continue
             }
             let action = pending.removeFirst()
@@ -36,7 +38,7 @@ final class HistoryReconcilerTests: XCTestCase {
                 XCTAssertLessThanOrEqual(ids.count, batchSize)
                 XCTAssertLessThanOrEqual(inFlight.count, HistoryReconciler.fetchesInFlight - 1)
                 batches.append(ids)
-                inFlight.append(batch)
+                inFlight.append((batch, ids))
             case .close, .finished: break
             case .fallBack(let why): XCTFail("fell back: \(why)")
             }
@@ -171,5 +173,67 @@ final class HistoryReconcilerTests: XCTestCase {
         let fetched = actions.flatMap { if case .fetch(_, let ids) = $0 { return ids } else { return [] } }
         XCTAssertEqual(fetched.sorted(), ids.map(\.hex).sorted())
         XCTAssertEqual(r.neededCount, 3)
+    }
+
+    /// Issue 53 (6.2): a relay that "finds" 25 new ids every round earned a round with each 25, so a core
+    /// was busy for minutes. Now the rounds end at `maxRoundsEver` whatever the ids, and at `workBudget`
+    /// of time spent on them, whichever comes first; then the history is paged.
+    func testARelayInventingIDsEveryRoundIsPagedAfterBoundedRoundsAndTime() {
+        var rng = SplitMix(seed: 77)
+        /// 25 made-up ids in a range below 11, and a fingerprint that never agrees over the rest.
+        func lie() -> String {
+            var message: [UInt8] = [0x61, 0x0C, 0x00, 0x02, 25]
+            for _ in 0..<25 { message += (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) } }
+            message += [0x00, 0x00, 0x01] + (0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            return Hex.encode(message)
+        }
+        var r = HistoryReconciler(local: NegentropyStorage((0..<2_000).map { item(UInt64(100 + $0), $0) }), batchSize: 500)
+        _ = r.start()
+        var actions = [HistoryReconciler.Action]()
+        while r.outcome == nil, r.rounds <= HistoryReconciler.maxRoundsEver + 1 { actions = r.answered(lie()) }
+        XCTAssertEqual(r.outcome, .fellBack(.tooManyRounds))
+        XCTAssertEqual(actions, [.close, .fallBack(.tooManyRounds)])
+        XCTAssertEqual(r.rounds, HistoryReconciler.maxRoundsEver + 1)
+        XCTAssertLessThan(r.neededCount, 26_000, "ids bought no rounds past the cap")
+
+        // The same liar on a large local set: the time spent is what ends it.
+        var slow = HistoryReconciler(local: NegentropyStorage([]), batchSize: 500)
+        _ = slow.start()
+        XCTAssertEqual(slow.answered(lie()).count, 1, "a round")
+        slow.spent(.seconds(2))
+        XCTAssertEqual(slow.answered(lie()).count, 1, "within the budget")
+        slow.spent(.milliseconds(1_500))
+        XCTAssertEqual(slow.answered(lie()), [.close, .fallBack(.tooMuchWork)])
+        XCTAssertTrue(HistoryReconciler.FallBack.tooMuchWork.remembered)
+        XCTAssertEqual(HistoryReconciler.FallBack.tooMuchWork.words, "more than 3 s of work on its rounds")
+    }
+
+    /// Issue 53 (6.2): ids offered and never delivered (EOSE without them) made the history complete
+    /// with nothing fetched. Now the relay is paged; remembered when most of what it offered was missing.
+    func testIDsOfferedAndNeverDeliveredPageTheHistory() {
+        let ids = (0..<4).map { item(10, $0).id }
+        func offering() -> HistoryReconciler {
+            var r = HistoryReconciler(local: NegentropyStorage([]), batchSize: 100)
+            _ = r.start()
+            var message: [UInt8] = [0x61, 0x00, 0x00, 0x02, 0x04]
+            ids.forEach { message += $0.bytes }
+            XCTAssertEqual(r.answered(Hex.encode(message)), [.close, .fetch(batch: 0, ids: ids.map(\.hex))])
+            return r
+        }
+        var none = offering()
+        XCTAssertEqual(none.fetchEnded(batch: 0), [.close, .fallBack(.undelivered(missing: 4, offered: 4))])
+        XCTAssertTrue(HistoryReconciler.FallBack.undelivered(missing: 4, offered: 4).remembered)
+        XCTAssertEqual(HistoryReconciler.FallBack.undelivered(missing: 4, offered: 4).words, "4 of the 4 ids it offered never came")
+
+        var one = offering()
+        for id in ids.dropLast() { one.delivered(batch: 0, id) }
+        one.delivered(batch: 7, ids[3])  // another fetch's event is not this one's
+        XCTAssertEqual(one.fetchEnded(batch: 0), [.close, .fallBack(.undelivered(missing: 1, offered: 4))])
+        XCTAssertFalse(HistoryReconciler.FallBack.undelivered(missing: 1, offered: 4).remembered, "deleted meanwhile, perhaps: not remembered")
+
+        var all = offering()
+        for id in ids { all.delivered(batch: 0, id) }
+        XCTAssertEqual(all.fetchEnded(batch: 0), [.finished])
+        XCTAssertEqual(all.outcome, .finished)
     }
 }

@@ -58,7 +58,11 @@ extension SyncEngine {
         guard subscription == reconcileID(key).id, var r = history.reconcile.reconcilers[key] else { return }
         let actions: [HistoryReconciler.Action]
         switch answer {
-        case .message(let hex): actions = r.answered(hex)
+        case .message(let hex):
+            // Its time is the relay's to spend only up to the reconciler's budget.
+            let started = time.monotonic()
+            actions = r.answered(hex)
+            r.spent(time.monotonic() - started)
         case .refused(let reason): actions = r.refused(reason.raw)
         }
         history.reconcile.reconcilers[key] = r
@@ -80,6 +84,11 @@ extension SyncEngine {
         let actions = r.refused(reason)
         history.reconcile.reconcilers[key] = r
         await carryOut(actions, key)
+    }
+
+    /// An event of a fetch by id came: it is not missing.
+    func reconcileDelivered(_ key: HistoryKey, batch: Int, _ e: NostrEvent) {
+        history.reconcile.reconcilers[key]?.delivered(batch: batch, e.id.raw)
     }
 
     /// A fetch by id ended: with EOSE (`failed` nil), or refused or past its deadline (then paged instead).

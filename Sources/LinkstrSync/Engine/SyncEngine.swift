@@ -204,6 +204,9 @@ public actor SyncEngine {
             // Still queued from a relay dropped for junk: not worth checking (issue 32, item 12).
             if pool.isDroppedForJunk(relay) { return }
             guard let subscription = SyncSubscription(id: id) else { return }
+            if case .reconcileFetch(let chain, _, let batch) = subscription {
+                reconcileDelivered(HistoryKey(relay: relay, chain: chain), batch: batch, e)
+            }
             switch subscription {
             case .followList: ingestFollowList(e)
             case .preferences: ingestPreference(e)
