@@ -101,7 +101,7 @@ public enum BackupExport {
             sessions: sessions,
             posts: posts.map { p in
                 .init(id: p.id, sessionID: p.sessionID, sender: p.author, receiver: me, url: p.url, note: p.note,
-                      timestamp: date(p.createdAt), archived: false, readAt: p.readAt.map(date), transportIDs: p.wrapIDs)
+                      timestamp: date(p.datedAhead ?? p.createdAt), archived: false, readAt: p.readAt.map(date), transportIDs: p.wrapIDs)
             },
             members: members, intervals: intervals,
             reactions: reactionState.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.map { r in

@@ -107,8 +107,11 @@ extension IngestStore {
             return .ignored(.postDeleted)
         }
 
-        let readAt: Int64? = tx.restoringHistory && m.source == .historical ? m.createdAt : nil
-        var p = PostRecord(id: id, sessionID: sid, author: m.sender, createdAt: m.createdAt, url: url, note: m.payload.note,
+        // A date far ahead of its arrival is placed at the arrival (and the claimed date kept to be said).
+        let placed = PostPlacement.place(claimed: m.createdAt, receivedAt: m.receivedAt)
+        let readAt: Int64? = tx.restoringHistory && m.source == .historical ? placed.createdAt : nil
+        var p = PostRecord(id: id, sessionID: sid, author: m.sender, createdAt: placed.createdAt, datedAhead: placed.datedAhead,
+                           url: url, note: m.payload.note,
                            wrapIDs: Array(Set(m.wrapIDs)).sorted(), arrivals: Arrivals(source: m.source, at: m.receivedAt),
                            readAt: readAt, notified: false, status: .pending(.sessionUnknown))
         try settle(&p, &tx)

@@ -117,7 +117,10 @@ public struct PostRecord: Equatable, Sendable {
     public let id: String
     public let sessionID: String
     public let author: Pubkey
+    /// The time it sorts by: its rumor's `created_at`, or when it reached us if that was too far ahead.
     public let createdAt: Int64
+    /// The date its rumor claimed, when it was more than `PostPlacement.aheadAllowance` past its arrival.
+    public let datedAhead: Int64?
     public let url: String
     public let note: String?
     /// Ids of every gift wrap that carried this rumor (for kind-5 deletion requests), sorted.
@@ -127,9 +130,10 @@ public struct PostRecord: Equatable, Sendable {
     public internal(set) var notified: Bool
     public internal(set) var status: CandidateStatus
 
-    public init(id: String, sessionID: String, author: Pubkey, createdAt: Int64, url: String, note: String?, wrapIDs: [String],
-                arrivals: Arrivals, readAt: Int64?, notified: Bool, status: CandidateStatus) {
-        self.id = id; self.sessionID = sessionID; self.author = author; self.createdAt = createdAt; self.url = url; self.note = note
+    public init(id: String, sessionID: String, author: Pubkey, createdAt: Int64, datedAhead: Int64? = nil, url: String, note: String?,
+                wrapIDs: [String], arrivals: Arrivals, readAt: Int64?, notified: Bool, status: CandidateStatus) {
+        self.id = id; self.sessionID = sessionID; self.author = author; self.createdAt = createdAt; self.datedAhead = datedAhead
+        self.url = url; self.note = note
         self.wrapIDs = wrapIDs; self.arrivals = arrivals; self.readAt = readAt; self.notified = notified; self.status = status
     }
 }

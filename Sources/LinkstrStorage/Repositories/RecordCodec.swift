@@ -26,6 +26,7 @@ enum RecordCodec {
     static func json(_ p: PostRecord) -> String {
         JSONWriter.encode(.object(JSONObject([
             ("id", .string(p.id)), ("session_id", .string(p.sessionID)), ("author", .string(p.author)), ("created_at", .integer(p.createdAt)),
+            ("dated_ahead", p.datedAhead.map { .integer($0) } ?? .null),
             ("url", .string(p.url)), ("note", p.note.map { .string($0) } ?? .null), ("wrap_ids", .array(p.wrapIDs.map { .string($0) })),
             ("arrivals", .string(arrivalsText(p.arrivals))), ("read_at", p.readAt.map { .integer($0) } ?? .null), ("notified", .bool(p.notified)),
         ])))
@@ -42,7 +43,8 @@ enum RecordCodec {
     static func post(fromJSON text: String, status: CandidateStatus) throws -> PostRecord {
         let o = try object(text)
         return PostRecord(id: try o.string("id"), sessionID: try o.string("session_id"), author: try o.string("author"),
-                          createdAt: try o.int("created_at"), url: try o.string("url"), note: o["note"]?.stringValue,
+                          createdAt: try o.int("created_at"), datedAhead: o["dated_ahead"]?.integerValue,
+                          url: try o.string("url"), note: o["note"]?.stringValue,
                           wrapIDs: (o["wrap_ids"]?.arrayValue ?? []).compactMap(\.stringValue), arrivals: arrivals(o["arrivals"]?.stringValue ?? ""),
                           readAt: o["read_at"]?.integerValue, notified: o["notified"]?.boolValue ?? false, status: status)
     }

@@ -81,15 +81,17 @@ struct SQLiteIngestStore: IngestStore {
         if p.status.isVisible {
             if !isNew { try db.run("DELETE FROM staged_messages WHERE owner = ? AND rumor_id = ?", [o, .text(p.id)]) }
             try db.run("""
-                INSERT INTO posts (owner, post_id, session_id, created_at, author_enc, url_enc, note_enc, wrap_ids, arrivals, inbound, read_at, notified)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO posts (owner, post_id, session_id, created_at, author_enc, url_enc, note_enc, wrap_ids, arrivals, inbound, read_at, notified,
+                                   dated_ahead)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (owner, post_id) DO UPDATE SET session_id = excluded.session_id, created_at = excluded.created_at,
+                    dated_ahead = excluded.dated_ahead,
                     author_enc = excluded.author_enc, url_enc = excluded.url_enc, note_enc = excluded.note_enc, wrap_ids = excluded.wrap_ids,
                     arrivals = excluded.arrivals, inbound = excluded.inbound, read_at = excluded.read_at, notified = excluded.notified
                 """, [o, .text(p.id), .text(p.sessionID), .integer(p.createdAt), cipher.seal(p.author, store.ctx("posts.author", p.id)),
                       cipher.seal(p.url, store.ctx("posts.url", p.id)), cipher.seal(p.note, store.ctx("posts.note", p.id)),
                       .text(p.wrapIDs.joined(separator: ",")), .text(RecordCodec.arrivalsText(p.arrivals)), .integer(p.author != me ? 1 : 0),
-                      p.readAt.map { .integer($0) } ?? .null, .integer(p.notified ? 1 : 0)])
+                      p.readAt.map { .integer($0) } ?? .null, .integer(p.notified ? 1 : 0), p.datedAhead.map { .integer($0) } ?? .null])
         } else {
             if !isNew { try db.run("DELETE FROM posts WHERE owner = ? AND post_id = ?", [o, .text(p.id)]) }
             try stage(id: p.id, kind: "root", sessionID: p.sessionID, postID: nil, createdAt: p.createdAt, status: p.status, body: RecordCodec.json(p))
@@ -267,7 +269,8 @@ extension AccountStore {
     func decodePost(_ r: Row) throws -> PostRecord {
         let id = r["post_id"].text ?? ""
         return PostRecord(id: id, sessionID: r["session_id"].text ?? "", author: try cipher.openRequired(r["author_enc"], ctx("posts.author", id)),
-                          createdAt: r["created_at"].int ?? 0, url: try cipher.openRequired(r["url_enc"], ctx("posts.url", id)),
+                          createdAt: r["created_at"].int ?? 0, datedAhead: r["dated_ahead"].int,
+                          url: try cipher.openRequired(r["url_enc"], ctx("posts.url", id)),
                           note: try cipher.open(r["note_enc"], ctx("posts.note", id)),
                           wrapIDs: RecordCodec.commaList(r["wrap_ids"].text ?? ""),
                           arrivals: RecordCodec.arrivals(r["arrivals"].text ?? ""), readAt: r["read_at"].int,

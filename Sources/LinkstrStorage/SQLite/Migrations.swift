@@ -308,6 +308,11 @@ enum Migrations {
             PRIMARY KEY (owner, scope, event_id)
         ) WITHOUT ROWID;
         """,
+        // 16: a post dated far ahead of its arrival sorts by the arrival and keeps the date it claimed,
+        // to be said (`PostPlacement`); NULL for every other post.
+        """
+        ALTER TABLE posts ADD COLUMN dated_ahead INTEGER;
+        """,
     ]
 
     static var migrator: DatabaseMigrator {

@@ -215,6 +215,11 @@ public enum AppView {
         return calendarDate(t)
     }
 
+    /// What a post dated far ahead of its arrival says under its link (`PostPlacement`).
+    public static func datedAhead(_ claimed: Int64) -> String {
+        "⚠ dated \(calendarDate(claimed)) by its sender's clock: placed when it arrived"
+    }
+
     /// `yyyy-MM-dd` in local time. localtime_r, not a DateFormatter: a feed draws dozens of these per
     /// frame, and building a formatter costs about 100 µs each.
     static func calendarDate(_ t: Int64) -> String {

@@ -63,6 +63,10 @@ enum PostViews {
         c.put("  [\(classification.label)]", x: 0, y: y, Style(.label, bold: true))
         c.put(AppView.name(p.author, state) + " · " + AppView.relative(p.createdAt, now: state.now), x: 12, y: y, Style(.accent))
         y += 1
+        if let claimed = p.datedAhead {
+            c.put(AppView.datedAhead(claimed), x: 2, y: y, Style(.dim))
+            y += 1
+        }
         if let title = state.linkTitles[p.url] {
             for line in wrap(DisplayText.singleLine(title), width: c.width - 4).prefix(2) {
                 c.put(line, x: 2, y: y, Style(.text, bold: true))

@@ -157,6 +157,9 @@ enum FeedView {
             if let note = p.note, !note.isEmpty {
                 out.append(Line(text: "▌ " + DisplayText.singleLine(note), style: Style(.note), x: 4 + indent, post: i))
             }
+            if let claimed = p.datedAhead {
+                out.append(Line(text: AppView.datedAhead(claimed), style: Style(.dim), x: 4 + indent, post: i))
+            }
             if !view.reactions.isEmpty {
                 out.append(Line(text: AppView.reactionSummary(view.reactions), style: Style(.text), x: 6 + indent, post: i))
             }

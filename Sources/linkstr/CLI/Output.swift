@@ -44,6 +44,9 @@ enum Output {
         var fields: [(String, JSONValue)] = [
             ("id", .string(p.id)), ("session_id", .string(p.post.sessionID)), ("author", .string(p.post.author)),
             ("url", .string(p.post.url)), ("note", p.post.note.map { .string($0) } ?? .null), ("created_at", .integer(p.post.createdAt)),
+            // The date its sender's clock claimed, when it was more than 15 minutes past its arrival
+            // (`created_at` is then the arrival, which it sorts by); null for every other post.
+            ("dated_ahead", p.post.datedAhead.map { .integer($0) } ?? .null),
             ("unread", .bool(p.unread)), ("label", .string(URLClassifier.classify(p.post.url).label)),
             ("title", title.map { .string($0) } ?? .null),
             ("reactions", .array(p.reactions.map { r in
