@@ -34,10 +34,12 @@ public final class AccountSession: Sendable {
 
     /// Opens `key`'s account in `local`: its store, its relays (`overrides`: `--relay`, for this run),
     /// a pool and engine that connect only when `sync.connect` gives them the relays.
-    /// `mediaCacheBytes`: the media cache's limit (`media_cache_mb`).
+    /// `mediaCacheBytes`: the media cache's limit (`media_cache_mb`). `holdsDataLock`: this process
+    /// holds the data directory's lock (the app), so unfinished files of the media cache are its own
+    /// leftovers and go.
     public init(_ key: SecretKey, in local: LocalStore, relayOverrides: [String], previewFetcher: LinkPreviewFetcher = .configured(),
                 imageFetcher: ImageFetcher = .configured(), mediaCacheBytes: Int64 = Thumbnails.defaultCacheBytes, indexers: [String] = [],
-                time: TimeSource = .live) throws {
+                holdsDataLock: Bool = false, time: TimeSource = .live) throws {
         self.key = key
         self.time = time
         let now = time.wallSeconds()
@@ -50,7 +52,7 @@ public final class AccountSession: Sendable {
         previewFetcher.refusesHost = refuses
         imageFetcher.refusesHost = refuses
         previews = LinkPreviewCache(store: store, fetcher: previewFetcher, clock: time.wallSeconds)
-        let media = local.mediaCache(for: store, limitBytes: mediaCacheBytes)
+        let media = local.mediaCache(for: store, limitBytes: mediaCacheBytes, removingLeftovers: holdsDataLock)
         thumbnails = media.map { [store] in Thumbnails(store: store, media: $0, fetcher: imageFetcher, clock: time.wallSeconds) }
         saver = media.map { MediaSaver(media: $0, fetcher: imageFetcher) }
         search = PostSearch(store: store)

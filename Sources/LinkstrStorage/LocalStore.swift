@@ -181,9 +181,17 @@ public final class LocalStore: Sendable {
     }
 
     /// The account's sealed media cache, under its cache directory (nil for a store in memory).
-    public func mediaCache(for store: AccountStore, limitBytes: Int64) -> MediaCache? {
+    /// `removingLeftovers`: what a killed save left behind goes now, for a caller holding the data lock
+    /// (a reading command runs beside the app, whose save under way must keep its file). Best effort:
+    /// the cache works with or without it.
+    public func mediaCache(for store: AccountStore, limitBytes: Int64, removingLeftovers: Bool = false) -> MediaCache? {
         guard let paths else { return nil }
-        return MediaCache(directory: paths.cache(for: store.owner).appendingPathComponent("media", isDirectory: true), cipher: store.cipher, limitBytes: limitBytes)
+        let cache = MediaCache(directory: paths.cache(for: store.owner).appendingPathComponent("media", isDirectory: true), cipher: store.cipher,
+                               limitBytes: limitBytes)
+        if removingLeftovers {
+            do { try cache.removeLeftovers() } catch { storageLog.warning("the media cache's unfinished files: \(error)") }
+        }
+        return cache
     }
 
     /// Removes an account's rows and cached files ("log out and clear local data").

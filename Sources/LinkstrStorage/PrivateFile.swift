@@ -35,7 +35,9 @@ public enum PrivateFile {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         if !replacing && access(path, F_OK) == 0 { throw .exists }
-        let temporary = directory + "/." + url.lastPathComponent + ".partial-" + UUID().uuidString
+        let prefix = "." + url.lastPathComponent + ".partial-"
+        removeLeftovers(in: directory, prefix: prefix)
+        let temporary = directory + "/" + prefix + UUID().uuidString
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .cannotCreate(String(cString: strerror(errno))) }
         var failed = false
@@ -68,6 +70,18 @@ public enum PrivateFile {
             guard linked == 0 else { throw linkErrno == EEXIST ? .exists : .cannotCreate(String(cString: strerror(linkErrno))) }
         }
         syncDirectory(directory)
+    }
+
+    /// The temporaries a killed write of this same file left (ours only: another user's are not touched).
+    /// Best effort: a leftover that stays costs room, nothing else.
+    static func removeLeftovers(in directory: String, prefix: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let path = directory + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_uid == getuid(), (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            unlink(path)
+        }
     }
 
     /// A rename or link is durable only once its directory is synced.

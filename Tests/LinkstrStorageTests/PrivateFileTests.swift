@@ -25,6 +25,18 @@ final class PrivateFileTests: StorageTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: target), data, "an existing file is never replaced by create")
     }
 
+    /// Issue 53 (6.6): a killed export's temporary stayed for good; the next write of the same file
+    /// removes it (and no other file).
+    func testTheNextWriteRemovesAKilledWritesLeftover() throws {
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        let leftover = tmp.appendingPathComponent(".b.linkstrbackup.partial-\(UUID().uuidString)")
+        let other = tmp.appendingPathComponent(".c.linkstrbackup.partial-\(UUID().uuidString)")
+        try Data(count: 1_000).write(to: leftover)
+        try Data(count: 1_000).write(to: other)
+        try PrivateFile.create(Data("whole".utf8), at: tmp.appendingPathComponent("b.linkstrbackup").path)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.path).sorted(), [other.lastPathComponent, "b.linkstrbackup"].sorted())
+    }
+
     func testReplaceSwapsWholeFiles() throws {
         try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
         let target = tmp.appendingPathComponent("key.ncryptsec").path

@@ -1,6 +1,7 @@
 import Foundation
 import LinkstrDomain
 import LinkstrStorage
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -120,12 +121,21 @@ public enum MediaPlayer {
         if let pipe { process.standardInput = pipe }
         do { try process.run() } catch { return report(.failed("mpv did not start: \(error.localizedDescription)")) }
         report(.starting(player: "mpv"))
+        // A saved copy found damaged while it streams (cut short or altered: the cache removes it). mpv
+        // plays what came before the damage and says "ended": the damage must be said after it.
+        let damaged = Mutex(false)
+        let streamed = DispatchSemaphore(value: 0)
         if let saved, let pipe {
             // The saved copy opened a chunk at a time into mpv's standard input; mpv closing it ends this.
             Thread.detachNewThread {
+                defer { streamed.signal() }
                 signal(SIGPIPE, SIG_IGN)
                 let handle = pipe.fileHandleForWriting
-                do { try saved.stream { try handle.write(contentsOf: $0) } } catch {}
+                do { try saved.stream { try handle.write(contentsOf: $0) } } catch MediaCache.Failure.damaged {
+                    damaged.withLock { $0 = true }
+                } catch {
+                    // mpv closed its input (the user quit): nothing more to send.
+                }
                 do { try handle.close() } catch {}
             }
         }
@@ -141,6 +151,12 @@ public enum MediaPlayer {
             close(fd)
         }
         process.waitUntilExit()
+        // The streaming thread ends once mpv's input is closed (a write fails, or the copy was all sent).
+        if saved != nil { _ = streamed.wait(timeout: .now() + 5) }
+        if damaged.withLock({ $0 }) {
+            return report(.failed("the saved copy was damaged (cut short or altered): it played up to the damage and was removed. "
+                                  + "Save it again (s, or `linkstr media save`), or play it from its link."))
+        }
         if !finished {
             let status = process.terminationStatus
             report(status == 0 ? .closed : .failed(reader.ytdlError.map { _ in reader.failureWords(nil) } ?? "mpv stopped (exit status \(status))."))

@@ -118,7 +118,7 @@ public final class MediaSaver: Sendable {
             failure = lastError.withLock { $0 }.map { "yt-dlp could not save it (\($0)); an older yt-dlp often cannot: update it (`yt-dlp -U`)." }
                 ?? "yt-dlp stopped (exit status \(process.terminationStatus))."
         }
-        if failure == nil, writer.written == 0 { failure = "yt-dlp gave nothing to save." }
+        if failure == nil, writer.received == 0 { failure = "yt-dlp gave nothing to save." }
         if let failure {
             writer.cancel()
             return report(.failed(failure))

@@ -35,10 +35,15 @@ public final class MediaCache: Sendable {
         case io(String)
         /// A file that does not open with this account's key, is cut short or was altered.
         case damaged
+        /// One file larger than the whole cache may hold (`media_cache_mb`): refused while it is written.
+        case tooLarge(limit: Int64)
         public var description: String {
             switch self {
             case .io(let why): return why
             case .damaged: return "a cached file is damaged or was altered; it was removed"
+            case .tooLarge(let limit):
+                return "it is larger than the media cache may hold (media_cache_mb = \(limit >> 20) MiB): nothing was kept. "
+                    + "Raise media_cache_mb in config.toml to save it."
             }
         }
     }
@@ -97,7 +102,10 @@ public final class MediaCache: Sendable {
         private var pending: [UInt8] = []
         private var index = 1
         private var finished = false
+        /// Plaintext sealed so far (whole chunks only, until `finish`).
         public private(set) var written: Int64 = 0
+        /// Plaintext handed in so far, sealed or still waiting to fill a chunk.
+        public private(set) var received: Int64 = 0
 
         fileprivate init(cache: MediaCache, key: String, entry: Entry) throws(Failure) {
             self.cache = cache
@@ -118,7 +126,12 @@ public final class MediaCache: Sendable {
             do { try FileManager.default.removeItem(at: temporary) } catch {}
         }
 
+        /// Refused (`tooLarge`) as soon as the file would be larger than the whole cache: a save never
+        /// holds more than the limit on disk, not even for a moment.
         public func append(_ bytes: [UInt8]) throws(Failure) {
+            received += Int64(bytes.count)
+            let limit = cache.limitBytes
+            guard received <= limit else { throw .tooLarge(limit: limit) }
             pending += bytes
             while pending.count > MediaCache.chunkSize {
                 try writeChunk(Array(pending[..<MediaCache.chunkSize]), index: index, last: false)
@@ -266,10 +279,22 @@ public final class MediaCache: Sendable {
 
     // MARK: housekeeping
 
-    /// How much the cache holds.
+    /// How much the cache holds, unfinished files included (a save under way, or one a kill left).
     public func usage() throws(Failure) -> Usage {
-        let files = try listing()
+        let files = try listing(includingPartial: true)
         return Usage(files: files.count, bytes: files.reduce(0) { $0 + $1.size })
+    }
+
+    /// Unfinished files a killed save left (`.partial-*`): removed when the account opens, before any save
+    /// can start (the data directory's lock keeps other processes out). Returns how many went.
+    @discardableResult
+    public func removeLeftovers() throws(Failure) -> Int {
+        var removed = 0
+        for file in try listing(includingPartial: true) where (file.path as NSString).lastPathComponent.hasPrefix(".partial-") {
+            do { try FileManager.default.removeItem(atPath: file.path) } catch { throw .io("cannot remove an unfinished file of the media cache: \(error)") }
+            removed += 1
+        }
+        return removed
     }
 
     /// Removes every cached file (posts and titles stay: they are in the database).

@@ -38,7 +38,8 @@ extension EffectRunner {
         guard let local else { throw StorageError.closed }
         await closeAccount()
         account = try AccountSession(key, in: local, relayOverrides: options.relays, mediaCacheBytes: options.mediaCacheBytes,
-                                     indexers: options.indexerRelays, time: services.time)
+                                     // The app took the data lock before it started (`linkstr` with no command).
+                                     indexers: options.indexerRelays, holdsDataLock: true, time: services.time)
         services.pictures.use(account?.thumbnails)
         accountView = AccountView()
     }

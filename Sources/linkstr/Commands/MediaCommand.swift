@@ -94,6 +94,8 @@ struct MediaSaveCommand: LinkstrCommand {
             throw CLIError("that post is in a session request: accept the session first (`linkstr session accept \(post.sessionID)`).")
         }
         guard let media = try ctx.mediaCache(store) else { throw CLIError("there is no media cache here.") }
+        // This command holds the data lock: no save of another process is under way.
+        do { try media.removeLeftovers() } catch { throw CLIError("the media cache: \(error)") }
         let last = Mutex<SaveProgress?>(nil)
         let shown = Mutex(-1)
         await MediaSaver(media: media).save(post.url, now: ctx.now) { progress in
