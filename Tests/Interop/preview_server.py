@@ -76,6 +76,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(200, ctype, body)
         if path == "/redirect":
             return self.send(302, "text/plain", b"", [("Location", "/og")])
+        if path.startswith("/slow-chain/"):
+            # Each hop answers after 2 s, four hops: whole, it takes longer than one fetch's deadline.
+            left = int(path.rsplit("/", 1)[1])
+            time.sleep(2)
+            return self.send(302, "text/plain", b"", [("Location", "/slow-chain/%d" % (left - 1) if left > 1 else "/og")])
         if path == "/loop":
             return self.send(301, "text/plain", b"", [("Location", "/loop")])
         if path == "/big":

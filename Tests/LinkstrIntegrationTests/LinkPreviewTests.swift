@@ -43,7 +43,14 @@ final class LinkPreviewTests: XCTestCase {
             XCTAssertLessThan(Date().timeIntervalSince(started), 20, "\(path) is bounded by the fetch deadline")
         }
 
-        // The cached title travels with the post.
+        // Issue 53 (6.7): one deadline for the whole fetch, redirects included (four hops of 2 s each took
+        // their own 5 s apiece, and the page came after 8 s).
+        let chainStarted = Date()
+        let chain = try preview("/slow-chain/4")
+        XCTAssertEqual(chain.err, "linkstr: no preview: the site did not answer in time\n")
+        XCTAssertLessThan(Date().timeIntervalSince(chainStarted), 7.5, "one 5 s budget for every hop")
+
+                // The cached title travels with the post.
         let session = try home.ok(["session", "create", "Previews"]).trimmed
         let post = try home.ok(["post", session, server.url("/og"), "--note", "see"]).trimmed
         let other = try home.ok(["post", session, server.url("/untitled")]).trimmed

@@ -15,10 +15,16 @@ enum PublicAddress {
         environment["LINKSTR_ALLOW_PRIVATE_ADDRESSES"] == "1"
     }
 
-    static func resolve(_ host: String, port: Int, allowPrivate: Bool) async -> Result<SocketAddress, Failure> {
+    /// `lookUp`: the name service (tests pass one that fails). An address written out (`127.0.0.1`,
+    /// `::1`, `[::1]`) is never looked up: getaddrinfo refuses an IPv6 literal on a machine without an
+    /// IPv6 address configured, which said "cannot resolve ::1" instead of why it was not fetched.
+    static func resolve(_ host: String, port: Int, allowPrivate: Bool,
+                        lookUp: @escaping @Sendable (String, Int) throws -> SocketAddress = SocketAddress.makeAddressResolvingHost)
+        async -> Result<SocketAddress, Failure> {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                guard let address = try? SocketAddress.makeAddressResolvingHost(host, port: port) else {
+                let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+                guard let address = (try? SocketAddress(ipAddress: bare, port: port)) ?? (try? lookUp(bare, port)) else {
                     return continuation.resume(returning: .failure(.unresolvable(DisplayText.singleLine(host))))
                 }
                 let bytes: [UInt8]

@@ -36,7 +36,8 @@ public enum WebFetchFailure: Error, Equatable, CustomStringConvertible {
 
 /// One GET from the public web, the way every fetch of a shared link's content is made: http(s) only,
 /// redirects followed (at most 3), each hop resolved and checked against `PublicAddressPolicy` and
-/// connected to the address checked, a byte limit and a deadline.
+/// connected to the address checked, a byte limit and one deadline for the whole fetch (`timeout`:
+/// every hop spends from it, so a chain of slow redirects takes no longer than one slow page).
 struct PublicWebGet: Sendable {
     static let maxRedirects = LinkPreviewFetcher.maxRedirects
     var allowPrivateAddresses: Bool
@@ -49,7 +50,10 @@ struct PublicWebGet: Sendable {
     func get(_ link: String, accept: String, maxBytes: Int, overflow: HTTPGet.Overflow,
              redirects: Int = PublicWebGet.maxRedirects) async throws(WebFetchFailure) -> (URL, HTTPGet.Response) {
         guard var url = URL(string: link), WebURL.normalized(link) != nil else { throw .notWeb }
+        let deadline = NIODeadline.now() + timeout
         for _ in 0...redirects {
+            let left = deadline - .now()
+            guard left > .zero else { throw .network("the site did not answer in time") }
             guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
                 throw .notWeb
             }
@@ -57,7 +61,8 @@ struct PublicWebGet: Sendable {
             let address = try await resolve(host, port: url.port ?? (scheme == "https" ? 443 : 80))
             let response: HTTPGet.Response
             do {
-                response = try await HTTPGet.fetch(url, accept: accept, maxBytes: maxBytes, overflow: overflow, address: address, timeout: timeout)
+                response = try await HTTPGet.fetch(url, accept: accept, maxBytes: maxBytes, overflow: overflow, address: address,
+                                                   timeout: deadline - .now())
             } catch ConnectionError.timeout {
                 throw .network("the site did not answer in time")
             } catch {
