@@ -90,6 +90,9 @@ public struct AppState: Equatable, Sendable {
     public var damagedRecordsSaid = 0
     /// A link handed in at launch, shown once the account is open.
     public var pendingLink: DeepLink.Link?
+    /// Links handed in while another one's box was open (`linkstr open` twice in a row): each is shown
+    /// in turn once the box before it is done, never dropped (`AppReducer+WaitingLinks`).
+    public var waitingLinks: [DeepLink.Link] = []
     /// "linkstr 0.3.0 (commit …)", for Settings.
     public var version = ""
 

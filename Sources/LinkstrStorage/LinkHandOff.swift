@@ -8,9 +8,15 @@ import Glibc
 /// directory (0600 inside the 0700 home, so only its owner connects), opened by the process that holds
 /// the directory's lock. `linkstr open LINK` (what the desktop entry runs) hands its link through it
 /// instead of saying that another linkstr holds the directory. One line each way: the link, then "ok".
+/// Each client is served on a thread of its own (at most `maxClients` at once), so one that connects
+/// and says nothing delays no other hand-off.
 public final class LinkHandOff: Sendable {
     /// The most one link may take (a share link with its note).
     public static let limit = 16 * 1024
+    /// Clients served at once; more wait in the socket's backlog until one is done.
+    static let maxClients = 16
+    /// How long a client has to send its line, and a sender to hear "ok".
+    static let patience = timeval(tv_sec: 5, tv_usec: 0)
     private let descriptor: Mutex<Int32>
     private let path: String
 
@@ -40,20 +46,30 @@ public final class LinkHandOff: Sendable {
             return nil
         }
         let door = LinkHandOff(descriptor: fd, path: path)
+        let serving = Mutex(0)
         let thread = Thread {
             while true {
+                while serving.withLock({ $0 }) >= maxClients { usleep(10_000) }
                 let client = accept(fd, nil, nil)
                 if client < 0 {
-                    if errno == EINTR { continue }
+                    if errno == EINTR || errno == ECONNABORTED { continue }
                     return  // closed
                 }
-                var timeout = timeval(tv_sec: 2, tv_usec: 0)
-                setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-                if let line = readLine(client) {
-                    _ = "ok\n".withCString { write(client, $0, 3) }
-                    received(line)
+                // Not inherited by a player or editor the app starts meanwhile.
+                _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+                serving.withLock { $0 += 1 }
+                let worker = Thread {
+                    defer { serving.withLock { $0 -= 1 } }
+                    var timeout = patience
+                    setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                    if let line = readLine(client) {
+                        received(line)
+                        _ = "ok\n".withCString { write(client, $0, 3) }
+                    }
+                    Glibc.close(client)
                 }
-                Glibc.close(client)
+                worker.name = "linkstr.links.client"
+                worker.start()
             }
         }
         thread.name = "linkstr.links"
@@ -72,13 +88,13 @@ public final class LinkHandOff: Sendable {
         }
     }
 
-    /// Hands `text` to the app holding `paths`; true once it said it took it (within two seconds).
+    /// Hands `text` to the app holding `paths`; true once it said it took it (within five seconds).
     public static func send(_ text: String, _ paths: DataPaths) -> Bool {
         guard text.utf8.count < limit, !text.contains("\n"), var address = socketAddress(socketPath(paths)) else { return false }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { Glibc.close(fd) }
-        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        var timeout = patience
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) {

@@ -77,9 +77,14 @@ struct Linkstr: AsyncParsableCommand {
         let lock: DataLock
         do { lock = try DataLock.acquire(paths) } catch {
             // The app already runs here: a link goes to it (issue 33 item 5) instead of a refusal.
-            if case .locked = error, let openLink, LinkHandOff.send(DeepLink.encode(openLink), paths) {
-                FileHandle.standardError.write(Data("linkstr: the link was handed to the linkstr already running here.\n".utf8))
-                return
+            if case .locked = error, let openLink {
+                if LinkHandOff.send(DeepLink.encode(openLink), paths) {
+                    FileHandle.standardError.write(Data("linkstr: the link was handed to the linkstr already running here.\n".utf8))
+                    return
+                }
+                // Never lost: the running app did not take it, so it is given back to the user whole.
+                throw CLIError(error.description + " It did not take the link, which is: " + DisplayText.singleLine(DeepLink.encode(openLink)),
+                               ExitStatus.of(error))
             }
             throw CLIError(error.description, ExitStatus.of(error))
         }

@@ -99,4 +99,42 @@ final class SharedLinkReducerTests: XCTestCase {
             $0.overlay = .sharedLink(SharedLinkPicker(self.link, in: $0.sessions))
         }
     }
+
+    /// Issue 53 (6.7): a second link handed in while the first one's box was open replaced it. Now it
+    /// waits (said), and its box opens once the first is done: discarded, or sent from its composer.
+    func testALinkHandedInWhileAnotherIsOpenWaitsItsTurn() {
+        let second = DeepLink.Link(action: .share, url: "https://example.com/w", note: nil)
+        let third = DeepLink.Link(action: .share, url: "https://example.com/x", note: nil)
+        var h = ReducerHarness(F.main(sessions: [films, music]))
+        let picker = SharedLinkPicker(link, selecting: "s1", in: h.state.sessions)
+        h.send(.linkReceived(link)) { $0.overlay = .sharedLink(picker) }
+        h.send(.linkReceived(second)) {
+            $0.waitingLinks = [second]
+            $0.status = StatusLine("1 more shared link waiting: shown when this one is done")
+        }
+        h.send(.keyPressed(.escape)) { $0.overlay = .confirm(Confirmation(.discardSharedLink(self.link), "discard the shared link https://example.com/v? (y/n)")) }
+        h.send(.linkReceived(third)) {
+            $0.waitingLinks = [second, third]
+            $0.status = StatusLine("2 more shared links waiting: shown when this one is done")
+        }
+        h.send(.keyPressed(.char("y"))) {
+            $0.overlay = .sharedLink(SharedLinkPicker(second, selecting: "s1", in: $0.sessions))
+            $0.waitingLinks = [third]
+            $0.status = StatusLine("shared link discarded.")
+        }
+        // Shared into Films: the third waits while the composer is open, and comes once it is left.
+        h.send(.keyPressed(.enter), [.post(.checkReach(sessionID: "s1"))]) {
+            $0.overlay = nil
+            var c = ComposerState(sessionID: "s1", sessionName: "Films")
+            c.link = TextField("https://example.com/w")
+            c.focus = .note
+            $0.post.mode = .composer(c)
+            $0.pane = .post
+        }
+        XCTAssertEqual(h.state.waitingLinks, [third])
+        _ = AppReducer.reduce(&h.state, .keyPressed(.escape))  // the draft kept, the composer closed
+        if case .composer = h.state.post.mode { XCTFail("the composer is still open") }
+        XCTAssertEqual(h.state.overlay.flatMap { if case .sharedLink(let p) = $0 { return p.link } else { return nil } }, third)
+        XCTAssertEqual(h.state.waitingLinks, [])
+    }
 }

@@ -17,7 +17,7 @@ extension AppReducer {
             state.phase = .recovery(error: say(error))
             return []
         case .linkReceived(let link):
-            guard state.phase == .main else { state.pendingLink = link; return [] }
+            guard state.phase == .main, !isChoosingSharedLink(state) else { return wait(&state, link) }
             return showSharedLink(&state, link)
         case .identityReady(let info, let inMemory):
             state.identity = info
