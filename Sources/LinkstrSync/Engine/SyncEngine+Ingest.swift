@@ -28,6 +28,8 @@ struct IngestState {
     /// The wrap each seal was opened from: another wrap around a seal already opened is a variant, junk
     /// (only its sender can make one now that the wrap's signature is checked; nothing is gained by it).
     var sealsOpened = BoundedIDMap<EventID>(capacity: 100_000)
+    /// Batches the store refused (the disk full), tried again on a timer (`+StoreRetry`).
+    var unstored = UnstoredBatches()
     /// When the allocator was last given memory back (the engine's monotonic time).
     var lastTrim: Duration = .zero
     static let queuedBatches = 2
@@ -249,8 +251,10 @@ extension SyncEngine {
     }
 
     /// One store transaction: the messages and the wraps they came in (off the actor).
-    private func write(_ messages: [InboundMessage], wraps: [ProcessedWrap], wrapCount: Int) async {
-        guard !messages.isEmpty || !wraps.isEmpty else { return }
+    /// Returns whether the batch was stored; one that was not is kept and tried again (`+StoreRetry`).
+    @discardableResult
+    func write(_ messages: [InboundMessage], wraps: [ProcessedWrap], wrapCount: Int) async -> Bool {
+        guard !messages.isEmpty || !wraps.isEmpty else { return true }
         let now = clock()
         do {
             let store = self.store, restoring = history.restoring
@@ -279,13 +283,18 @@ extension SyncEngine {
                                                    "sessions": "\(touched.count)"])
             if !touched.isEmpty || !notifications.isEmpty { updateSink.yield(.ingested(touchedSessions: touched, notifications: notifications)) }
             if !touched.isEmpty { scheduleProfileRefresh() }
+            return true
         } catch {
-            // Nothing was written; these wraps are opened again next time (the run is not complete).
+            // Nothing was written (the run is not complete): the batch is kept and stored again once the
+            // store takes writes (the disk has room again), without waiting for the next sync.
             log.error("could not store incoming messages", metadata: ["error": "\(type(of: error))", "wraps": "\(wrapCount)"])
             let words = "\(error)"
             stats.storeFailures += 1
             stats.lastStoreError = words
-            updateSink.yield(.notice(relay: "", "could not store \(wrapCount) incoming message\(wrapCount == 1 ? "" : "s"): \(words) they are read again on the next sync."))
+            keepUnstored(UnstoredBatch(messages: messages, wraps: wraps, wrapCount: wrapCount))
+            updateSink.yield(.notice(relay: "", "could not store \(wrapCount) incoming message\(wrapCount == 1 ? "" : "s"): \(words) "
+                                     + "they are kept and stored as soon as there is room."))
+            return false
         }
     }
 

@@ -133,6 +133,7 @@ public actor SyncEngine {
         consumer?.cancel()
         preferences.uploadTask?.cancel()
         profiles.pendingNameTask?.cancel()
+        cancelUnstoredRetry()
         history.pageTimers.values.forEach { $0.cancel() }
         history.reconcile.answerTimers.values.forEach { $0.cancel() }
         history.reconcile.fetchTimers.values.forEach { $0.values.forEach { $0.cancel() } }
