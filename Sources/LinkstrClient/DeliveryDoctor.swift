@@ -135,8 +135,15 @@ public struct DeliveryDoctor: Sendable {
                 if blocked.contains(url) { check.blocked = true; check.error = "blocked by you" }
                 return check
             }
-            let overlap = list.relays.filter(ourRelays.contains)
+            // Shared: relays both lists name (compared as relay URLs: `wss://Host/` is `wss://host`), and
+            // ours that accepted their copies of what we sent last (issue 53: "shared relays: none" was
+            // said of a member whose copies had landed on a relay both use).
             let last = try store.lastDelivery(to: person)
+            let ourNormalized = Set(ourRelays.map { RelayURL.normalized($0) ?? $0 })
+            let named = list.relays.filter { ourNormalized.contains(RelayURL.normalized($0) ?? $0) }
+            let landed = (last?.acceptedOn ?? []).filter { ourNormalized.contains(RelayURL.normalized($0) ?? $0) }
+            var overlap = named
+            for relay in landed where !overlap.contains(where: { RelayURL.normalized($0) == RelayURL.normalized(relay) }) { overlap.append(relay) }
             let facts = DeliveryAdvice.Facts(source: list.source == "inbox" ? .inbox : list.source == "read_relays" ? .readRelays : nil,
                                              relays: list.relays, blocked: list.relays.filter(blocked.contains),
                                              answering: relays.filter(\.answered).map(\.url), overlap: overlap, lastDelivery: last?.outcome)

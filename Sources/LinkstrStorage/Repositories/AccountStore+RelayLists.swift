@@ -68,16 +68,21 @@ extension AccountStore {
 /// reference), and the relays someone was added with (an nprofile's hints).
 extension AccountStore {
     /// Each member's outcome for each of their rumors, in one transaction.
-    public func recordDeliveries(_ outcomes: [Pubkey: (rumors: [String], outcome: MemberDelivery)], now: Int64) throws {
+    /// `acceptedOn`: the relays known to have accepted every copy of the member's (ours and theirs).
+    public func recordDeliveries(_ outcomes: [Pubkey: (rumors: [String], outcome: MemberDelivery)], acceptedOn: [Pubkey: [String]] = [:],
+                                 now: Int64) throws {
         guard !outcomes.isEmpty else { return }
         try db.write { c in
             for (member, entry) in outcomes {
                 let ref = cipher.reference(member), outcome = entry.outcome
+                let accepted = acceptedOn[member].map { $0.sorted().joined(separator: "\n") }
                 for rumor in entry.rumors {
                     try c.run("""
-                        INSERT INTO deliveries (owner, rumor_id, member_ref, outcome_enc, updated_at) VALUES (?, ?, ?, ?, ?)
-                        ON CONFLICT (owner, rumor_id, member_ref) DO UPDATE SET outcome_enc = excluded.outcome_enc, updated_at = excluded.updated_at
-                        """, [o, .text(rumor), .text(ref), cipher.seal(outcome.stored, ctx("deliveries.\(rumor)", ref)), .integer(now)])
+                        INSERT INTO deliveries (owner, rumor_id, member_ref, outcome_enc, updated_at, accepted_on_enc) VALUES (?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (owner, rumor_id, member_ref) DO UPDATE SET outcome_enc = excluded.outcome_enc, updated_at = excluded.updated_at,
+                            accepted_on_enc = excluded.accepted_on_enc
+                        """, [o, .text(rumor), .text(ref), cipher.seal(outcome.stored, ctx("deliveries.\(rumor)", ref)), .integer(now),
+                              cipher.seal(accepted, ctx("deliveries.accepted.\(rumor)", ref))])
                 }
             }
         }
@@ -96,14 +101,17 @@ extension AccountStore {
         return out
     }
 
-    /// The newest record of a delivery to `member`: which rumor, what became of it, when.
-    public func lastDelivery(to member: Pubkey) throws -> (rumorID: String, outcome: MemberDelivery, at: Int64)? {
+    /// The newest record of a delivery to `member`: which rumor, what became of it, when, and the relays
+    /// that accepted every copy of theirs (empty for records made before they were kept).
+    public func lastDelivery(to member: Pubkey) throws -> (rumorID: String, outcome: MemberDelivery, at: Int64, acceptedOn: [String])? {
         let ref = cipher.reference(member)
-        guard let r = try db.query("SELECT rumor_id, outcome_enc, updated_at FROM deliveries WHERE owner = ? AND member_ref = ? ORDER BY updated_at DESC LIMIT 1",
-                                   [o, .text(ref)]).first, let rumor = r["rumor_id"].text else { return nil }
+        guard let r = try db.query("""
+            SELECT rumor_id, outcome_enc, updated_at, accepted_on_enc FROM deliveries WHERE owner = ? AND member_ref = ? ORDER BY updated_at DESC LIMIT 1
+            """, [o, .text(ref)]).first, let rumor = r["rumor_id"].text else { return nil }
         let stored = try cipher.openRequired(r["outcome_enc"], ctx("deliveries.\(rumor)", ref))
         guard let outcome = MemberDelivery(stored: stored) else { throw StorageError.corrupt("a delivery record is not one") }
-        return (rumor, outcome, r["updated_at"].int ?? 0)
+        let accepted = try cipher.open(r["accepted_on_enc"], ctx("deliveries.accepted.\(rumor)", ref))
+        return (rumor, outcome, r["updated_at"].int ?? 0, accepted.map { $0.split(separator: "\n").map(String.init) } ?? [])
     }
 
     /// The NIP-05 identifier (`name@domain`) `pubkey`'s newest kind 0 names (nil removes it). Set only

@@ -313,6 +313,11 @@ enum Migrations {
         """
         ALTER TABLE posts ADD COLUMN dated_ahead INTEGER;
         """,
+        // 17: the relays that accepted a member's copies of what we sent (sealed, a line each): what
+        // "shared relays" in the doctor counts besides the ones both lists name (issue 53, item 5).
+        """
+        ALTER TABLE deliveries ADD COLUMN accepted_on_enc BLOB;
+        """,
     ]
 
     static var migrator: DatabaseMigrator {

@@ -25,7 +25,10 @@ extension SyncEngine {
         for sent in batch.sent { for id in sent.wrapIDs { rumorOfWrap[id] = sent.rumorID } }
         let rumorsOf = wraps.mapValues { $0.compactMap { rumorOfWrap[$0.id.hex] } }
         let now = clock()
-        write("the deliveries under way") { try store.recordDeliveries(rumorsOf.mapValues { ($0, MemberDelivery.pending) }, now: now) }
+        let accepted = Self.acceptedOn(wraps, receipt)
+        write("the deliveries under way") {
+            try store.recordDeliveries(rumorsOf.mapValues { ($0, MemberDelivery.pending) }, acceptedOn: accepted.mapValues { Array($0) }, now: now)
+        }
         outbox.nextDelivery += 1
         let n = outbox.nextDelivery
         outbox.deliveries[n] = Task { [weak self] in
@@ -58,6 +61,15 @@ extension SyncEngine {
     /// The relays we blocked (unreadable: none, and said in the log).
     func blockedRelaySet() -> Set<String> { read("the blocked relays") { try store.blockedRelays() } ?? [] }
 
+    /// For each member, the relays whose own OK is known for every copy of theirs (our publish returns
+    /// at the first acceptance, so later ones may be missing: never more than what was said).
+    static func acceptedOn(_ wraps: [Pubkey: [NostrEvent]], _ receipt: PublishReceipt) -> [Pubkey: Set<String>] {
+        wraps.mapValues { mine in
+            guard let first = mine.first else { return [] }
+            return Set(receipt.acceptedBy[first.id] ?? []).filter { relay in mine.allSatisfy { receipt.acceptedBy[$0.id]?.contains(relay) == true } }
+        }
+    }
+
     private func deliverToInboxes(_ wraps: [Pubkey: [NostrEvent]], rumorsOf: [Pubkey: [String]], receipt: PublishReceipt) async {
         // Members with no list at all are looked up first (bounded); a stale list is used as it is and
         // refreshed after the history (`refreshStaleRelayLists`), never on the send's way.
@@ -76,6 +88,7 @@ extension SyncEngine {
         var outcomes = [Pubkey: MemberDelivery](), failures = [Pubkey: [(relay: String, why: String)]]()
         var waiting = Set(wraps.keys), excluded = blocked, connections = 0
         var reports = [InboxDelivery.Report]()
+        var acceptedOn = Self.acceptedOn(wraps, receipt)
         func failed(_ m: Pubkey, otherwise: String) -> MemberDelivery {
             guard let tried = failures[m], !tried.isEmpty else { return .notDelivered(why: otherwise) }
             return .notDelivered(why: tried.map { "\($0.relay): \($0.why)" }.joined(separator: "; "))
@@ -110,6 +123,7 @@ extension SyncEngine {
                 for member in dial[report.relay] ?? [] {
                     let mine = wraps[member, default: []]
                     if mine.allSatisfy({ report.acceptedIDs.contains($0.id.hex) }) {
+                        acceptedOn[member, default: []].insert(report.relay)
                         outcomes[member] = .inbox(relay: report.relay)
                         waiting.remove(member)
                     } else {
@@ -128,7 +142,8 @@ extension SyncEngine {
         }
         let at = clock()
         write("the deliveries") {
-            try store.recordDeliveries(Dictionary(uniqueKeysWithValues: outcomes.map { ($0.key, (rumorsOf[$0.key] ?? [], $0.value)) }), now: at)
+            try store.recordDeliveries(Dictionary(uniqueKeysWithValues: outcomes.map { ($0.key, (rumorsOf[$0.key] ?? [], $0.value)) }),
+                                       acceptedOn: acceptedOn.mapValues { Array($0) }, now: at)
         }
         log.info("delivered", metadata: ["members": "\(wraps.count)", "inbox": "\(outcomes.values.filter(\.isDelivered).count)",
                                          "connections": "\(connections)"])
