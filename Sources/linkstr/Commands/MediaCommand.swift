@@ -53,7 +53,7 @@ struct MediaPlayCommand: LinkstrCommand {
     static let readsOnly = true
     static let configuration = CommandConfiguration(
         commandName: "play", abstract: "Play a post's video with mpv (or `player` in config.toml), saying on stderr what happens.",
-        discussion: "Exit status 0 when it played to its end or was closed, 1 when it could not play (the reason and the fix on stderr).")
+        discussion: "Exit status 0 when it played to its end or was closed, 1 when it could not play (the reason and the fix on stderr), or when the saved copy was found damaged while it played (it is removed; save it again).")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The post's id.") var postID: String
     @Flag(name: .customLong("in-terminal"), help: "Play in this terminal (mpv's kitty or truecolour output) instead of a window.") var inTerminal = false
@@ -81,7 +81,7 @@ struct MediaPlayCommand: LinkstrCommand {
 struct MediaSaveCommand: LinkstrCommand {
     static let configuration = CommandConfiguration(
         commandName: "save", abstract: "Save a post's video (through yt-dlp) or image into the sealed media cache, for offline.",
-        discussion: "Progress goes to stderr. `media play` then plays the saved copy through a pipe; nothing is written out in the clear.")
+        discussion: "Progress goes to stderr. `media play` then plays the saved copy through a pipe; nothing is written out in the clear. A copy larger than media_cache_mb is refused while it arrives, nothing kept; what a killed save left is removed first.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The post's id.") var postID: String
 
@@ -130,7 +130,7 @@ struct CacheCommand: AsyncParsableCommand {
 
 struct CacheUsageCommand: LinkstrCommand {
     static let readsOnly = true
-    static let configuration = CommandConfiguration(commandName: "usage", abstract: "Files and bytes in the media cache, and its limit (media_cache_mb).")
+    static let configuration = CommandConfiguration(commandName: "usage", abstract: "Files and bytes in the media cache, and its limit (media_cache_mb); unfinished files a killed save left count too.")
     @OptionGroup var global: GlobalOptions
 
     func execute() async throws {

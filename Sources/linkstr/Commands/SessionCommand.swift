@@ -183,7 +183,9 @@ struct PostCommand: LinkstrCommand {
 
 struct PostsCommand: LinkstrCommand {
     static let readsOnly = true
-    static let configuration = CommandConfiguration(commandName: "posts", abstract: "A session's posts, newest first.")
+    static let configuration = CommandConfiguration(
+        commandName: "posts", abstract: "A session's posts, newest first.",
+        discussion: "A post dated more than 15 minutes past its arrival (its sender's clock far ahead) sorts by its arrival; under --json its `dated_ahead` is the date it claimed (null for every other post).")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Session id.", completion: Completion.sessionIDs) var session: String
     @Option(parsing: .unconditional, help: "At most this many.", transform: Count.parse) var limit = 200
