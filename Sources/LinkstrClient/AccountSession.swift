@@ -83,6 +83,8 @@ public final class AccountSession: Sendable {
     public func close() async {
         guard closed.withLock({ c in defer { c = true }; return !c }) else { return }
         tasks.cancelAll()
+        // Saves under way end here: their yt-dlp is killed and what they wrote goes.
+        saver?.close()
         search.close()
         await sync.engine.stop()
     }

@@ -92,7 +92,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return self.send(404, "text/html", b"<title>Not found</title>")
 
 
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+# PREVIEW_HOST: another loopback address (127.0.0.2), for a host of its own beside the test relays.
+server = http.server.ThreadingHTTPServer((os.environ.get("PREVIEW_HOST", "127.0.0.1"), 0), Handler)
 server.daemon_threads = True
 print(server.server_address[1], flush=True)
 server.serve_forever()

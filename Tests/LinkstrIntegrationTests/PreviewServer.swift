@@ -1,16 +1,19 @@
 import Foundation
 import LinkstrTestSupport
 
-/// Tests/Interop/preview_server.py on 127.0.0.1: web pages for link-preview tests.
+/// Tests/Interop/preview_server.py on 127.0.0.1 (or another loopback `host`): web pages for link-preview tests.
 final class PreviewServer {
     let port: Int
+    let host: String
     private let process: Process
     /// Every path requested so far, in order.
     private let log = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-preview-requests-\(UUID().uuidString)")
 
     /// `files`: a directory served as /files/NAME, each also named by a page /page/NAME.
-    init(files: URL? = nil) throws {
+    init(files: URL? = nil, host: String = "127.0.0.1") throws {
+        self.host = host
         let p = Process()
+        p.environment = ProcessInfo.processInfo.environment.merging(["PREVIEW_HOST": host]) { $1 }
         p.executableURL = try TestEnvironment.python()
         p.arguments = [TestEnvironment.interopScript("preview_server.py").path, log.path] + (files.map { [$0.path] } ?? [])
         let out = Pipe()
@@ -33,7 +36,7 @@ final class PreviewServer {
         self.port = port
     }
 
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    func url(_ path: String) -> String { "http://\(host):\(port)\(path)" }
 
     /// The paths requested so far, oldest first.
     var requests: [String] { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }

@@ -17,6 +17,9 @@ public final class MediaSaver: Sendable {
     private let media: MediaCache
     private let fetcher: ImageFetcher
     private let running = Mutex<[String: Process]>([:])
+    /// Closed with its account: saves under way are killed, none starts (nothing more is written into
+    /// the closed account's cache).
+    private let closed = Mutex(false)
 
     public init(media: MediaCache, fetcher: ImageFetcher = .configured()) {
         self.media = media
@@ -39,9 +42,19 @@ public final class MediaSaver: Sendable {
         if let process = running.withLock({ $0[link] }), process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
+    /// Kills every save under way (what each wrote goes) and refuses new ones: the account is closing.
+    public func close() {
+        let processes = running.withLock { list in
+            closed.withLock { $0 = true }
+            return Array(list.values)
+        }
+        for process in processes where process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
     /// Saves `link`, telling `report` how it goes; the last report is `saved`, `cancelled` or `failed`.
     public func save(_ link: String, format: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
                      now: Int64, report: @escaping @Sendable (Progress) -> Void) async {
+        guard !closed.withLock({ $0 }) else { return report(.cancelled) }
         if URLClassifier.classify(link).isPlayable {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 Thread.detachNewThread { [self] in
@@ -79,11 +92,22 @@ public final class MediaSaver: Sendable {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch {
+        // Registered and started under the lock `close` takes: a save is either killed by it or never starts.
+        let started: Result<Bool, Error> = running.withLock { list in
+            guard !closed.withLock({ $0 }) else { return .success(false) }
+            do { try process.run() } catch { return .failure(error) }
+            list[link] = process
+            return .success(true)
+        }
+        switch started {
+        case .success(true): break
+        case .success(false):
+            writer.cancel()
+            return report(.cancelled)
+        case .failure(let error):
             writer.cancel()
             return report(.failed("yt-dlp did not start: \(error.localizedDescription)"))
         }
-        running.withLock { $0[link] = process }
         defer { running.withLock { $0[link] = nil } }
         report(.saving(nil))
         // Progress and the last error from stderr, on a thread of its own while the bytes are sealed here.

@@ -81,9 +81,13 @@ final class CLIContext: Sendable {
         try RelayList(store: store, overrides: [], now: now)
     }
 
-    /// The active identity's account, opened as the app opens it (`--relay` for this run).
-    func session() throws -> AccountSession {
-        try AccountSession(try identity(), in: try store(), relayOverrides: options.relays, indexers: config.indexerRelays)
+    /// The active identity's account, opened as the app opens it (`--relay` for this run): its previews,
+    /// thumbnails and saves keep the app's rules (a host we blocked is never fetched from).
+    /// `holdsDataLock`: the command took the data lock (it writes), so the media cache's unfinished
+    /// files are leftovers and go.
+    func session(holdsDataLock: Bool = false) throws -> AccountSession {
+        try AccountSession(try identity(), in: try store(), relayOverrides: options.relays, mediaCacheBytes: Int64(config.mediaCacheMB) << 20,
+                           indexers: config.indexerRelays, holdsDataLock: holdsDataLock)
     }
 
     /// A sync engine connected to the relays (subscriptions are installed by `start()` only).

@@ -87,18 +87,29 @@ struct MediaSaveCommand: LinkstrCommand {
 
     func execute() async throws {
         let ctx = try CLIContext(global)
-        let (me, store) = try ctx.account()
+        // The account's own saver: a host we blocked is not fetched from; this command holds the data
+        // lock, so what a killed save left goes first.
+        let session = try ctx.session(holdsDataLock: true)
+        do {
+            try await run(ctx, session)
+            await session.close()
+        } catch {
+            await session.close()
+            throw error
+        }
+    }
+
+    private func run(_ ctx: CLIContext, _ session: AccountSession) async throws {
+        let (me, store) = (session.key, session.store)
         let post = try ctx.post(postID, in: store)
         // Saving fetches the link: a stranger's request does not get our address until it is accepted.
         guard try await ctx.withActions(me, store, { try $0.allowsPreviews(inSession: post.sessionID) }) else {
             throw CLIError("that post is in a session request: accept the session first (`linkstr session accept \(post.sessionID)`).")
         }
-        guard let media = try ctx.mediaCache(store) else { throw CLIError("there is no media cache here.") }
-        // This command holds the data lock: no save of another process is under way.
-        do { try media.removeLeftovers() } catch { throw CLIError("the media cache: \(error)") }
+        guard let saver = session.saver else { throw CLIError("there is no media cache here.") }
         let last = Mutex<SaveProgress?>(nil)
         let shown = Mutex(-1)
-        await MediaSaver(media: media).save(post.url, now: ctx.now) { progress in
+        await saver.save(post.url, now: ctx.now) { progress in
             last.withLock { $0 = progress }
             if case .saving(let fraction) = progress {
                 // A line per whole ten per cent, not one per yt-dlp line.

@@ -290,7 +290,19 @@ struct PreviewCommand: LinkstrCommand {
 
     func execute() async throws {
         let ctx = try CLIContext(global)
-        let (me, store) = try ctx.account()
+        // The account's own previews and thumbnails: the app's rules hold (a blocked host is not fetched from).
+        let session = try ctx.session()
+        do {
+            try await run(ctx, session)
+            await session.close()
+        } catch {
+            await session.close()
+            throw error
+        }
+    }
+
+    private func run(_ ctx: CLIContext, _ session: AccountSession) async throws {
+        let (me, store) = (session.key, session.store)
         let post = try store.postView(target)
         let url = post?.post.url ?? WebURL.normalized(target)
         guard let url else { throw CLIError("that is not a web address or a post id.", .invalidInput) }
@@ -302,14 +314,12 @@ struct PreviewCommand: LinkstrCommand {
                 throw CLIError("that post is in a session request: accept the session first (`linkstr session accept \(post.post.sessionID)`).")
             }
         }
-        let cache = LinkPreviewCache(store: store, fetcher: .configured(), clock: TimeSource.live.wallSeconds)
         let preview: LinkPreview
-        do { preview = try await cache.preview(url) } catch { throw CLIError("no preview: \(error)") }
+        do { preview = try await session.previews.preview(url) } catch { throw CLIError("no preview: \(error)") }
         // The thumbnail too, made small and sealed in the media cache; a page with none (or a picture that
         // does not draw) leaves the title as the answer.
         var thumbnail: Thumbnail?
-        if let media = try ctx.mediaCache(store) {
-            let thumbnails = Thumbnails(store: store, media: media, fetcher: .configured(), clock: TimeSource.live.wallSeconds)
+        if let thumbnails = session.thumbnails {
             await thumbnails.forget(url)
             thumbnail = await thumbnails.refresh([url])[url]
         }
