@@ -90,6 +90,19 @@ final class CLIContext: Sendable {
                            indexers: config.indexerRelays, holdsDataLock: holdsDataLock)
     }
 
+    /// Runs `body` on the account, closed afterwards whatever happens (what it started ends with it).
+    func withSession<T>(holdsDataLock: Bool = false, _ body: (AccountSession) async throws -> T) async throws -> T {
+        let session = try session(holdsDataLock: holdsDataLock)
+        do {
+            let result = try await body(session)
+            await session.close()
+            return result
+        } catch {
+            await session.close()
+            throw error
+        }
+    }
+
     /// A sync engine connected to the relays (subscriptions are installed by `start()` only).
     func engine(_ key: SecretKey, _ store: AccountStore) async throws -> SyncEngine {
         let sync = AccountSync(key, store: store, indexers: config.indexerRelays)

@@ -89,14 +89,7 @@ struct MediaSaveCommand: LinkstrCommand {
         let ctx = try CLIContext(global)
         // The account's own saver: a host we blocked is not fetched from; this command holds the data
         // lock, so what a killed save left goes first.
-        let session = try ctx.session(holdsDataLock: true)
-        do {
-            try await run(ctx, session)
-            await session.close()
-        } catch {
-            await session.close()
-            throw error
-        }
+        try await ctx.withSession(holdsDataLock: true) { try await run(ctx, $0) }
     }
 
     private func run(_ ctx: CLIContext, _ session: AccountSession) async throws {

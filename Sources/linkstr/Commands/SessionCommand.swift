@@ -291,14 +291,7 @@ struct PreviewCommand: LinkstrCommand {
     func execute() async throws {
         let ctx = try CLIContext(global)
         // The account's own previews and thumbnails: the app's rules hold (a blocked host is not fetched from).
-        let session = try ctx.session()
-        do {
-            try await run(ctx, session)
-            await session.close()
-        } catch {
-            await session.close()
-            throw error
-        }
+        try await ctx.withSession { try await run(ctx, $0) }
     }
 
     private func run(_ ctx: CLIContext, _ session: AccountSession) async throws {
