@@ -148,8 +148,8 @@ extension SyncEngine {
 
     /// Opens the buffered wraps (on every core) and ingests them in one transaction.
     func flushBuffered() async {
-        debounced.remove(.flush)
-        debounced.remove(.flushNews)
+        undebounce(.flush)
+        undebounce(.flushNews)
         guard let buffered = takeBatch() else { return }
         await ingest(buffered)
     }

@@ -26,7 +26,7 @@ extension SyncEngine {
     /// Asks every relay for the kind 0 of the people we know, replacing the previous request when that set
     /// changed (a REQ with the same id replaces it; the pool re-sends it after reconnects).
     func refreshProfileSubscription() async {
-        debounced.remove(.profileRefresh)
+        undebounce(.profileRefresh)
         guard let authors = read("the people we know", { try store.profileAuthors() }),
               !(profiles.subscribed && authors == profiles.authors) else { return }
         // People only added (sessions and contacts arriving, as in a first sync): the parts read so far
@@ -107,7 +107,7 @@ extension SyncEngine {
     private func scheduleProfilesChanged() { debounce(.profilesChanged, .milliseconds(200)) }
 
     func announceProfilesChanged() {
-        debounced.remove(.profilesChanged)
+        undebounce(.profilesChanged)
         updateSink.yield(.profilesChanged)
     }
 

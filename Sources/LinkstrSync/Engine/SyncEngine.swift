@@ -52,7 +52,8 @@ public actor SyncEngine {
     var discovery = DiscoveryState()
     var ownLists = OwnListsState()
     var waiters = Waiters<EngineWait>()
-    var debounced = Set<Debounced>()
+    /// Debounced work waiting to fire, each on its own task (cancelled by `stop()`).
+    var debounced: [Debounced: Task<Void, Never>] = [:]
     public internal(set) var stats = SyncStats()
 
     /// `start()` ran: history and the live subscription are wanted (an engine made only to publish,
@@ -134,6 +135,8 @@ public actor SyncEngine {
         preferences.uploadTask?.cancel()
         profiles.pendingNameTask?.cancel()
         cancelUnstoredRetry()
+        debounced.values.forEach { $0.cancel() }
+        debounced = [:]
         history.pageTimers.values.forEach { $0.cancel() }
         history.reconcile.answerTimers.values.forEach { $0.cancel() }
         history.reconcile.fetchTimers.values.forEach { $0.values.forEach { $0.cancel() } }
@@ -160,20 +163,28 @@ public actor SyncEngine {
 
     /// Parks the caller until `wait` is released, or `deadline` passed (on the injected clock).
     func park(_ wait: EngineWait, upTo deadline: Duration? = nil) async {
+        let ticket = waiters.ticket()
         var timer: Task<Void, Never>?
         if let deadline {
             let sleep = self.sleep
             timer = Task { [weak self] in
                 await sleep(deadline)
                 if Task.isCancelled { return }
-                await self?.release(wait)
+                await self?.expire(wait, ticket: ticket)
             }
         }
-        await withCheckedContinuation { waiters.park(wait, $0) }
+        await withCheckedContinuation { waiters.park(wait, ticket: ticket, $0) }
         timer?.cancel()
+        waiters.done(ticket)
     }
 
     func release(_ wait: EngineWait) { waiters.release(wait) }
+
+    /// One caller's deadline passed (`park`): only that caller goes on.
+    func expire(_ wait: EngineWait, ticket: Int) { waiters.expire(wait, ticket: ticket) }
+
+    /// How many callers wait for `wait` (tests).
+    func waiting(_ wait: EngineWait) -> Int { waiters.count(wait) }
 
     /// A write whose failure must be seen: logged and reported on the update stream (the status line, the
     /// CLI's stderr), never swallowed. nil when it failed.
@@ -287,16 +298,24 @@ public actor SyncEngine {
     enum Debounced: Hashable { case flush, flushNews, profileRefresh, profilesChanged }
 
     func debounce(_ what: Debounced, _ delay: Duration) {
-        guard debounced.insert(what).inserted else { return }
+        guard debounced[what] == nil else { return }
         let sleep = self.sleep
-        Task {
+        // Held weakly and cancelled by `stop()`: a burst's wait does not outlive the engine.
+        debounced[what] = Task { [weak self] in
             await sleep(delay)
-            await self.fire(what)
+            guard !Task.isCancelled else { return }
+            await self?.fire(what)
         }
     }
 
+    /// The work is done now: a wait for it still pending is dropped (from within its own firing, a no-op).
+    func undebounce(_ what: Debounced) { debounced.removeValue(forKey: what)?.cancel() }
+
+    /// Debounced work still waiting (tests).
+    var debouncedWaiting: Int { debounced.count }
+
     private func fire(_ what: Debounced) async {
-        debounced.remove(what)
+        guard debounced.removeValue(forKey: what) != nil else { return }
         switch what {
         case .flush, .flushNews: await flushBuffered()
         case .profileRefresh: await refreshProfileSubscription()
