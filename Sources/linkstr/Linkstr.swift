@@ -104,6 +104,7 @@ struct Linkstr: AsyncParsableCommand {
                                  sessionRequests: config.sessionRequests,
                                  openLink: openLink, version: "linkstr " + Version.full)
         var configured = options
+        configured.passphraseCommand = try global.passphraseCommand(configured: config.passphraseCommand)
         configured.notify = config.notify
         configured.mouse = config.mouse
         configured.reopen = config.reopen

@@ -31,12 +31,13 @@ struct Home {
         func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(out.utf8)) }
     }
 
-    /// Runs `linkstr --home … [--relay …] args…` with the passphrase in the environment.
+    /// Runs `linkstr --home … [--relay …] args…` with the passphrase in the environment (`passphrase`
+    /// nil: none there, for the other sources).
     @discardableResult
     func run(_ args: [String], stdin: String = "", relays override: [String]? = nil, timeout: TimeInterval = 120,
-             environment extra: [String: String] = [:]) throws -> Run {
+             environment extra: [String: String] = [:], passphrase: String? = Home.passphrase) throws -> Run {
         var env = ProcessInfo.processInfo.environment.merging(extra) { $1 }
-        env["LINKSTR_PASSPHRASE"] = Home.passphrase
+        env["LINKSTR_PASSPHRASE"] = passphrase
         var full = ["--home", directory.path]
         for r in override ?? relays { full += ["--relay", r] }
         let r = launcher.isEmpty

@@ -6,14 +6,18 @@ import NostrProtocol
 public enum PassphraseSource: Sendable {
     case value(String)
     case file(URL)
+    /// A program that prints it (`passphrase_command`).
+    case command(PassphraseCommand)
     /// Ask on the terminal (the front end supplies the prompt).
     case prompt(@Sendable (_ question: String) -> String?)
 
-    /// `--passphrase-file` wins, then `LINKSTR_PASSPHRASE`, then the prompt when there is one.
+    /// `--passphrase-file` wins, then `LINKSTR_PASSPHRASE`, then the passphrase command
+    /// (`--passphrase-command`, else `passphrase_command`), then the prompt when there is one.
     public static func resolve(file: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                               prompt: (@Sendable (String) -> String?)?) -> PassphraseSource? {
+                               command: PassphraseCommand? = nil, prompt: (@Sendable (String) -> String?)?) -> PassphraseSource? {
         if let file { return .file(URL(fileURLWithPath: file)) }
         if let v = environment["LINKSTR_PASSPHRASE"] { return .value(v) }
+        if let command { return .command(command) }
         return prompt.map { .prompt($0) }
     }
 
@@ -28,6 +32,8 @@ public enum PassphraseSource: Sendable {
                 throw .io(error.description)
             }
             return String(decoding: BoundedRead.firstLine(bytes), as: UTF8.self)
+        case .command(let command):
+            return try command.run()
         case .prompt(let ask):
             guard let answer = ask(question) else { throw .noPassphrase }
             return answer

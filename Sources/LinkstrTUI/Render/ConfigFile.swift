@@ -2,6 +2,7 @@ import Foundation
 import LinkstrApp
 import LinkstrClient
 import LinkstrDomain
+import LinkstrStorage
 
 /// `config.toml` in the config directory: `theme = "storm"`, `link_previews = false`, `session_requests = false`,
 /// `tls_ca_file = "…"`. A missing file is fine; a malformed one, or a key with the wrong type, is an error
@@ -27,6 +28,8 @@ public struct ConfigFile: Equatable, Sendable {
     /// The media cache's size in MiB (thumbnails and saved media, least recently used out first). Default: 1024.
     public var mediaCacheMB = 1024
     public static let mediaCacheRange = 16...1_048_576
+    /// `passphrase_command`: a program that prints the identity's passphrase (`PassphraseCommand`).
+    public var passphraseCommand: PassphraseCommand?
     /// `player`: another program for videos, as a command line (`{url}` for the link); nil: mpv.
     public var player: [String]?
     /// `ytdl_format`: mpv's `--ytdl-format`; `mpv_args`: more arguments for mpv.
@@ -77,6 +80,17 @@ public struct ConfigFile: Equatable, Sendable {
                 throw TOMLFile.Failure("\(url.path): media_cache_mb is a size in MiB from \(mediaCacheRange.lowerBound) to \(mediaCacheRange.upperBound)")
             }
             config.mediaCacheMB = mb
+        }
+        if let line = try? toml.string("passphrase_command") {
+            guard let command = PassphraseCommand(line: line) else {
+                throw TOMLFile.Failure("\(url.path): passphrase_command is a command line (\"pass show linkstr\"), with its quotes closed")
+            }
+            config.passphraseCommand = command
+        } else if let words = try? toml.strings("passphrase_command") {
+            guard let command = PassphraseCommand(words: words) else { throw TOMLFile.Failure("\(url.path): passphrase_command names no program") }
+            config.passphraseCommand = command
+        } else if toml.has("passphrase_command") {
+            throw TOMLFile.Failure("\(url.path): passphrase_command is a command line (\"pass show linkstr\") or an array of its words")
         }
         if let words = try? toml.string("player") {
             let parts = words.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)

@@ -150,7 +150,13 @@ extension EffectRunner {
             return
         }
         dispatch(.bootStepReached(.preparingLocalData))
-        let passphrase = try? environmentPassphrase()
+        // A passphrase command that fails is said on the unlock screen (naming it, never its output).
+        var sourceFailure: Error?
+        let passphrase: String?
+        do { passphrase = try environmentPassphrase() } catch {
+            passphrase = nil
+            sourceFailure = error
+        }
         if passphrase != nil { dispatch(.onboarding(.passphraseInEnvironment)) }
         guard let active = vault.activePubkey() else {
             dispatch(.onboarding(.identityMissing))
@@ -163,12 +169,13 @@ extension EffectRunner {
             dispatch(.onboarding(.passphraseNeeded(pubkey: active, npub: (try? PublicKey(hex: active))?.npub ?? active)))
             // Say why the prompt is there: the environment's passphrase was tried and did not unlock.
             if passphrase != nil { dispatch(.onboarding(.environmentPassphraseRefused)) }
+            if let sourceFailure { dispatch(.onboarding(.unlockFailed(ClientError(sourceFailure)))) }
         }
     }
 
-    /// `--passphrase-file`, else LINKSTR_PASSPHRASE; an empty value counts as none.
+    /// `--passphrase-file`, else LINKSTR_PASSPHRASE, else the passphrase command; an empty value counts as none.
     func environmentPassphrase() throws -> String? {
-        guard let source = PassphraseSource.resolve(file: options.passphraseFile, prompt: nil) else { return nil }
+        guard let source = PassphraseSource.resolve(file: options.passphraseFile, command: options.passphraseCommand, prompt: nil) else { return nil }
         let value = try source.read()
         return value.isEmpty ? nil : value
     }

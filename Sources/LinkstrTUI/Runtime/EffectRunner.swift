@@ -16,6 +16,8 @@ public struct AppOptions: Sendable {
     /// `--relay`: exactly these relays for this run.
     public var relays: [String]
     public var passphraseFile: String?
+    /// `--passphrase-command`, else `passphrase_command` in config.toml.
+    public var passphraseCommand: PassphraseCommand?
     public var theme: String
     public var noColor: Bool
     /// Fetch titles of shared pages (`link_previews` in config.toml); cached titles show either way.

@@ -14,6 +14,8 @@ final class CLIContext: Sendable {
     let paths: DataPaths
     let vault: IdentityVault
     let config: ConfigFile
+    /// `--passphrase-command`, else `passphrase_command`.
+    let passphraseCommand: PassphraseCommand?
     private let openedStore = Mutex<LocalStore?>(nil)
 
     init(_ options: GlobalOptions) throws {
@@ -22,6 +24,7 @@ final class CLIContext: Sendable {
         paths = DataPaths.resolve(home: options.home)
         try paths.prepare()
         config = try ConfigFile.load(in: paths.config)
+        passphraseCommand = try options.passphraseCommand(configured: config.passphraseCommand)
         try TLSTrust.use(caFile: config.tlsCAFile)
         vault = IdentityVault(paths: paths)
     }
@@ -41,7 +44,7 @@ final class CLIContext: Sendable {
         let hasTerminal = FileManager.default.isReadableFile(atPath: "/dev/tty")
         let ask: @Sendable (String) -> String? = { question in TerminalPrompt.secret(question) }
         let prompt: (@Sendable (String) -> String?)? = hasTerminal ? ask : nil
-        return PassphraseSource.resolve(file: options.passphraseFile, prompt: prompt)
+        return PassphraseSource.resolve(file: options.passphraseFile, command: passphraseCommand, prompt: prompt)
     }
 
     func passphrase(_ question: String = "passphrase: ") throws -> String {

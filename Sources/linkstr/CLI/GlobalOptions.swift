@@ -10,8 +10,21 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .customLong("relay"), help: "Use exactly these relays for this run (repeatable), ignoring the stored list.")
     var relays: [String] = []
 
-    @Option(name: .customLong("passphrase-file"), help: "Read the identity passphrase from this file (else LINKSTR_PASSPHRASE, else a prompt).")
+    @Option(name: .customLong("passphrase-file"), help: "Read the identity passphrase from this file (else LINKSTR_PASSPHRASE, else the passphrase command, else a prompt).")
     var passphraseFile: String?
+
+    @Option(name: .customLong("passphrase-command"),
+            help: "A program that prints the passphrase, run without a shell (\"pass show linkstr\"); overrides passphrase_command in config.toml.")
+    var passphraseCommand: String?
+
+    /// `--passphrase-command`, else `passphrase_command` in config.toml.
+    func passphraseCommand(configured: PassphraseCommand?) throws -> PassphraseCommand? {
+        guard let line = passphraseCommand else { return configured }
+        guard let command = PassphraseCommand(line: line) else {
+            throw CLIError("--passphrase-command is a command line (\"pass show linkstr\"), with its quotes closed.", .usage)
+        }
+        return command
+    }
 
     @Flag(name: .long, help: "Machine-readable output.")
     var json = false

@@ -1,0 +1,115 @@
+import Foundation
+import LinkstrDomain
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `passphrase_command` (config.toml) and `--passphrase-command`: a program that prints the passphrase,
+/// as aerc's `source-cred-cmd` and senpai's `password-cmd` do (`pass show linkstr`, `secret-tool lookup
+/// app linkstr`, a password manager's CLI). Run without a shell, its words as written (a string is split
+/// at spaces and tabs; quotes group words: `"my vault"`), standard input from /dev/null, standard error
+/// dropped. Its first line of output is the passphrase. Whatever goes wrong is said naming the program,
+/// never with what it printed (that may be the passphrase, or part of it).
+public struct PassphraseCommand: Equatable, Sendable {
+    public let words: [String]
+    /// How long it may take (a keyring prompt the user answers takes a few seconds).
+    public static let limit: TimeInterval = 5
+
+    public init?(words: [String]) {
+        guard let first = words.first, !first.isEmpty else { return nil }
+        self.words = words
+    }
+
+    /// A command line split into words: spaces and tabs separate, single or double quotes group (no
+    /// escapes, no variables: there is no shell). nil for an unclosed quote or no words.
+    public init?(line: String) {
+        var words = [String](), current = "", quote: Character?, started = false
+        for ch in line {
+            if let q = quote {
+                if ch == q { quote = nil } else { current.append(ch) }
+            } else if ch == "\"" || ch == "'" {
+                quote = ch
+                started = true
+            } else if ch == " " || ch == "\t" {
+                if started || !current.isEmpty { words.append(current) }
+                current = ""
+                started = false
+            } else {
+                current.append(ch)
+            }
+        }
+        guard quote == nil else { return nil }
+        if started || !current.isEmpty { words.append(current) }
+        self.init(words: words)
+    }
+
+    /// The program's name as said in errors.
+    var name: String { (words[0] as NSString).lastPathComponent }
+
+    /// Runs it; the first line of its output.
+    func run() throws(VaultError) -> String {
+        guard let program = Self.find(words[0]) else { throw .io("the passphrase command \(name) was not found.") }
+        let process = Process()
+        process.executableURL = program
+        process.arguments = Array(words.dropFirst())
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { throw .io("the passphrase command \(name) did not start.") }
+        // Read on a thread of its own, bounded, while the deadline is watched here.
+        let collected = OutputCollector(limit: InputLimits.passphraseFile)
+        let reader = Thread { collected.drain(out.fileHandleForReading.fileDescriptor) }
+        reader.start()
+        // Done when it exited and its output closed (a child it left behind may hold that open).
+        let deadline = Date().addingTimeInterval(Self.limit)
+        while process.isRunning || !reader.isFinished, Date() < deadline { usleep(10_000) }
+        if process.isRunning || !reader.isFinished {
+            // Its process group (Process makes the child a group leader): what it started goes too.
+            kill(-process.processIdentifier, SIGKILL)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw .io("the passphrase command \(name) did not answer within \(Int(Self.limit)) s.")
+        }
+        process.waitUntilExit()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            throw .io("the passphrase command \(name) failed (exit status \(process.terminationStatus)).")
+        }
+        let line = String(decoding: BoundedRead.firstLine(collected.bytes), as: UTF8.self)
+        guard !line.isEmpty else { throw .io("the passphrase command \(name) printed no passphrase.") }
+        return line
+    }
+
+    /// A path, or the program on PATH.
+    static func find(_ word: String) -> URL? {
+        if word.contains("/") { return FileManager.default.isExecutableFile(atPath: word) ? URL(fileURLWithPath: word) : nil }
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let url = URL(fileURLWithPath: String(dir)).appendingPathComponent(word)
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return nil
+    }
+}
+
+/// What a child printed, up to a limit (the rest is read and dropped, so the child never blocks).
+private final class OutputCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected = [UInt8]()
+    private let limit: Int
+    init(limit: Int) { self.limit = limit }
+
+    var bytes: [UInt8] { lock.withLock { collected } }
+
+    func drain(_ fd: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return }
+            lock.withLock {
+                let room = max(0, limit - collected.count)
+                collected += buffer[0..<min(n, room)]
+            }
+        }
+    }
+}
