@@ -75,6 +75,23 @@ public struct IdentityVault: Sendable {
         }
     }
 
+    /// Re-encrypts the identity's key file under `new` (unlocked with `old` first; a wrong one changes
+    /// nothing), at the scrypt cost `logN`, keeping what the file says of the key's handling. The new file
+    /// replaces the old by rename after it is synced (`PrivateFile`): a kill at any moment leaves one of
+    /// the two, whole.
+    public func changePassphrase(_ pubkey: Pubkey, old: String, new: String, logN: UInt8) throws(VaultError) {
+        guard !new.isEmpty else { throw .emptyPassphrase }
+        let text = try ncryptsec(for: pubkey)
+        let key: SecretKey, security: NIP49.KeySecurity?
+        do { (key, security) = try NIP49.decrypt(text, password: old) } catch {
+            throw error == .wrongPasswordOrCorrupted ? .wrongPassphrase : .crypto(error.description)
+        }
+        guard key.publicKey.hex == pubkey else { throw .corrupt }
+        let encrypted: String
+        do { encrypted = try NIP49.encrypt(key, password: new, logN: logN, security: security ?? .untracked) } catch { throw .crypto(error.description) }
+        try write(Data((encrypted + "\n").utf8), to: file(for: pubkey))
+    }
+
     /// False for a key made here whose secret was never shown, copied or exported: its file is the only
     /// copy, and logging out would lose the account. (A marker file beside the key, `<pubkey>.unsaved`;
     /// no secret in it, so it is read without the passphrase.)

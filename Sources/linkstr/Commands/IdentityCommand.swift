@@ -7,7 +7,8 @@ import NostrProtocol
 
 struct IdentityCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "identity", abstract: "Create, import, list and switch identities.",
-                                                    subcommands: [Create.self, Import.self, List.self, Show.self, Use.self, Name.self, ExportSecret.self])
+                                                    subcommands: [Create.self, Import.self, List.self, Show.self, Use.self, Name.self, ExportSecret.self,
+                                                                  ChangePassphrase.self])
 
     struct Create: LinkstrCommand {
         static let configuration = CommandConfiguration(abstract: "Create a new key; prints its npub.")
