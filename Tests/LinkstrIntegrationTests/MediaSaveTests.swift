@@ -47,7 +47,8 @@ final class MediaSaveTests: XCTestCase {
         XCTAssertEqual(saved.status, 0, saved.err)
         XCTAssertTrue(saved.err.contains("linkstr: saving… 50%\n") && saved.err.contains("linkstr: saving… 100%\n"), saved.err)
         XCTAssertLessThanOrEqual(saved.err.components(separatedBy: "\n").count, 14, "a line per ten per cent, not per yt-dlp line")
-        XCTAssertTrue(saved.err.hasSuffix("linkstr: saved for offline (3.0 MiB): o plays it from the cache.\n"), saved.err)
+        // Issue 54 (9): the CLI names its command, not the app's key.
+        XCTAssertTrue(saved.err.hasSuffix("linkstr: saved for offline (3.0 MiB): `linkstr media play \(post)` plays it from the cache.\n"), saved.err)
         let json = try saved.json() as! [String: Any]
         XCTAssertEqual(json["bytes"] as? Int, 3 << 20)
         XCTAssertEqual(json["kind"] as? String, "video")

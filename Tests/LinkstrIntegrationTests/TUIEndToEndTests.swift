@@ -100,7 +100,7 @@ final class TUIEndToEndTests: XCTestCase {
         try tmux.waitFor("a", text: "a classic, worth it")
         try tmux.keys("a", "Enter")
         try tmux.waitFor("a", text: "sent.", timeout: 20)
-        try tmux.waitFor("a", text: "[Link] https://youtube.com/watch?v=dQw4w9WgXcQ")
+        try tmux.waitFor("a", text: "[Video] https://youtube.com/watch?v=dQw4w9WgXcQ")
 
         // Bob: the post arrives, with an unread dot on the session row. Opening the session marks nothing
         // (as in the iOS app); r marks it all read.

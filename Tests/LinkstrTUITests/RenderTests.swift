@@ -175,7 +175,7 @@ final class RenderTests: XCTestCase {
         XCTAssertFalse(render(read).lines.contains { $0.contains("read below") })
         XCTAssertEqual(render(read).lines.filter { $0.contains("Bob  ") && !$0.contains("in:") }.count, 1)
         let link = try XCTUnwrap(row(c, containing: "https://www.youtube.com/watch?v=abc"))
-        XCTAssertTrue(c.row(link).contains("[Link]"), "YouTube is embed-only, not an extraction candidate: \(c.row(link))")
+        XCTAssertTrue(c.row(link).contains("[Video]"), "YouTube plays here (mpv and yt-dlp), so it is a video (issue 54): \(c.row(link))")
         XCTAssertEqual(c.styles(ofText: "●", onRow: link).first?.role, .unread)
         XCTAssertTrue(c.row(link + 1).contains("▌ watch this"))
         // The compact reaction summary: counts hidden when 1, capped at 10+.

@@ -20,10 +20,8 @@ public struct URLClassification: Equatable, Sendable {
     public let strategy: PlaybackStrategy
 
     /// `Video` only for extraction candidates, `Link` for everything else (as iOS labels cards).
-    public var label: String {
-        if case .extractionPreferred = strategy { return "Video" }
-        return "Link"
-    }
+    /// A playable link (extracted or embedded: YouTube plays through yt-dlp here too) is a video.
+    public var label: String { isPlayable ? "Video" : "Link" }
 
     public var isPlayable: Bool { strategy != .link }
 

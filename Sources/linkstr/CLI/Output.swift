@@ -69,7 +69,7 @@ enum Output {
     }
 
     static func sessionLine(_ s: SessionSummary) -> String {
-        "\(s.showsUnread ? "●" : " ") \(s.id)  \(DisplayText.singleLine(s.name))  (\(s.members.count) members\(s.archived ? ", archived" : "")\(s.isMember ? "" : ", read-only")\(s.standing == .listed ? "" : ", \(s.standing.rawValue)"))"
+        "\(s.showsUnread ? "●" : " ") \(s.id)  \(DisplayText.singleLine(s.name))  (\(s.members.count) member\(s.members.count == 1 ? "" : "s")\(s.archived ? ", archived" : "")\(s.isMember ? "" : ", read-only")\(s.standing == .listed ? "" : ", \(s.standing.rawValue)"))"
     }
 
     static func postLines(_ p: PostView, names: (Pubkey) -> String) -> String {

@@ -115,7 +115,7 @@ struct MediaSaveCommand: LinkstrCommand {
                 guard isNew else { return }
                 FileHandle.standardError.write(Data("linkstr: saving… \(fraction.map { "\(Int($0 * 100))%" } ?? "")\n".utf8))
             } else {
-                FileHandle.standardError.write(Data("linkstr: \(progress.words())\n".utf8))
+                FileHandle.standardError.write(Data("linkstr: \(progress.words(play: "`linkstr media play \(post.id)`"))\n".utf8))
             }
         }
         guard case .saved(let bytes, let video) = last.withLock({ $0 }) else { throw ExitCode(1) }
