@@ -33,6 +33,20 @@ final class MpvEventReaderTests: XCTestCase {
                        .failed("mpv could not open it (unrecognized file ]0;xformat)."), "no control character reaches the screen")
     }
 
+    /// Issue 54 (12): real mpv may report the title after the file loaded; the status follows it.
+    /// Issue 54 (9): a video that is gone is not a reason to update yt-dlp.
+    func testATitleAfterTheFileLoadedAndAVideoThatIsGone() {
+        var reader = MpvEventReader()
+        XCTAssertEqual(reader.read(#"{"event":"file-loaded"}"#), .playing(title: nil))
+        XCTAssertEqual(reader.read(#"{"event":"property-change","id":1,"name":"media-title","data":"watch?v=abc"}"#), .playing(title: "watch?v=abc"))
+        XCTAssertEqual(reader.read(#"{"event":"property-change","id":1,"name":"media-title","data":"The real title"}"#), .playing(title: "The real title"))
+        XCTAssertNil(reader.read(#"{"event":"property-change","id":1,"name":"media-title","data":"The real title"}"#), "the same title again says nothing")
+
+        var gone = MpvEventReader()
+        _ = gone.read(#"{"event":"log-message","prefix":"ytdl_hook","level":"error","text":"ERROR: [youtube] abc: Video unavailable\n"}"#)
+        XCTAssertEqual(gone.read(#"{"event":"end-file","reason":"error"}"#), .failed("yt-dlp could not play this (ERROR: [youtube] abc: Video unavailable)."))
+    }
+
     func testJunkIsIgnored() {
         var reader = MpvEventReader()
         for line in ["", "not json", "[1,2]", #"{"event":5}"#, #"{"error":"success","data":null,"request_id":0}"#,

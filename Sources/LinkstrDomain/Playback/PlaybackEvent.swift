@@ -44,6 +44,9 @@ public struct MpvEventReader: Sendable {
     public private(set) var ytdlError: String?
     private var title: String?
     private var failed = false
+    /// The file loaded: a title that comes (or changes) after it is said at once (real mpv sends it
+    /// before or after `file-loaded`, as the site answers).
+    private var loaded = false
 
     public init() {}
 
@@ -57,10 +60,14 @@ public struct MpvEventReader: Sendable {
         case "start-file":
             return nil
         case "file-loaded":
+            loaded = true
             return .playing(title: title)
         case "property-change":
             if object["name"]?.stringValue == "media-title", let t = object["data"]?.stringValue, !t.isEmpty {
-                title = DisplayText.singleLine(t)
+                let clean = DisplayText.singleLine(t)
+                guard clean != title else { return nil }
+                title = clean
+                if loaded { return .playing(title: clean) }
             }
             return nil
         case "log-message":
@@ -95,11 +102,17 @@ public struct MpvEventReader: Sendable {
             if lower.contains("not found") && (lower.contains("yt-dlp") || lower.contains("youtube-dl")) {
                 return Self.installYtdlp
             }
+            // The video itself is gone or closed: no yt-dlp would play it, so no update is advised.
+            if Self.notAVersionProblem.contains(where: { lower.contains($0) }) { return "yt-dlp could not play this (\(ytdl))." }
             return "yt-dlp could not play this (\(ytdl)). An older yt-dlp often cannot play a site any more: "
                 + "update it (`yt-dlp -U`, or `pipx upgrade yt-dlp`)."
         }
         return "mpv could not open it" + (fileError.map { " (\(DisplayText.singleLine($0)))" } ?? "") + "."
     }
+
+    /// What the site says of the video itself (removed, private, for members, blocked where you are).
+    static let notAVersionProblem = ["video unavailable", "private video", "has been removed", "members-only", "sign in to confirm your age",
+                                     "not available in your country", "http error 404", "http error 403"]
 
     /// The words when yt-dlp is missing, with the fix.
     public static let installYtdlp = "this video needs yt-dlp, which is not installed: `sudo apt install yt-dlp`, or `pipx install yt-dlp` for the newest."
