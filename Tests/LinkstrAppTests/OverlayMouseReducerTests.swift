@@ -109,6 +109,15 @@ final class OverlayMouseReducerTests: XCTestCase {
         h.type("re") { $0.overlay = .commandLine(TextField("re")) }
         // react, read, relay, rename, repair, requests: no longer prefix; they are listed above the prompt (issue 33 item 14).
         h.send(.keyPressed(.tab)) { $0.overlay = .commandLine(TextField("re")); $0.completions = ["react", "read", "relay", "rename", "repair", "requests"] }
+        // Issue 54 (11): Tab again takes each candidate in turn, the list staying; past the last, the first.
+        h.send(.keyPressed(.tab)) { $0.overlay = .commandLine(TextField("react")) }
+        h.send(.keyPressed(.tab)) { $0.overlay = .commandLine(TextField("read")) }
+        for _ in 0..<4 { _ = AppReducer.reduce(&h.state, .keyPressed(.tab)) }
+        XCTAssertEqual(h.state.overlay, .commandLine(TextField("requests")))
+        h.send(.keyPressed(.tab)) { $0.overlay = .commandLine(TextField("react")) }  // round again
+        h.send(.keyPressed(.backspace)) { $0.overlay = .commandLine(TextField("reac")); $0.completions = [] }
+        h.send(.keyPressed(.backspace)) { $0.overlay = .commandLine(TextField("rea")) }
+        h.send(.keyPressed(.backspace)) { $0.overlay = .commandLine(TextField("re")) }
         h.type("a") { $0.overlay = .commandLine(TextField("rea")); $0.completions = [] }
         h.send(.keyPressed(.tab)) { $0.overlay = .commandLine(TextField("rea")); $0.completions = ["react", "read"] }
         h.type("c") { $0.overlay = .commandLine(TextField("reac")); $0.completions = [] }

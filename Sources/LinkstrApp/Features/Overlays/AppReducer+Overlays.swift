@@ -61,6 +61,11 @@ extension AppReducer {
                 }
                 state.overlay = .commandLine(field)
             case .tab:
+                // Listed already: each Tab takes the next candidate, the list stays.
+                if let next = cycled(field, through: state.completions) {
+                    state.overlay = .commandLine(next)
+                    return []
+                }
                 let completed = complete(field, state)
                 state.overlay = .commandLine(completed)
                 // Several left: they are listed above the prompt, as a shell's second Tab does (issue 33 item 14).
