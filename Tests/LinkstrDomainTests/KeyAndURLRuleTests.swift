@@ -151,6 +151,8 @@ final class KeyAndURLRuleTests: XCTestCase {
         XCTAssertEqual(DisplayText.singleLine("rtl\u{202E}txt\u{9B}31m"), "rtltxt31m")
         XCTAssertEqual(DisplayText.singleLine("👨‍👩‍👧 ok ✓ 漢字"), "👨‍👩‍👧 ok ✓ 漢字")
         XCTAssertEqual(DisplayText.multiLine("a\u{1B}[1m\nb"), "a[1m\nb")
+        // Issue 54 (3): a paste's CR (tmux, terminals) and CRLF line breaks are line breaks too.
+        XCTAssertEqual(DisplayText.multiLine("one\rtwo\r\nthree\n\rfour"), "one\ntwo\nthree\n\nfour")
         // Clean ASCII is returned as it is; spaces at the ends or doubled, and DEL, still are not.
         for (raw, clean) in [("", ""), (" ", ""), ("a b", "a b"), (" a  b ", "a b"), ("a  b", "a b"), ("ab ", "ab"), (" ab", "ab"),
                              ("a\u{7F}b", "ab"), ("~!@#$%^&*()_+{}|:<>?", "~!@#$%^&*()_+{}|:<>?")] {

@@ -24,8 +24,10 @@ public enum DisplayText {
     }
 
     /// Keeps line breaks (as "\n") but removes every other control or formatting character.
+    /// Every kind of line break counts (terminals and tmux paste with CR, Windows text has CRLF, which
+    /// Swift holds as one character): each becomes "\n", the lines cleaned one by one.
     public static func multiLine(_ s: String) -> String {
-        s.split(separator: "\n", omittingEmptySubsequences: false).map { singleLine(String($0)) }.joined(separator: "\n")
+        s.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { singleLine(String($0)) }.joined(separator: "\n")
     }
 
     /// Printable ASCII with no space at either end and no two in a row: what `singleLine` would return unchanged.
