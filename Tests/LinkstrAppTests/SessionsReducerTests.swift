@@ -377,6 +377,18 @@ final class SessionsReducerTests: XCTestCase {
         h.send(.keyPressed(.char("c"))) { $0.status = StatusLine(SendRuleError.notMember.description, .error) }
     }
 
+    /// Issue 54 (8): Enter in the name field creates (a session of one's own when nobody is ticked), as
+    /// the box's "Enter create" says; it only moved on to the members, showing nothing.
+    func testEnterInTheNameFieldCreates() {
+        var h = ReducerHarness(F.main(sessions: rows, contacts: [Contact(pubkey: F.bob, alias: "Bob")]))
+        h.send(.keyPressed(.char("n")), [.you(.loadContacts)]) { $0.overlay = .newSession(NewSessionForm()) }
+        h.type("Solo") { var f = NewSessionForm(); f.name = TextField("Solo"); $0.overlay = .newSession(f) }
+        h.send(.keyPressed(.enter), [.sessions(.createSession(name: "Solo", members: []))]) {
+            var f = NewSessionForm(); f.name = TextField("Solo"); f.busy = true
+            $0.overlay = .newSession(f)
+        }
+    }
+
     func testNewSessionNeedsANameThenPicksMembersFromContacts() {
         let contacts = [Contact(pubkey: F.bob, alias: "Bob"), Contact(pubkey: F.carol, alias: "Carol")]
         var h = ReducerHarness(F.main(sessions: rows, contacts: contacts))
@@ -386,8 +398,8 @@ final class SessionsReducerTests: XCTestCase {
             $0.overlay = .newSession(f)
         }
         h.type("Trip") { var f = NewSessionForm(); f.name = TextField("Trip"); $0.overlay = .newSession(f) }
-        // Return moves from the name into member selection when there are contacts.
-        h.send(.keyPressed(.enter)) { var f = NewSessionForm(); f.name = TextField("Trip"); f.focus = 1; $0.overlay = .newSession(f) }
+        // Tab moves from the name into member selection (issue 54: Enter creates from any field, as the box says).
+        h.send(.keyPressed(.tab)) { var f = NewSessionForm(); f.name = TextField("Trip"); f.focus = 1; $0.overlay = .newSession(f) }
         h.send(.keyPressed(.down)) { var f = NewSessionForm(); f.name = TextField("Trip"); f.focus = 1; f.cursor = 1; $0.overlay = .newSession(f) }
         h.send(.keyPressed(.char(" "))) {
             var f = NewSessionForm(); f.name = TextField("Trip"); f.focus = 1; f.cursor = 1; f.selected = [F.carol]

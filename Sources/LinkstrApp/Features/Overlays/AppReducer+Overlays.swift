@@ -152,9 +152,8 @@ extension AppReducer {
             if let link = f.sharing { backToSharedLink(&state, link) }
             return []
         case .tab, .backTab: f.focus = f.focus == 0 && !state.contacts.isEmpty ? 1 : 0
-        case .enter where f.focus == 0 && !state.contacts.isEmpty && f.selected.isEmpty:
-            // Return moves from the name into member selection, or creates when there are no contacts.
-            f.focus = 1
+        // Enter creates from either field, as the box says (issue 54: from the name it only moved on, which
+        // showed nothing); no member ticked is a session of one's own, as the iOS app allows. Tab picks members.
         case .enter, .ctrl("s"):
             let name = f.name.text.trimmingWhitespace()
             guard !name.isEmpty else {
