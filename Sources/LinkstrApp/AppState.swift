@@ -88,6 +88,9 @@ public struct AppState: Equatable, Sendable {
     public var completions: [String] = []
     /// How many damaged records the status line has told of (each new count is said once).
     public var damagedRecordsSaid = 0
+    /// The video mpv plays now (in a window), and the one a play was asked for until mpv says it started.
+    public var playing: String?
+    public var playRequested: String?
     /// A link handed in at launch, shown once the account is open.
     public var pendingLink: DeepLink.Link?
     /// Links handed in while another one's box was open (`linkstr open` twice in a row): each is shown

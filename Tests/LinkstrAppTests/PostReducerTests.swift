@@ -358,12 +358,16 @@ final class PostReducerTests: XCTestCase {
         let video = F.post("p1", in: "s1", url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ")
         var h = ReducerHarness(F.feed(films, posts: [video]))
         h.send(.keyPressed(.enter), [.post(.loadPost("p1")), .post(.markPostRead("p1"))]) { $0.post.mode = self.detail(video); $0.pane = .post }
-        h.send(.keyPressed(.char("o")), [.post(.openURL(video.post.url))])
+        h.send(.keyPressed(.char("o")), [.post(.openURL(video.post.url))]) { $0.playRequested = video.post.url }
         h.state.playsInTerminal = true
         h.send(.keyPressed(.char("o")), [.post(.playInTerminal(video.post.url))])
-        h.send(.post(.playbackChanged(.starting(player: "mpv")))) { $0.status = StatusLine("starting mpv…") }
+        h.send(.post(.playbackChanged(.starting(player: "mpv")))) {
+            $0.status = StatusLine("starting mpv…")
+            $0.playing = video.post.url
+            $0.playRequested = nil
+        }
         h.send(.post(.playbackChanged(.playing(title: "Night")))) { $0.status = StatusLine("playing: Night.") }
-        h.send(.post(.playbackChanged(.ended))) { $0.status = StatusLine("playback ended.", .success) }
+        h.send(.post(.playbackChanged(.ended))) { $0.status = StatusLine("playback ended.", .success); $0.playing = nil }
         h.send(.post(.playbackChanged(.failed(MpvEventReader.installYtdlp)))) { $0.status = StatusLine("could not play: " + MpvEventReader.installYtdlp, .error) }
         let page = F.post("p2", in: "s1", url: "https://example.com/page")
         XCTAssertEqual(AppReducer.open(h.state, page.post.url), .post(.openURL(page.post.url)))

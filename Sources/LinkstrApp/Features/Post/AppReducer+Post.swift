@@ -230,6 +230,7 @@ extension AppReducer {
             }
             return []
         case .playbackChanged(let event):
+            trackPlaying(&state, event)
             switch event {
             case .failed: state.status = StatusLine(event.words, .error)
             case .ended, .closed, .handedOff: state.status = StatusLine(event.words, .success)
