@@ -27,7 +27,7 @@ extension InboxDelivery {
         let address: SocketAddress
         switch try? await withTimeout(timeout, sleep: time.sleep, { await resolve(host, port, allowPrivate) }) {
         case nil: return .failure(OpenFailure(words: "\(name) did not resolve in \(Self.words(timeout))"))
-        case .unresolvable?: return .failure(OpenFailure(words: "cannot resolve \(name)"))
+        case .unresolvable?: return .failure(OpenFailure(words: "no such host: \(name)"))
         case .privateAddress?: return .failure(OpenFailure(words: "\(name) is a local or private address"))
         case .address(let checked)?: address = checked
         }

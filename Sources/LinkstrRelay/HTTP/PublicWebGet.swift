@@ -23,7 +23,7 @@ public enum WebFetchFailure: Error, Equatable, CustomStringConvertible {
         case .notWeb: return "only http and https links have previews"
         case .privateAddress(let host): return "not fetching a preview from \(host): it is a local or private address"
         case .blockedHost(let host): return "not fetching from \(host): it is a relay you blocked"
-        case .unresolvable(let host): return "cannot resolve \(host)"
+        case .unresolvable(let host): return "no such host: \(host)"
         case .status(let code): return "the page answered HTTP \(code)"
         case .notHTML(let type): return "not a web page (\(type))"
         case .tooManyRedirects: return "too many redirects"

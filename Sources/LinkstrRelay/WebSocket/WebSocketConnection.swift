@@ -259,7 +259,7 @@ public enum ConnectionError: Error, Equatable, Sendable, CustomStringConvertible
         case .invalidURL(let u): return "invalid relay url format: \(u)"
         case .timeout: return "the relay did not answer in time"
         case .refused: return "connection refused"
-        case .unresolvable(let h): return "cannot resolve \(h)"
+        case .unresolvable(let h): return "no such host: \(h)"
         case .upgradeRefused: return "the server does not speak WebSocket here"
         case .tls(let m): return "TLS failed: \(m)"
         case .io(let m): return m
@@ -270,7 +270,12 @@ public enum ConnectionError: Error, Equatable, Sendable, CustomStringConvertible
         if let e = error as? ConnectionError { return e }
         if error is ChannelError, case .connectTimeout = error as! ChannelError { return .timeout }
         if let e = error as? IOError, e.errnoCode == ECONNREFUSED { return .refused }
-        if error is NIOConnectionError {
+        if let e = error as? SocketAddressError.UnknownHost { return .unresolvable(DisplayText.singleLine(e.host)) }
+        if let e = error as? NIOConnectionError {
+            // The name did not resolve (no address to try): said as that, not as the resolver's error text.
+            if e.connectionErrors.isEmpty, e.dnsAError is SocketAddressError.UnknownHost || e.dnsAAAAError is SocketAddressError.UnknownHost {
+                return .unresolvable(DisplayText.singleLine(e.host))
+            }
             let text = "\(error)"
             return text.contains("refused") || text.contains("111") ? .refused : .io("cannot connect (\(text.prefix(120)))")
         }
