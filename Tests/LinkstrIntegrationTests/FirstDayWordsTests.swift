@@ -19,3 +19,23 @@ final class FirstDayWordsTests: XCTestCase {
         XCTAssertEqual(try home.posts(sid).first?["label"] as? String, "Video")
     }
 }
+
+/// Issue 54 (9): `relays test` against a server that takes the connection and closes it said NIO's words
+/// ("Inappropriate operation for state", "read(descriptor:pointer:size:): Connection reset by peer").
+final class ClosedConnectionWordsTests: XCTestCase {
+    func testAServerThatClosesAtOnceIsSaidInWords() throws {
+        let count = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-closing-\(UUID().uuidString)")
+        defer { removeTemporary(count) }
+        let closing = try InteropServer(script: "counting_tcp.py", arguments: [count.path])
+        defer { closing.stop() }
+        let home = try Home("closed-words", relays: [])
+        defer { home.remove() }
+        _ = try home.createIdentity()
+        for _ in 0..<3 {
+            let r = try home.run(["relays", "test", closing.url, "--json"])
+            XCTAssertEqual(r.status, 75, r.err)  // EX_TEMPFAIL: no relay answered
+            let summary = (try r.json() as? [[String: Any]])?.first?["summary"] as? String
+            XCTAssertEqual(summary, "the server closed the connection before answering", r.out)
+        }
+    }
+}

@@ -64,6 +64,8 @@ public struct RelayInformation: Equatable, Sendable {
         guard let http = parts.url else { throw ConnectionError.invalidURL(relayURL.absoluteString) }
         let response = try await HTTPGet.fetch(http, accept: "application/nostr+json", maxBytes: 256 << 10, address: address, group: group,
                                             timeout: timeout)
+        // Status 0: the connection closed before any answer came (a server that takes it and says nothing).
+        guard response.status != 0 else { throw ConnectionError.io("no answer to the NIP-11 request (the connection closed without one)") }
         guard response.status == 200 else { throw ConnectionError.io("HTTP \(response.status) to the NIP-11 request") }
         guard let info = parse(String(decoding: response.body, as: UTF8.self)) else { throw ConnectionError.io("not a relay information document") }
         return info

@@ -268,8 +268,23 @@ public enum ConnectionError: Error, Equatable, Sendable, CustomStringConvertible
 
     static func describe(_ error: any Error) -> ConnectionError {
         if let e = error as? ConnectionError { return e }
-        if error is ChannelError, case .connectTimeout = error as! ChannelError { return .timeout }
-        if let e = error as? IOError, e.errnoCode == ECONNREFUSED { return .refused }
+        if let e = error as? ChannelError {
+            switch e {
+            case .connectTimeout: return .timeout
+            // The server took the connection and closed it before answering: said so, not as NIO's words
+            // ("Inappropriate operation for state").
+            case .inappropriateOperationForState, .ioOnClosedChannel, .eof, .alreadyClosed, .outputClosed:
+                return .io("the server closed the connection before answering")
+            default: break
+            }
+        }
+        if let e = error as? IOError {
+            switch e.errnoCode {
+            case ECONNREFUSED: return .refused
+            case ECONNRESET, EPIPE: return .io("the server closed the connection before answering")
+            default: return .io(String(cString: strerror(e.errnoCode)).lowercased())  // the system's words, not NIO's call
+            }
+        }
         if let e = error as? SocketAddressError.UnknownHost { return .unresolvable(DisplayText.singleLine(e.host)) }
         if let e = error as? NIOConnectionError {
             // The name did not resolve (no address to try): said as that, not as the resolver's error text.
