@@ -2,8 +2,9 @@ import Foundation
 import LinkstrTestSupport
 import XCTest
 
-/// Issue 54 (9), the words a new user met: `session list` said "(1 members)", and a YouTube link was
-/// labelled `Link` in `posts --json` though the terminal plays it.
+/// Issue 54 (9), the words a new user met: `session list` said "(1 members)", a YouTube link was
+/// labelled `Link` in `posts --json` though the terminal plays it, and `posts` printed our own posts
+/// "by npub…".
 final class FirstDayWordsTests: XCTestCase {
     func testOneMemberAndAVideoLabel() throws {
         let relay = try TestRelay()
@@ -17,6 +18,9 @@ final class FirstDayWordsTests: XCTestCase {
         let line = try home.ok(["session", "list"]).out
         XCTAssertTrue(line.contains("Alone  (1 member)"), line)
         XCTAssertEqual(try home.posts(sid).first?["label"] as? String, "Video")
+        // Our own post is ours in words too.
+        let listed = try home.ok(["posts", sid]).out
+        XCTAssertTrue(listed.contains("    by you\n"), listed)
     }
 }
 
