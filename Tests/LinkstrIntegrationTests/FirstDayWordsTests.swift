@@ -18,7 +18,16 @@ final class FirstDayWordsTests: XCTestCase {
         let line = try home.ok(["session", "list"]).out
         XCTAssertTrue(line.contains("Alone  (1 member)"), line)
         XCTAssertEqual(try home.posts(sid).first?["label"] as? String, "Video")
-        // Our own post is ours in words too.
+        // A session by its name, or the start of it when only one starts so; several are listed back.
+        let weekend = try home.ok(["session", "create", "Weekend films"]).trimmed
+        let weekly = try home.ok(["session", "create", "Weekly reading"]).trimmed
+        let byName = try home.ok(["post", "weekend", "https://example.com/by-name", "--json"])
+        XCTAssertEqual((try byName.json() as? [String: Any])?["session_id"] as? String, weekend)
+        let ambiguous = try home.run(["post", "week", "https://example.com/which"])
+        XCTAssertEqual(ambiguous.status, 65)
+        XCTAssertTrue(ambiguous.err.contains("starts more than one session's name: Weekend films (\(weekend)), Weekly reading (\(weekly))"), ambiguous.err)
+        XCTAssertEqual(try home.run(["post", "nothing like it", "https://example.com/none"]).status, 66)
+                // Our own post is ours in words too.
         let listed = try home.ok(["posts", sid]).out
         XCTAssertTrue(listed.contains("    by you\n"), listed)
     }

@@ -79,6 +79,19 @@ final class CLIContext: Sendable {
         try RelayList(store: store, overrides: options.relays, now: now)
     }
 
+    /// The session `typed` names: its id, its name, or the start of one session's name (issue 54). Several
+    /// starting so are listed, to choose from; none is left as typed (the use case says it is unknown).
+    func sessionID(_ typed: String, in store: AccountStore) throws -> String {
+        let sessions = try store.sessionSummaries(archived: nil).map { (id: $0.id, name: $0.name) }
+        switch SessionChoice.choose(typed, among: sessions) {
+        case .session(let id): return id
+        case .none: return typed
+        case .ambiguous(let several):
+            let listed = several.map { "\(DisplayText.singleLine($0.name)) (\($0.id))" }.joined(separator: ", ")
+            throw CLIError("“\(DisplayText.singleLine(typed))” starts more than one session's name: \(listed). Give more of it, or the id.", .invalidInput)
+        }
+    }
+
     /// The stored list, which the `relays` commands edit (`--relay` only chooses where to connect).
     func storedRelays(_ store: AccountStore) throws -> RelayList {
         try RelayList(store: store, overrides: [], now: now)

@@ -149,7 +149,8 @@ struct SessionCommand: AsyncParsableCommand {
 struct PostCommand: LinkstrCommand {
     static let configuration = CommandConfiguration(commandName: "post", abstract: "Share a link; prints the post id once relays accepted it.")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Session id.", completion: Completion.sessionIDs) var session: String
+    @Argument(help: "Session id, or its name (the start of it is enough when only one session's name starts so).",
+              completion: Completion.sessionIDs) var session: String
     @Argument var url: String
     @Option(help: "A note to go with the link.") var note: String?
     @Option(name: .customLong("note-file"), help: "Read the note from this file (`-`: standard input), for notes too long for one argument.")
@@ -159,6 +160,7 @@ struct PostCommand: LinkstrCommand {
         let ctx = try CLIContext(global)
         let text = try NoteInput.read(note: note, file: noteFile)
         let (me, store) = try ctx.account()
+        let session = try ctx.sessionID(self.session, in: store)
         let sent = try await ctx.withActions(me, store) { actions in
             let sent = try await actions.sendPost(session: session, url: url, note: text, now: ctx.now)
             // Each member's delivery to the relays they read is known once it ended (each relay has its deadline).
