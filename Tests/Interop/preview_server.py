@@ -31,6 +31,7 @@ PAGES = {
     "/latin1": ("text/html; charset=iso-8859-1", b"<title>Caf\xe9 cr\xe8me</title>"),
     "/untitled": ("text/html", b"<html><body>no title here</body></html>"),
     "/image": ("image/png", b"\x89PNG\r\n\x1a\n" + b"\0" * 64),
+    "/pdf": ("application/pdf", b"%PDF-1.4\n"),
     # Thumbnails (issue 29): a page naming its image relatively, the image, one served as the wrong type,
     # a decompression bomb's header, and an image over the byte limit.
     "/with-image": ("text/html", b'<title>Has a picture</title><meta property="og:image" content="/pic.png">'),

@@ -33,6 +33,12 @@ public struct LinkPreviewFetcher: Sendable {
         let web = PublicWebGet(allowPrivateAddresses: allowPrivateAddresses, timeout: timeout, refusesHost: refusesHost)
         let (url, response) = try await web.get(link, accept: "text/html,application/xhtml+xml", maxBytes: Self.maxBytes, overflow: .truncate)
         let type = response.header("Content-Type")?.lowercased() ?? "text/html"
+        // A link that is itself a picture: its name is its title, and it is its own image (issue 54: it
+        // was "not a web page" and drew nothing). The thumbnail's fetch checks it as any page's image.
+        if type.hasPrefix("image/"), ["image/png", "image/jpeg", "image/gif", "image/webp"].contains(where: { type.hasPrefix($0) }) {
+            let name = url.lastPathComponent.isEmpty ? (url.host ?? link) : url.lastPathComponent
+            return LinkPreview(title: DisplayText.singleLine(String(name.prefix(200))), imageURL: url.absoluteString)
+        }
         guard type.hasPrefix("text/html") || type.hasPrefix("application/xhtml") else {
             throw .notHTML(DisplayText.singleLine(String(type.prefix(60))))
         }
