@@ -76,6 +76,8 @@ enum SessionsView {
             if !row.isMember { detail += " · read-only" }
             if row.archived { detail += " · archived" }
             if state.muted.contains(row.id) { detail += " · muted" }
+            // Something written and not sent waits here (issue 54: nothing in the list said so).
+            if let draft = state.drafts[row.id], !draft.isEmpty { detail = "✎ draft · " + detail }
             // The unread dot, with how many (99+ beyond).
             let count = row.showsUnread && row.unreadCount > 0 ? (row.unreadCount > 99 ? "99+" : "\(row.unreadCount)") : ""
             c.put(DisplayWidth.truncate(detail, to: c.width - 10 - (count.isEmpty ? 0 : count.count + 1)), x: 5, y: y + 1, Style(.dim, reverse: selected))
