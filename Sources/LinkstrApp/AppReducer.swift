@@ -11,7 +11,9 @@ public enum AppReducer {
     public static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         // Esc acknowledges an error (and still does what it does).
         if case .keyPressed(.escape) = action, state.status?.kind == .error { state.status = nil }
+        let said = state.status
         var effects = oneAtATime(&state, apply(&state, action))
+        if let status = state.status, status != said { keepMessage(&state, status) }
         effects += showNextWaitingLink(&state)
         keepSessionSelectionVisible(&state)
         if state.status != nil, state.status?.since == nil { state.status?.since = state.now }

@@ -91,6 +91,8 @@ public struct AppState: Equatable, Sendable {
     /// The video mpv plays now (in a window), and the one a play was asked for until mpv says it started.
     public var playing: String?
     public var playRequested: String?
+    /// The status line's messages as they came (the last `AppReducer.messagesKept`), for `:messages`.
+    public var messages: [StatusLine] = []
     /// A link handed in at launch, shown once the account is open.
     public var pendingLink: DeepLink.Link?
     /// Links handed in while another one's box was open (`linkstr open` twice in a row): each is shown

@@ -17,6 +17,8 @@ struct ReducerHarness {
         var expected = state
         change(&expected)
         let actual = AppReducer.reduce(&state, action)
+        // The status line's log (`:messages`) follows every status; MessagesReducerTests checks it.
+        expected.messages = state.messages
         XCTAssertEqual(actual, effects, "effects of \(action)", file: file, line: line)
         if state != expected {
             XCTFail("state after \(action) differs:\n" + Self.diff(expected: expected, actual: state), file: file, line: line)

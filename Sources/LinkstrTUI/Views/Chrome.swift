@@ -70,7 +70,15 @@ public enum AppView {
         case .success: role = .success
         case .info: role = .dim
         }
-        c.put(DisplayWidth.elide(DisplayText.singleLine(status.text), to: c.width - 2), x: 1, y: y, Style(role))
+        // Longer than the line: cut, saying where the whole of it is (issue 54).
+        let text = DisplayText.singleLine(status.text), hint = " (… :messages)"
+        var shown = text
+        if DisplayWidth.of(text) > c.width - 2 {
+            // At a whole word, as `elide` cuts, its " …" giving way to the hint.
+            let cut = DisplayWidth.elide(text, to: max(0, c.width - 2 - DisplayWidth.of(hint) + 2))
+            shown = (cut.hasSuffix(" …") ? String(cut.dropLast(2)) : String(cut.dropLast())) + hint
+        }
+        c.put(shown, x: 1, y: y, Style(role))
     }
 
     static func hints(_ c: inout Canvas, _ state: AppState) {

@@ -62,6 +62,8 @@ enum OverlayViews {
             exportForm(&c, f)
         case .doctor(let report):
             DoctorView.render(&c, state, report)
+        case .messages(let scroll):
+            MessagesView.render(&c, state, scroll: scroll)
         case .heldPosts(let sid, let scroll):
             if let feed = state.sessions.open, feed.sessionID == sid { HeldPostsView.render(&c, state, feed.held, scroll: scroll) }
         case .searchResults(let selection):

@@ -77,6 +77,7 @@ enum CommandTable {
                 AppReducer.renameCommand),
         Command(["delete-session"], help: ":delete-session", AppReducer.deleteSessionCommand),
         Command(["held"], help: ":held", AppReducer.heldCommand),
+        Command(["messages"], help: ":messages", AppReducer.messagesCommand),
         Command(["relay"], help: ":relay add|remove|test URL", AppReducer.relayCommand),
         Command(["doctor"], help: ":doctor", AppReducer.doctorCommand),
         Command(["export"], help: ":export[-ios] PATH") { state, input in AppReducer.exportCommand(&state, input, ios: false) },

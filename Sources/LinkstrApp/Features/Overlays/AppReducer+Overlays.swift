@@ -137,6 +137,8 @@ extension AppReducer {
             return doctorKey(&state, report, key)
         case .heldPosts(let sid, let scroll):
             return heldPostsKey(&state, sid, scroll, key)
+        case .messages(let scroll):
+            return messagesKey(&state, scroll, key)
         case .searchResults(let selection):
             return searchResultsKey(&state, selection, key)
         case .none:

@@ -21,6 +21,8 @@ public enum Overlay: Equatable, Sendable {
     case doctor(DoctorReport)
     /// `:held`: the open session's posts held for want of membership (issue 53), scrolled.
     case heldPosts(sessionID: String, scroll: Int)
+    /// `:messages`: the status line's past messages, newest last.
+    case messages(scroll: Int)
 }
 
 /// The delivery doctor's report as the app shows it: lines already worded and wrapped, scrolled.
