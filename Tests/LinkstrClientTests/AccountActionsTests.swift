@@ -23,7 +23,7 @@ final class AccountActionsTests: XCTestCase {
 
     func testBadInputIsRefusedBeforeTheEngineIsAskedFor() async throws {
         let (actions, _, friend) = try actions()
-        await assertRefused({ _ = try await actions.sendPost(session: "S", url: "javascript:alert(1)", note: nil, now: 20) }, "enter a valid url.")
+        await assertRefused({ _ = try await actions.sendPost(session: "S", url: "javascript:alert(1)", note: nil, now: 20) }, "enter a valid url: a web address (http or https), such as https://example.com/page.")
         await assertRefused({ _ = try await actions.sendPost(session: "nope", url: "https://a.b", note: nil, now: 20) }, SendRuleError.unknownSession.description)
         await assertRefused({ _ = try await actions.react(post: "missing", emoji: "👍", now: 20) }, SendRuleError.unknownPost.description)
         await assertRefused({ _ = try await actions.react(post: "p1", emoji: "👍👍👍", now: 20) }, SendRuleError.notAnEmoji.description)

@@ -47,7 +47,7 @@ final class OutboundPlannerTests: XCTestCase {
 
     func testPostGoesToActiveMembersAndNeedsAValidURLAndMembership() throws {
         var s = session(createdBy: alice, members: [alice, me, bob])
-        XCTAssertEqual(OutboundPlanner.post(session: s.session("S"), me: me, url: "mailto:x@y.z", note: nil, now: 20), .failure(.message("enter a valid url.")))
+        XCTAssertEqual(OutboundPlanner.post(session: s.session("S"), me: me, url: "mailto:x@y.z", note: nil, now: 20), .failure(.message("enter a valid url: a web address (http or https), such as https://example.com/page.")))
         let r = try OutboundPlanner.post(session: s.session("S"), me: me, url: "example.com/v", note: "  hi  ", now: 20).get()
         XCTAssertEqual(r.recipients, [me, alice, bob])
         XCTAssertEqual(r.payload.url, "https://example.com/v")

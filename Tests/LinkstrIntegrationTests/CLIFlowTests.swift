@@ -244,7 +244,7 @@ final class CLIFlowTests: XCTestCase {
 
         XCTAssertEqual(try a.run(["relays", "add", "https://relay.example.com"]).err, "linkstr: enter a valid relay url (ws:// or wss://).\n")
         let session = try a.ok(["session", "create", "solo"]).trimmed
-        XCTAssertEqual(try a.run(["post", session, "javascript:alert(1)"]).err, "linkstr: enter a valid url.\n")
+        XCTAssertEqual(try a.run(["post", session, "javascript:alert(1)"]).err, "linkstr: enter a valid url: a web address (http or https), such as https://example.com/page.\n")
         XCTAssertEqual(try a.run(["session", "create", "   "]).err, "linkstr: enter a session name.\n")
         for r in try a.ok(["relays", "list", "--json"]).json() as! [[String: Any]] { try a.ok(["relays", "disable", r["url"] as! String]) }
         let offline = try a.run(["post", session, "https://example.com"], relays: [])

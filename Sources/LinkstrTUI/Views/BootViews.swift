@@ -97,7 +97,7 @@ enum BootViews {
                 c.putSecret(revealed, x: 4, y: y + 3, Style(.secret, bold: true), limit: c.width - 5)
                 c.put("y copy · r hide · Enter continue", x: 4, y: y + 5, Style(.dim))
             } else {
-                c.put("r reveal the key · Enter back it up later (You will remind you)", x: 4, y: y + 3, Style(.dim))
+                c.put("r reveal the key · Enter back it up later (you will be reminded)", x: 4, y: y + 3, Style(.dim))
             }
         }
         if let e = o.error {
