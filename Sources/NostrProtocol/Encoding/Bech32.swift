@@ -126,13 +126,13 @@ public enum Bech32Error: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .tooLong: return "too long for a bech32 string (over 5000 characters)."
+        case .tooLong: return "is too long for a bech32 string (over 5000 characters)."
         case .invalidCharacter: return "contains a character that bech32 does not use."
         case .mixedCase: return "mixes upper and lower case."
         case .missingSeparator: return "has no '1' separator after its prefix."
         case .missingPrefix: return "has no prefix before the '1'."
         case .tooShort: return "is too short to carry a checksum."
-        case .badChecksum: return "bad checksum: a character was mistyped or lost."
+        case .badChecksum: return "has a bad checksum: a character was mistyped or lost."
         case .invalidPadding: return "has invalid padding bits."
         }
     }
