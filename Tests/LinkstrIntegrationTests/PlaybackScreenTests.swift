@@ -43,7 +43,14 @@ final class PlaybackScreenTests: XCTestCase {
         try start("f", scenario: "ytdl")
         try tmux.keys("f", "o")
         let failed = try tmux.waitFor("f", text: "could not play: yt-dlp could not play this", timeout: 20)
-        XCTAssertTrue(failed.contains("(ERROR: [generic] Unsupported"), failed)
+        // Longer than the line: cut, and whole in :messages (issue 54).
+        XCTAssertTrue(failed.contains("(ERROR: [generic]") && failed.contains("(… :messages)"), failed)
+        try tmux.keys("f", ":")
+        try tmux.submit("f", "messages")
+        let messages = try tmux.waitFor("f", text: "Messages (")
+        XCTAssertTrue(messages.contains("Unsupported") && messages.contains("yt-dlp -U"), messages)
+        try tmux.keys("f", "Escape")
+        try tmux.waitFor("f", "the messages closed") { !$0.contains("Messages (") }
         try tmux.keys("f", "Escape", "q")
         try tmux.waitFor("f", "the app to exit") { !$0.contains("1 Sessions") }
 
