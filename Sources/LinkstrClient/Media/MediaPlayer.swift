@@ -41,12 +41,7 @@ public struct SavedCopy: Sendable {
 public enum MediaPlayer {
     /// Whether a program is on `PATH` (or is a path that can be run).
     public static func find(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
-        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? URL(fileURLWithPath: name) : nil }
-        for dir in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let url = URL(fileURLWithPath: String(dir)).appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return nil
+        ProgramLookup.find(name, environment: environment)
     }
 
     /// Whether `settings` can play `url` here at all (mpv or the template's program found).

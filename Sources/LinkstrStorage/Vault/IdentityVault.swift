@@ -62,17 +62,7 @@ public struct IdentityVault: Sendable {
 
     /// Decrypts the identity; a wrong passphrase is `.wrongPassphrase`, never a crash.
     public func unlock(_ pubkey: Pubkey, passphrase: String) throws(VaultError) -> SecretKey {
-        let text = try ncryptsec(for: pubkey)
-        do {
-            let (key, _) = try NIP49.decrypt(text, password: passphrase)
-            guard key.publicKey.hex == pubkey else { throw VaultError.corrupt }
-            return key
-        } catch let e as NIP49Error {
-            if e == .wrongPasswordOrCorrupted { throw .wrongPassphrase }
-            throw .crypto(e.description)
-        } catch {
-            throw .corrupt
-        }
+        try opened(pubkey, passphrase: passphrase).key
     }
 
     /// Re-encrypts the identity's key file under `new` (unlocked with `old` first; a wrong one changes
@@ -81,15 +71,21 @@ public struct IdentityVault: Sendable {
     /// the two, whole.
     public func changePassphrase(_ pubkey: Pubkey, old: String, new: String, logN: UInt8) throws(VaultError) {
         guard !new.isEmpty else { throw .emptyPassphrase }
-        let text = try ncryptsec(for: pubkey)
-        let key: SecretKey, security: NIP49.KeySecurity?
-        do { (key, security) = try NIP49.decrypt(text, password: old) } catch {
-            throw error == .wrongPasswordOrCorrupted ? .wrongPassphrase : .crypto(error.description)
-        }
-        guard key.publicKey.hex == pubkey else { throw .corrupt }
+        let (key, security) = try opened(pubkey, passphrase: old)
         let encrypted: String
         do { encrypted = try NIP49.encrypt(key, password: new, logN: logN, security: security ?? .untracked) } catch { throw .crypto(error.description) }
         try write(Data((encrypted + "\n").utf8), to: file(for: pubkey))
+    }
+
+    /// The key file opened with `passphrase`, and what it says of the key's handling.
+    private func opened(_ pubkey: Pubkey, passphrase: String) throws(VaultError) -> (key: SecretKey, security: NIP49.KeySecurity?) {
+        let text = try ncryptsec(for: pubkey)
+        let opened: (key: SecretKey, security: NIP49.KeySecurity?)
+        do { opened = try NIP49.decrypt(text, password: passphrase) } catch {
+            throw error == .wrongPasswordOrCorrupted ? .wrongPassphrase : .crypto(error.description)
+        }
+        guard opened.key.publicKey.hex == pubkey else { throw .corrupt }
+        return opened
     }
 
     /// False for a key made here whose secret was never shown, copied or exported: its file is the only

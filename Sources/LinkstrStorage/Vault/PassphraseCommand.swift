@@ -1,5 +1,6 @@
 import Foundation
 import LinkstrDomain
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,7 +49,7 @@ public struct PassphraseCommand: Equatable, Sendable {
 
     /// Runs it; the first line of its output.
     func run() throws(VaultError) -> String {
-        guard let program = Self.find(words[0]) else { throw .io("the passphrase command \(name) was not found.") }
+        guard let program = ProgramLookup.find(words[0]) else { throw .io("the passphrase command \(name) was not found.") }
         let process = Process()
         process.executableURL = program
         process.arguments = Array(words.dropFirst())
@@ -58,8 +59,12 @@ public struct PassphraseCommand: Equatable, Sendable {
         process.standardInput = FileHandle.nullDevice
         do { try process.run() } catch { throw .io("the passphrase command \(name) did not start.") }
         // Read on a thread of its own, bounded, while the deadline is watched here.
-        let collected = OutputCollector(limit: InputLimits.passphraseFile)
-        let reader = Thread { collected.drain(out.fileHandleForReading.fileDescriptor) }
+        let collected = Mutex<Result<[UInt8], BoundedRead.Failure>?>(nil)
+        let reader = Thread {
+            let fd = out.fileHandleForReading.fileDescriptor
+            let read = Result { () throws(BoundedRead.Failure) in try BoundedRead.descriptor(fd, limit: InputLimits.passphraseFile, what: "its output") }
+            collected.withLock { $0 = read }
+        }
         reader.start()
         // Done when it exited and its output closed (a child it left behind may hold that open).
         let deadline = Date().addingTimeInterval(Self.limit)
@@ -75,41 +80,11 @@ public struct PassphraseCommand: Equatable, Sendable {
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             throw .io("the passphrase command \(name) failed (exit status \(process.terminationStatus)).")
         }
-        let line = String(decoding: BoundedRead.firstLine(collected.bytes), as: UTF8.self)
+        guard case .success(let bytes)? = collected.withLock({ $0 }) else {
+            throw .io("the passphrase command \(name) printed more than a passphrase.")
+        }
+        let line = String(decoding: BoundedRead.firstLine(bytes), as: UTF8.self)
         guard !line.isEmpty else { throw .io("the passphrase command \(name) printed no passphrase.") }
         return line
-    }
-
-    /// A path, or the program on PATH.
-    static func find(_ word: String) -> URL? {
-        if word.contains("/") { return FileManager.default.isExecutableFile(atPath: word) ? URL(fileURLWithPath: word) : nil }
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let url = URL(fileURLWithPath: String(dir)).appendingPathComponent(word)
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return nil
-    }
-}
-
-/// What a child printed, up to a limit (the rest is read and dropped, so the child never blocks).
-private final class OutputCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var collected = [UInt8]()
-    private let limit: Int
-    init(limit: Int) { self.limit = limit }
-
-    var bytes: [UInt8] { lock.withLock { collected } }
-
-    func drain(_ fd: Int32) {
-        var buffer = [UInt8](repeating: 0, count: 4_096)
-        while true {
-            let n = read(fd, &buffer, buffer.count)
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return }
-            lock.withLock {
-                let room = max(0, limit - collected.count)
-                collected += buffer[0..<min(n, room)]
-            }
-        }
     }
 }

@@ -18,9 +18,7 @@ extension AppReducer {
         if parts.count == 1 {
             let matches = commands.filter { $0.hasPrefix(parts[0].lowercased()) }
             guard let first = matches.first else { return field }
-            var prefix = first
-            for m in matches.dropFirst() { while !m.hasPrefix(prefix) { prefix.removeLast() } }
-            let completed = matches.count == 1 ? first + " " : prefix
+            let completed = matches.count == 1 ? first + " " : sharedStart(matches)
             return TextField((hadSlash ? "/" : "") + completed)
         }
         let command = parts[0].lowercased(), argument = parts[1]

@@ -37,7 +37,8 @@ extension AppReducer {
         return TextField(slash + head + candidates[next])
     }
 
-    private static func sharedStart(_ words: [String]) -> String {
+    /// The longest start every word shares.
+    static func sharedStart(_ words: [String]) -> String {
         guard var prefix = words.first else { return "" }
         for w in words.dropFirst() { while !w.hasPrefix(prefix) { prefix.removeLast() } }
         return prefix
