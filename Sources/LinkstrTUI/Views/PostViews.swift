@@ -84,27 +84,31 @@ enum PostViews {
             y += 1
         }
         if classification.isPlayable { c.put("  o opens it (mpv or browser)", x: 0, y: y, Style(.dim)); y += 1 }
-        // The large thumbnail, in what is left above the note and the reactions.
+        let lines = noteLines(p.note ?? "", width: c.width - 6)
+        // The large thumbnail, in what is left above the reactions and the note's first lines: on a small
+        // screen the note wins, and the picture shrinks (or goes) so that up to `noteRowsKept` of it show.
+        let noteKept = lines.isEmpty ? 0 : lines.count > noteRowsKept ? noteRowsKept + 1 : lines.count
         if let thumbnail = ThumbnailBox.thumbnail(state, p.url, listed: d.listed),
-           let box = ThumbnailBox.detail(thumbnail, columns: c.width - 4, rows: area.bottom - y - 5 - min(view.reactions.count, 2)) {
+           let box = ThumbnailBox.detail(thumbnail, columns: c.width - 4,
+                                         rows: area.bottom - y - 5 - min(view.reactions.count, 2) - noteKept) {
             c.image(thumbnail, x: 2, y: y + 1, columns: box.columns, rows: box.rows)
             y += box.rows + 1
         }
-        if let note = p.note, !note.isEmpty {
+        if !lines.isEmpty {
             y += 1
             // Every line of the note, its paragraphs kept; what does not fit scrolls (j/k, PgDn/PgUp), and
-            // the last row says how much is left (issue 33 item 1: notes were cut at three lines).
-            let lines = DisplayText.multiLine(note).split(separator: "\n", omittingEmptySubsequences: false)
-                .flatMap { paragraph in paragraph.isEmpty ? [""] : wrap(String(paragraph), width: c.width - 6) }
-            let room = max(1, area.bottom - y - 3 - min(view.reactions.count, 2))
-            let scroll = min(d.noteScroll, max(0, lines.count - room))
-            let fits = lines.count - scroll <= room
-            for line in lines.dropFirst(scroll).prefix(fits ? room : room - 1) {
+            // the last row says how much is left (notes used to be cut at three lines).
+            let room = max(2, area.bottom - y - 3 - min(view.reactions.count, 2))
+            // A note longer than its room keeps its last row for what is below (or the way back up).
+            let scrolls = lines.count > room
+            let visible = scrolls ? room - 1 : room
+            let scroll = scrolls ? min(d.noteScroll, lines.count - visible) : 0
+            for line in lines.dropFirst(scroll).prefix(visible) {
                 c.put("  ▌ " + line, x: 0, y: y, Style(.note))
                 y += 1
             }
-            if !fits || scroll > 0 {
-                let below = max(0, lines.count - scroll - (room - 1))
+            if scrolls {
+                let below = lines.count - scroll - visible
                 c.put(below > 0 ? "  ▌ … \(below) more line\(below == 1 ? "" : "s"): j/k or PgDn/PgUp scroll the note" : "  ▌ (k scrolls back up)",
                       x: 0, y: y, Style(.dim), limit: c.width - 1)
                 y += 1
@@ -126,6 +130,18 @@ enum PostViews {
         }
         y = DeliveryRows.render(&c, state, d.deliveries, y: y, bottom: area.bottom - (d.busy ? 1 : 0))
         if d.busy { c.put("  working…", x: 0, y: min(y, area.bottom - 1), Style(.warning)) }
+    }
+
+    /// The note's rows fewer than which a picture never leaves it (when the note has that many).
+    static let noteRowsKept = 4
+
+    /// The note as display rows at `width`: its paragraphs kept, its trailing blank lines dropped (a note
+    /// ending in a newline has no empty last row to scroll to).
+    static func noteLines(_ note: String, width: Int) -> [String] {
+        let text = DisplayText.multiLine(note)
+        guard let last = text.lastIndex(where: { !$0.isWhitespace }) else { return [] }
+        return text.prefix(through: last).split(separator: "\n", omittingEmptySubsequences: false)
+            .flatMap { paragraph in paragraph.isEmpty ? [""] : wrap(String(paragraph), width: width) }
     }
 
     static func wrap(_ text: String, width: Int) -> [String] {
