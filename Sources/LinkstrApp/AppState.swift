@@ -31,6 +31,8 @@ public struct AppState: Equatable, Sendable {
     public var post = PostPaneState()
     /// How news is announced (`notify` in config.toml).
     public var notifyMode: NotifyMode = .both
+    /// How much a notification says (`notify_text`): who, where and what, or who did what.
+    public var notifyWording: NotificationWording = .full
     /// The terminal has focus (focus events, DECSET 1004; assumed until the terminal says otherwise).
     public var terminalFocused = true
     /// Sessions that never notify (kept on disk).

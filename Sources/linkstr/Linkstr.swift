@@ -106,6 +106,7 @@ struct Linkstr: AsyncParsableCommand {
         var configured = options
         configured.passphraseCommand = try global.passphraseCommand(configured: config.passphraseCommand)
         configured.notify = config.notify
+        configured.notifyWording = config.notifyWording
         configured.mouse = config.mouse
         configured.reopen = config.reopen
         configured.keymap = keymap

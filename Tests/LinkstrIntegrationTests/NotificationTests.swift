@@ -5,7 +5,8 @@ import XCTest
 /// Notifications users control (issue 14, item 2), in a real terminal with a stub `notify-send` on PATH:
 /// `notify = "desktop"`; nothing for the session on screen while the terminal has focus (focus events
 /// sent as the terminal sends them), a notification once it lost focus, none for a muted session;
-/// `notify = "off"` silences everything.
+/// `notify = "off"` silences everything. What they say: who, where and what (the session, the link's host
+/// and the note's start) unless `notify = "short"` (who did what).
 final class NotificationTests: XCTestCase {
     func testFocusAwareNotificationsAndMute() throws {
         let relay = try TestRelay()
@@ -35,16 +36,17 @@ final class NotificationTests: XCTestCase {
         try tmux.waitFor("notify", text: "example.com/seen", timeout: 30)
         // Focus lost: announced.
         try tmux.tmux(["send-keys", "-t", "notify", "-l", "\u{1B}[O"])
-        try b.ok(["post", session, "https://example.com/away"])
+        try b.ok(["post", session, "https://example.com/away", "--note", "look at\nthis"])
         try tmux.waitFor("notify", text: "example.com/away", timeout: 30)
-        try tmux.waitFor("notify", "the desktop notification") { _ in notifications() == ["Bob shared a post"] }
+        let full = "Bob shared a post in News: example.com · look at this"
+        try tmux.waitFor("notify", "the desktop notification") { _ in notifications() == [full] }
         // Muted: silent even out of focus.
         try tmux.keys("notify", "M")
         try tmux.waitFor("notify", text: "muted News")
         try b.ok(["post", session, "https://example.com/muted"])
         try tmux.waitFor("notify", text: "example.com/muted", timeout: 30)
         try tmux.keys("notify", "C-c")
-        XCTAssertEqual(notifications(), ["Bob shared a post"], "nothing for the muted session")
+        XCTAssertEqual(notifications(), [full], "nothing for the muted session")
 
         // Off: nothing at all, the mute lifted.
         try a.writeConfig("link_previews = false\nnotify = \"off\"\nreopen = false\n")
@@ -57,7 +59,17 @@ final class NotificationTests: XCTestCase {
         try b.ok(["post", session, "https://example.com/off"])
         try tmux.waitFor("notify-off", "the new post in the list", timeout: 30) { $0.contains("Bob: example.com") && $0.contains("4 ●") }
         try tmux.keys("notify-off", "C-c")
-        XCTAssertEqual(notifications(), ["Bob shared a post"], "notify = off")
+        XCTAssertEqual(notifications(), [full], "notify = off")
+
+        // Short: who did what, nothing of where or what (both ways: the bell and the desktop).
+        try a.writeConfig("link_previews = false\nnotify = \"short\"\nreopen = false\n")
+        try tmux.waitFor("notify-off", "the app to quit") { !$0.contains("News") }
+        try a.startApp(tmux, "notify-short", relay: relay.url, environment: ["PATH": stubs.path])
+        try tmux.waitFor("notify-short", text: "News", timeout: 30)
+        try tmux.tmux(["send-keys", "-t", "notify-short", "-l", "\u{1B}[O"])
+        try b.ok(["post", session, "https://example.com/short", "--note", "a secret plan"])
+        try tmux.waitFor("notify-short", "the short notification", timeout: 30) { _ in notifications() == [full, "Bob shared a post"] }
+        try tmux.keys("notify-short", "C-c")
     }
 
     /// Issue 14, item 4: the mouse stays the terminal's (text selection works) unless `mouse = true`.

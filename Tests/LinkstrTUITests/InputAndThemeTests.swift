@@ -1,5 +1,6 @@
 import Foundation
 import LinkstrApp
+import LinkstrDomain
 import LinkstrTestSupport
 import XCTest
 
@@ -123,6 +124,18 @@ final class ThemeAndWidthTests: XCTestCase {
         }
         try "notify = \"loud\"\n".write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try ConfigFile.load(in: dir)) { XCTAssertTrue("\($0)".contains("notify is \"both\", \"bell\", \"desktop\" or \"off\""), "\($0)") }
+        // How much it says: full by default; notify = "full"|"short", or notify_text beside a way.
+        XCTAssertEqual(try ConfigFile.load(in: dir.appendingPathComponent("none")).notifyWording, .full)
+        for (text, mode, wording) in [("notify = \"short\"\n", NotifyMode.both, NotificationWording.short),
+                                      ("notify = \"full\"\n", .both, .full),
+                                      ("notify = \"desktop\"\nnotify_text = \"short\"\n", .desktop, .short)] {
+            try text.write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+            let config = try ConfigFile.load(in: dir)
+            XCTAssertEqual(config.notify, mode, text)
+            XCTAssertEqual(config.notifyWording, wording, text)
+        }
+        try "notify_text = \"long\"\n".write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try ConfigFile.load(in: dir)) { XCTAssertTrue("\($0)".contains("notify_text is \"full\" or \"short\""), "\($0)") }
     }
 
     func testHyperlinksAndKeysFiles() throws {

@@ -17,6 +17,8 @@ public struct ConfigFile: Equatable, Sendable {
     public var tlsCAFile: String?
     /// How news is announced: "both" (default), "bell", "desktop" or "off".
     public var notify: NotifyMode = .both
+    /// `notify_text`: how much a notification says ("full": who, where and what; "short": who did what).
+    public var notifyWording: NotificationWording = .full
     /// The app takes the mouse (clicks, wheel) only when asked: otherwise the terminal keeps it for selecting text.
     public var mouse = false
     /// Links as OSC 8 hyperlinks: "auto" (where the terminal is known to take them), "on" or "off".
@@ -56,10 +58,20 @@ public struct ConfigFile: Equatable, Sendable {
         config.sessionRequests = try toml.bool("session_requests") ?? true
         config.mouse = try toml.bool("mouse") ?? false
         if let mode = try toml.string("notify") {
-            guard let parsed = NotifyMode(rawValue: mode) else {
-                throw TOMLFile.Failure("\(url.path): notify is \"both\", \"bell\", \"desktop\" or \"off\"")
+            // "full" and "short" say how much (both ways: bell and desktop); the others say which way.
+            if let wording = NotificationWording(rawValue: mode) {
+                config.notifyWording = wording
+            } else if let parsed = NotifyMode(rawValue: mode) {
+                config.notify = parsed
+            } else {
+                throw TOMLFile.Failure("\(url.path): notify is \"both\", \"bell\", \"desktop\" or \"off\" (which way), or \"full\" or \"short\" (how much)")
             }
-            config.notify = parsed
+        }
+        if let text = try toml.string("notify_text") {
+            guard let wording = NotificationWording(rawValue: text) else {
+                throw TOMLFile.Failure("\(url.path): notify_text is \"full\" or \"short\"")
+            }
+            config.notifyWording = wording
         }
         if let value = try? toml.bool("hyperlinks") {
             config.hyperlinks = value ? .on : .off

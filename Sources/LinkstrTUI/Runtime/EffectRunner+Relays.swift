@@ -82,11 +82,13 @@ extension EffectRunner {
                     search.invalidate(touched)
                     // Requests and declined sessions never notify; when the check cannot be made, nothing rings.
                     let shown = (try? actions.notifiable(notifications)) ?? []
+                    // What they say of the post; when that read fails they say who did what.
+                    let details = (try? actions.newsDetails(shown)) ?? [:]
                     // The touched rows merged into the list in memory and pushed; if that read fails, the
                     // reducer reads the whole list instead.
                     let listing: SessionListing?
                     do { listing = try account.sessions.refresh(touched, shownList.value, policy: policy) } catch { listing = nil }
-                    dispatch(.sessions(.messagesArrived(touchedSessions: touched, notifications: shown, listing: listing)))
+                    dispatch(.sessions(.messagesArrived(touchedSessions: touched, notifications: shown, listing: listing, details: details)))
                 case .contactsChanged:
                     if let contacts = try? store.contacts() { dispatch(.you(.contactsLoaded(contacts))) }
                 case .addedYouChanged(let followers):

@@ -28,6 +28,8 @@ public struct AppOptions: Sendable {
     public var sessionRequests: Bool
     /// How news is announced (`notify` in config.toml).
     public var notify: NotifyMode = .both
+    /// How much a notification says (`notify_text`, or `notify = "full"|"short"`).
+    public var notifyWording: NotificationWording = .full
     /// Mouse capture (`mouse = true` in config.toml); off, text selection works as everywhere.
     public var mouse = false
     /// Links drawn as OSC 8 hyperlinks (`hyperlinks` in config.toml, resolved for this terminal).

@@ -80,6 +80,7 @@ public final class TerminalApp {
         }
         state.version = options.version
         state.notifyMode = options.notify
+        state.notifyWording = options.notifyWording
         state.keymap = options.keymap
         state.themeName = options.theme
         state.showsImages = options.images != nil
@@ -332,7 +333,7 @@ final class FrameStats {
     var batchesArrived = 0, listsLoaded = 0, listsPushed = 0
     func recordAction(_ action: AppAction) {
         switch action {
-        case .sessions(.messagesArrived(_, _, let listing)):
+        case .sessions(.messagesArrived(_, _, let listing, _)):
             batchesArrived += 1
             if listing != nil { listsPushed += 1 }
         case .sessions(.sessionsLoaded): listsLoaded += 1

@@ -68,7 +68,7 @@ extension AppReducer {
         case .draftsLoaded(let drafts):
             state.drafts = drafts.filter { !$0.value.isEmpty }
             return []
-        case .messagesArrived(let touched, let notifications, let listing):
+        case .messagesArrived(let touched, let notifications, let listing, let details):
             var effects: [AppEffect]
             if let listing {
                 // The rows came with the news: only the open feed and post are read again.
@@ -77,7 +77,7 @@ extension AppReducer {
             } else {
                 effects = reloads(state, touched)
             }
-            for n in notifications { if let effect = notification(n, state) { effects.append(effect) } }
+            for n in notifications { if let effect = notification(n, details[n.postID], state) { effects.append(effect) } }
             return effects
         case .readStateChanged(let sid):
             return reloads(state, [sid])
@@ -137,9 +137,11 @@ extension AppReducer {
 
     /// The announcement of one piece of news, or nil: notifications off, the session muted, or the
     /// session on screen in a terminal that has focus (the user is looking at it).
-    static func notification(_ n: InboundNotification, _ state: AppState) -> AppEffect? {
+    static func notification(_ n: InboundNotification, _ detail: NewsDetail?, _ state: AppState) -> AppEffect? {
         guard state.notifyMode != .off, !state.muted.contains(n.sessionID) else { return nil }
         if state.terminalFocused, state.pane == .sessions, state.sessions.open?.sessionID == n.sessionID { return nil }
-        return .notify(title: n.headline(naming: state.displayName), body: "", via: state.notifyMode)
+        let title = detail.flatMap { state.linkTitles[$0.url] }
+        return .notify(title: n.announcement(naming: state.displayName, detail: detail, pageTitle: title, wording: state.notifyWording),
+                       body: "", via: state.notifyMode)
     }
 }

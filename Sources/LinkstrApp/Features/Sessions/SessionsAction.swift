@@ -10,7 +10,9 @@ public enum SessionsAction: Equatable, Sendable {
     case mutedLoaded(Set<String>)
     /// News was stored. `listing`: the session list with the touched rows merged in (pushed, not read
     /// back); nil when it could not be made here, and the list is read again.
-    case messagesArrived(touchedSessions: Set<String>, notifications: [InboundNotification], listing: SessionListing? = nil)
+    /// `details`: what the notifications may say of their posts, by post id (none: they say who did what).
+    case messagesArrived(touchedSessions: Set<String>, notifications: [InboundNotification], listing: SessionListing? = nil,
+                         details: [String: NewsDetail] = [:])
     /// A session's read state changed here (a session or post marked read): its row and feed are read again.
     case readStateChanged(sessionID: String)
     case sessionCreated(sessionID: String)
