@@ -120,7 +120,7 @@ struct Linkstr: AsyncParsableCommand {
         configured.cellPixels = pictures.cell
         configured.mediaCacheBytes = Int64(config.mediaCacheMB) << 20
         configured.indexerRelays = config.indexerRelays
-        configured.player = config.playerSettings(terminalOutput: config.playsInTerminal ? (pictures.proto == .kitty && !pictures.throughTmux ? "kitty" : "tct") : nil)
+        configured.player = config.playerSettings(terminalOutput: config.playsInTerminal(environment: ProcessInfo.processInfo.environment) ? (pictures.proto == .kitty && !pictures.throughTmux ? "kitty" : "tct") : nil)
         let app = TerminalApp(options: configured, theme: chosen)
         let receive = app.receiveLink
         let door = LinkHandOff.listen(paths) { text in if let link = DeepLink.parse(text) { receive(link) } }

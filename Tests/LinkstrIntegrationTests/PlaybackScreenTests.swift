@@ -23,7 +23,8 @@ final class PlaybackScreenTests: XCTestCase {
         let post = try home.ok(["post", session, "https://www.youtube.com/watch?v=dQw4w9WgXcQ", "--note", "tonight"]).trimmed
         let tmux = try Tmux()
         func start(_ window: String, scenario: String, _ extra: [String: String] = [:]) throws {
-            try home.startApp(tmux, window, relay: relay.url, environment: ["PATH": stubs.path, "STUB_MPV_LOG": log.path,
+            // A desktop's display, for the window (without one mpv draws in the terminal: PlayerReplaceTests).
+            try home.startApp(tmux, window, relay: relay.url, environment: ["PATH": stubs.path, "STUB_MPV_LOG": log.path, "DISPLAY": ":0",
                                                                             "STUB_MPV_SCENARIO": scenario, "STUB_MPV_SECONDS": "1"].merging(extra) { $1 })
             try tmux.waitFor(window, text: "Films", timeout: 30)
             try tmux.keys(window, "Enter")

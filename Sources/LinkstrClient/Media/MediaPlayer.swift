@@ -18,6 +18,11 @@ public struct PlayerSettings: Equatable, Sendable {
     /// (`kitty` where the terminal takes kitty's pictures, else `tct`, truecolour blocks); nil: a window.
     public var terminalOutput: String?
 
+    /// Whether a window can open here: a display named by `DISPLAY` (X11) or `WAYLAND_DISPLAY`.
+    public static func hasDisplay(_ environment: [String: String]) -> Bool {
+        !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+    }
+
     public init(template: [String]? = nil, ytdlFormat: String? = nil, mpvArguments: [String] = [], terminalOutput: String? = nil) {
         self.template = template; self.ytdlFormat = ytdlFormat; self.mpvArguments = mpvArguments; self.terminalOutput = terminalOutput
     }
@@ -53,13 +58,14 @@ public enum MediaPlayer {
     /// program: once started). In a window unless `settings.terminalOutput` is set: then mpv draws in
     /// this terminal, which the caller has given up for it.
     /// `saved`: a copy saved for offline, streamed to mpv through a pipe (never written out in the clear).
+    /// `handle`: stops this play when asked (`PlayerHandle.stop`); what it says after that is dropped.
     public static func play(_ url: String, settings: PlayerSettings, saved: SavedCopy? = nil,
-                            environment: [String: String] = ProcessInfo.processInfo.environment,
+                            environment: [String: String] = ProcessInfo.processInfo.environment, handle: PlayerHandle? = nil,
                             report: @escaping @Sendable (PlaybackEvent) -> Void) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             // Blocking reads of the socket: a thread of its own, not one of the cooperative pool's.
             Thread.detachNewThread {
-                playBlocking(url, settings: settings, saved: saved, environment: environment, report: report)
+                playBlocking(url, settings: settings, saved: saved, environment: environment, handle: handle, report: report)
                 done.resume()
             }
         }
@@ -67,8 +73,15 @@ public enum MediaPlayer {
 
     /// `play` on the calling thread.
     public static func playBlocking(_ url: String, settings: PlayerSettings, saved: SavedCopy? = nil,
-                                    environment: [String: String] = ProcessInfo.processInfo.environment,
-                                    report: @Sendable (PlaybackEvent) -> Void) {
+                                    environment: [String: String] = ProcessInfo.processInfo.environment, handle: PlayerHandle? = nil,
+                                    report unfiltered: @Sendable (PlaybackEvent) -> Void) {
+        run(url, settings: settings, saved: saved, environment: environment, handle: handle) { event in
+            if handle?.stopped != true { unfiltered(event) }
+        }
+    }
+
+    private static func run(_ url: String, settings: PlayerSettings, saved: SavedCopy?, environment: [String: String],
+                                     handle: PlayerHandle?, report: (PlaybackEvent) -> Void) {
         if saved == nil, let template = settings.template, let program = template.first {
             guard let exe = find(program, environment: environment) else { return report(.failed("the player `\(program)` is not installed or not on PATH.")) }
             var arguments = template.dropFirst().map { $0.replacingOccurrences(of: "{url}", with: url) }
@@ -115,6 +128,7 @@ public enum MediaPlayer {
         let pipe = saved.map { _ in Pipe() }
         if let pipe { process.standardInput = pipe }
         do { try process.run() } catch { return report(.failed("mpv did not start: \(error.localizedDescription)")) }
+        handle?.started(process)
         report(.starting(player: "mpv"))
         // A saved copy found damaged while it streams (cut short or altered: the cache removes it). mpv
         // plays what came before the damage and says "ended": the damage must be said after it.
@@ -227,5 +241,38 @@ public enum MediaPlayer {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+    }
+}
+
+/// One play of mpv that can be stopped from elsewhere (`o` on another video, replacing it): SIGKILL to
+/// the player (it has nothing to save, and the app's ignored SIGTERM is inherited by what it starts),
+/// and nothing more reported from it.
+public final class PlayerHandle: Sendable {
+    private struct State {
+        var process: Process?
+        var stopped = false
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Whether `stop` was called.
+    public var stopped: Bool { state.withLock { $0.stopped } }
+
+    /// Ends the player: at once if it runs, else as soon as it starts.
+    public func stop() {
+        let running: Process? = state.withLock { s in
+            s.stopped = true
+            return s.process
+        }
+        if let running, running.isRunning { kill(running.processIdentifier, SIGKILL) }
+    }
+
+    func started(_ process: Process) {
+        let stopNow = state.withLock { s in
+            s.process = process
+            return s.stopped
+        }
+        if stopNow { kill(process.processIdentifier, SIGKILL) }
     }
 }

@@ -188,4 +188,11 @@ extension ConfigFile {
     public func playerSettings(terminalOutput: String?) -> PlayerSettings {
         PlayerSettings(template: player, ytdlFormat: ytdlFormat, mpvArguments: mpvArguments, terminalOutput: terminalOutput)
     }
+
+    /// Whether mpv draws in the terminal: `playback = "terminal"`, or no display to open a window on
+    /// (neither `DISPLAY` nor `WAYLAND_DISPLAY` set: over SSH, on a console), where a window could not
+    /// open. A `player` template is the user's own choice and is left alone.
+    public func playsInTerminal(environment: [String: String]) -> Bool {
+        playsInTerminal || (player == nil && !PlayerSettings.hasDisplay(environment))
+    }
 }

@@ -27,6 +27,9 @@ extension EffectRunner {
             case .success(let m): return [.post(.linkOpened(how: m))]
             case .failure(let e): return [.failed(.openLink, ClientError(.invalid, e.description))]
             }
+        case .post(.stopPlayer):
+            services.player.stop()
+            return []
         case .settings(.clearCache):
             guard let store else { return [] }
             try store.clearLinkMetadata()

@@ -228,7 +228,7 @@ public actor EffectRunner {
             guard let media = account?.thumbnails?.media else { return }
             let usage = try media.usage()
             dispatch(.settings(.mediaUsageLoaded(MediaUsage(files: usage.files, bytes: usage.bytes, limit: options.mediaCacheBytes))))
-        case .copy, .notify, .settings(.copySecret), .settings(.clearCache), .post(.readClipboard), .post(.openURL):
+        case .copy, .notify, .settings(.copySecret), .settings(.clearCache), .post(.readClipboard), .post(.openURL), .post(.stopPlayer):
             for action in try runSystem(effect) { dispatch(action) }
         case .quit, .post(.editNote), .post(.playInTerminal), .settings(.applyTheme):
             break  // the terminal loop's own (it owns the screen)

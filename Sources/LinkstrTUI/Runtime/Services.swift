@@ -27,19 +27,30 @@ public struct Browser: Sendable {
 /// true, then tells `report` what happens; false: the link is opened another way (the browser).
 public struct Player: Sendable {
     public var play: @Sendable (_ url: String, _ report: @escaping @Sendable (PlaybackEvent) -> Void) -> Bool
+    /// Stops the video playing (to play another in its place); it reports nothing more.
+    public var stop: @Sendable () -> Void
 
-    public init(play: @escaping @Sendable (_ url: String, _ report: @escaping @Sendable (PlaybackEvent) -> Void) -> Bool) { self.play = play }
+    public init(play: @escaping @Sendable (_ url: String, _ report: @escaping @Sendable (PlaybackEvent) -> Void) -> Bool,
+                stop: @escaping @Sendable () -> Void = {}) {
+        self.play = play
+        self.stop = stop
+    }
 
     /// mpv (or the `player` template) for videos, in a window; a copy saved for offline (`saved`) plays
     /// from the cache through a pipe, with mpv; nothing else.
     public static func live(_ settings: PlayerSettings, saved: @escaping @Sendable (String) -> SavedCopy?) -> Player {
-        Player { url, report in
+        let current = Mutex<PlayerHandle?>(nil)
+        return Player(play: { url, report in
             let copy = saved(url)
             let playable = copy != nil ? MediaPlayer.find("mpv") != nil : URLClassifier.classify(url).isPlayable && MediaPlayer.available(settings)
             guard playable else { return false }
-            Task.detached { await MediaPlayer.play(url, settings: settings, saved: copy, report: report) }
+            let handle = PlayerHandle()
+            current.withLock { $0 = handle }
+            Task.detached { await MediaPlayer.play(url, settings: settings, saved: copy, handle: handle, report: report) }
             return true
-        }
+        }, stop: {
+            current.withLock { $0 }?.stop()
+        })
     }
 
     public static let none = Player { _, _ in false }

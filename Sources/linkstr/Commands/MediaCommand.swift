@@ -63,7 +63,7 @@ struct MediaPlayCommand: LinkstrCommand {
         let (_, store) = try ctx.account()
         let post = try ctx.post(postID, in: store)
         let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
-        let settings = ctx.config.playerSettings(terminalOutput: inTerminal || ctx.config.playsInTerminal ? (term == "xterm-kitty" ? "kitty" : "tct") : nil)
+        let settings = ctx.config.playerSettings(terminalOutput: inTerminal || ctx.config.playsInTerminal(environment: ProcessInfo.processInfo.environment) ? (term == "xterm-kitty" ? "kitty" : "tct") : nil)
         let events = Mutex<[PlaybackEvent]>([])
         let saved = try ctx.mediaCache(store).flatMap { SavedCopy.of(post.url, in: $0) }
         await MediaPlayer.play(post.url, settings: settings, saved: saved) { event in

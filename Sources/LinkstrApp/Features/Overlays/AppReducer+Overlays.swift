@@ -282,6 +282,9 @@ extension AppReducer {
         case .exportPlainBackup(let path):
             state.status = StatusLine("writing the backup…")
             return [.settings(.exportBackup(path: path, passphrase: nil))]
+        case .replacePlaying(let url):
+            state.playing = nil
+            return [.post(.stopPlayer), open(state, url)]
         }
     }
 }

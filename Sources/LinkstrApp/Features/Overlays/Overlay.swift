@@ -56,6 +56,8 @@ public struct Confirmation: Equatable, Sendable {
         case quitKeepingDraft
         /// The iOS app's plain backup file, which holds the secret key in plain text.
         case exportPlainBackup(path: String)
+        /// `o` on another video while one plays: stop that one and play this.
+        case replacePlaying(String)
     }
     public var action: Action
     public var question: String

@@ -14,6 +14,8 @@ public enum PostEffect: Equatable, Sendable {
     /// Plays a video in this terminal (`playback = "terminal"`): the terminal loop suspends the screen
     /// around the player, as for the editor.
     case playInTerminal(String)
+    /// Stops the video playing in a window (another replaces it); it reports nothing more.
+    case stopPlayer
     /// Saves the post's video (yt-dlp) or image into the media cache; `cancelSave` stops it.
     case saveMedia(String)
     case cancelSave(String)
