@@ -243,10 +243,14 @@ enum FeedView {
             c.put(feed.loading ? "  loading…" : "  no posts yet. press c to share a link.", x: 0, y: top + 1, Style(.dim))
             return
         }
-        // Keep the selected post's lines in view.
+        // From the first post shown (the reducer's, with the blank line over its sender), keeping the
+        // selected post's lines in view.
         let firstSelected = all.firstIndex { $0.post == feed.selection } ?? 0
         let lastSelected = all.lastIndex { $0.post == feed.selection } ?? 0
         var start = 0
+        if feed.scroll > 0, let first = all.firstIndex(where: { $0.post == feed.scroll }) {
+            start = first > 0 && all[first - 1].post == nil && all[first - 1].text.isEmpty ? first - 1 : first
+        }
         if lastSelected >= start + height { start = lastSelected - height + 1 }
         if firstSelected < start { start = max(0, firstSelected - 1) }
         let hints = feed.hints.map { _ in Dictionary(LinkHints.labelled(selection: feed.selection, count: feed.posts.count).map { ($0.post, $0.label) },

@@ -232,12 +232,12 @@ extension AppReducer {
                 return [.sessions(.loadFeed(sessionID: feed.sessionID, limit: max(count + feedPage, wholeFeed)))]
             }
         case .pageDown:
-            feed.selection = min(feed.selection + 5, max(0, count - 1))
+            FeedPaging.pageDown(&feed, state)
             if feed.selection >= count - 5, feed.hasMore {
                 state.sessions.open = feed
                 return [.sessions(.loadFeed(sessionID: feed.sessionID, limit: count + feedPage))]
             }
-        case .pageUp: feed.selection = max(feed.selection - 5, 0)
+        case .pageUp: FeedPaging.pageUp(&feed, state)
         case .enter, .right, .char("l"):
             guard let post = feed.posts[safe: feed.selection] else { return [] }
             state.sessions.open = feed

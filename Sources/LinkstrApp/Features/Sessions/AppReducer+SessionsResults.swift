@@ -33,6 +33,12 @@ extension AppReducer {
                 return [.sessions(.loadSessions(state.sessions.list))]
             }
             let selectedID = feed.posts[safe: feed.selection]?.id
+            if let selectedID, hasMore, feed.selectWhenLoaded == nil, posts.count < feed.posts.count,
+               !posts.contains(where: { $0.id == selectedID }) {
+                // A reload asked for before the feed grew (a post reopened deep in it, G) would cut it above
+                // the selected post: what is shown stays, and as many posts are read again.
+                return [.sessions(.loadFeed(sessionID: sid, limit: feed.posts.count))]
+            }
             let before = Set(feed.posts.map(\.id)), oldTop = feed.posts.first?.post.createdAt
             // A reader at the newest post stays there as newer ones arrive (pinned, like a chat).
             let pinned = feed.selection == 0 && !feed.posts.isEmpty
@@ -48,6 +54,12 @@ extension AppReducer {
             } else if let target = feed.selectWhenLoaded, let i = posts.firstIndex(where: { $0.id == target }) {
                 feed.selection = i
                 feed.selectWhenLoaded = nil
+            } else if feed.selectWhenLoaded != nil, hasMore {
+                // The post to go back to (reopened after a restart, say #450 of 600) is older than what
+                // was read: read further, doubling, until it is there.
+                feed.loading = true
+                state.sessions.open = feed
+                return [.sessions(.loadFeed(sessionID: sid, limit: min(wholeFeed, max(posts.count * 2, posts.count + feedPage))))]
             } else if pinned {
                 feed.selection = 0
             } else if let selectedID, let i = posts.firstIndex(where: { $0.id == selectedID }) {

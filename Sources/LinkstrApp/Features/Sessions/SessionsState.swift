@@ -45,6 +45,7 @@ public struct SessionFeed: Equatable, Sendable {
     /// Posts held for want of membership, oldest first: counted under the feed, listed by `:held`.
     public var held: [HeldPost] = []
     public var selection = 0
+    /// The first post shown (kept by the reducer as the selection moves; PgDn/PgUp move it a screen).
     public var scroll = 0
     public var loading = true
     public var hasMore = false
