@@ -108,25 +108,25 @@ final class LifecycleReducerTests: XCTestCase {
         h.send(.keyPressed(.enter)) {
             var x = OnboardingState(); x.step = .passphrase(TextField(), confirm: TextField(), focusConfirm: false); $0.phase = .onboarding(x)
         }
-        h.type("pw1") {
-            var x = OnboardingState(); x.step = .passphrase(TextField("pw1"), confirm: TextField(), focusConfirm: false); $0.phase = .onboarding(x)
+        h.type("pass word one") {
+            var x = OnboardingState(); x.step = .passphrase(TextField("pass word one"), confirm: TextField(), focusConfirm: false); $0.phase = .onboarding(x)
         }
         h.send(.keyPressed(.tab)) {
-            var x = OnboardingState(); x.step = .passphrase(TextField("pw1"), confirm: TextField(), focusConfirm: true); $0.phase = .onboarding(x)
+            var x = OnboardingState(); x.step = .passphrase(TextField("pass word one"), confirm: TextField(), focusConfirm: true); $0.phase = .onboarding(x)
         }
-        h.type("pw2") {
-            var x = OnboardingState(); x.step = .passphrase(TextField("pw1"), confirm: TextField("pw2"), focusConfirm: true); $0.phase = .onboarding(x)
+        h.type("pass word two") {
+            var x = OnboardingState(); x.step = .passphrase(TextField("pass word one"), confirm: TextField("pass word two"), focusConfirm: true); $0.phase = .onboarding(x)
         }
         h.send(.keyPressed(.enter)) {
-            var x = OnboardingState(); x.step = .passphrase(TextField("pw1"), confirm: TextField(), focusConfirm: true)
+            var x = OnboardingState(); x.step = .passphrase(TextField("pass word one"), confirm: TextField(), focusConfirm: true)
             x.error = "the passphrases do not match."
             $0.phase = .onboarding(x)
         }
-        h.type("pw1") {
-            var x = OnboardingState(); x.step = .passphrase(TextField("pw1"), confirm: TextField("pw1"), focusConfirm: true); $0.phase = .onboarding(x)
+        h.type("pass word one") {
+            var x = OnboardingState(); x.step = .passphrase(TextField("pass word one"), confirm: TextField("pass word one"), focusConfirm: true); $0.phase = .onboarding(x)
         }
-        h.send(.keyPressed(.enter), [.onboarding(.createIdentity(name: nil, passphrase: "pw1"))]) {
-            var x = OnboardingState(); x.step = .passphrase(TextField("pw1"), confirm: TextField("pw1"), focusConfirm: true)
+        h.send(.keyPressed(.enter), [.onboarding(.createIdentity(name: nil, passphrase: "pass word one"))]) {
+            var x = OnboardingState(); x.step = .passphrase(TextField("pass word one"), confirm: TextField("pass word one"), focusConfirm: true)
             x.busy = true
             $0.phase = .onboarding(x)
         }
@@ -193,29 +193,29 @@ final class LifecycleReducerTests: XCTestCase {
             x.step = .passphrase(TextField(), confirm: TextField(), focusConfirm: false)
             $0.phase = .onboarding(x)
         }
-        h.type("p") {
+        h.type("a long passphrase") {
             var x = OnboardingState(); x.pendingImport = nsec
-            x.step = .passphrase(TextField("p"), confirm: TextField(), focusConfirm: false)
+            x.step = .passphrase(TextField("a long passphrase"), confirm: TextField(), focusConfirm: false)
             $0.phase = .onboarding(x)
         }
         h.send(.keyPressed(.enter)) {
             var x = OnboardingState(); x.pendingImport = nsec
-            x.step = .passphrase(TextField("p"), confirm: TextField(), focusConfirm: true)
+            x.step = .passphrase(TextField("a long passphrase"), confirm: TextField(), focusConfirm: true)
             $0.phase = .onboarding(x)
         }
-        h.type("p") {
+        h.type("a long passphrase") {
             var x = OnboardingState(); x.pendingImport = nsec
-            x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true)
+            x.step = .passphrase(TextField("a long passphrase"), confirm: TextField("a long passphrase"), focusConfirm: true)
             $0.phase = .onboarding(x)
         }
-        h.send(.keyPressed(.enter), [.onboarding(.importIdentity(key: nsec, passphrase: "p"))]) {
+        h.send(.keyPressed(.enter), [.onboarding(.importIdentity(key: nsec, passphrase: "a long passphrase"))]) {
             var x = OnboardingState(); x.pendingImport = nsec; x.busy = true
-            x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true)
+            x.step = .passphrase(TextField("a long passphrase"), confirm: TextField("a long passphrase"), focusConfirm: true)
             $0.phase = .onboarding(x)
         }
         h.send(.onboarding(.onboardingFailed(ClientError(.invalid, "wrong passphrase.")))) {
             var x = OnboardingState(); x.pendingImport = nsec; x.error = "wrong passphrase."
-            x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true)
+            x.step = .passphrase(TextField("a long passphrase"), confirm: TextField("a long passphrase"), focusConfirm: true)
             $0.phase = .onboarding(x)
         }
     }
@@ -255,31 +255,31 @@ final class LifecycleReducerTests: XCTestCase {
             var x = OnboardingState(); x.step = .passphrase(TextField(), confirm: TextField(), focusConfirm: false); x.pendingRestore = pending
             $0.phase = .onboarding(x)
         }
-        h.type("p") {
-            var x = OnboardingState(); x.step = .passphrase(TextField("p"), confirm: TextField(), focusConfirm: false); x.pendingRestore = pending
+        h.type("a long passphrase") {
+            var x = OnboardingState(); x.step = .passphrase(TextField("a long passphrase"), confirm: TextField(), focusConfirm: false); x.pendingRestore = pending
             $0.phase = .onboarding(x)
         }
         h.send(.keyPressed(.enter)) {
-            var x = OnboardingState(); x.step = .passphrase(TextField("p"), confirm: TextField(), focusConfirm: true); x.pendingRestore = pending
+            var x = OnboardingState(); x.step = .passphrase(TextField("a long passphrase"), confirm: TextField(), focusConfirm: true); x.pendingRestore = pending
             $0.phase = .onboarding(x)
         }
-        h.type("p") {
-            var x = OnboardingState(); x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true); x.pendingRestore = pending
+        h.type("a long passphrase") {
+            var x = OnboardingState(); x.step = .passphrase(TextField("a long passphrase"), confirm: TextField("a long passphrase"), focusConfirm: true); x.pendingRestore = pending
             $0.phase = .onboarding(x)
         }
-        h.send(.keyPressed(.enter), [.onboarding(.restoreBackup(path: path, backupPassphrase: "s", passphrase: "p"))]) {
-            var x = OnboardingState(); x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true); x.pendingRestore = pending
+        h.send(.keyPressed(.enter), [.onboarding(.restoreBackup(path: path, backupPassphrase: "s", passphrase: "a long passphrase"))]) {
+            var x = OnboardingState(); x.step = .passphrase(TextField("a long passphrase"), confirm: TextField("a long passphrase"), focusConfirm: true); x.pendingRestore = pending
             x.busy = true
             $0.phase = .onboarding(x)
         }
         h.send(.onboarding(.onboardingFailed(ClientError(.invalid, "backup conflicts with this device's data: … nothing was restored.")))) {
-            var x = OnboardingState(); x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: true); x.pendingRestore = pending
+            var x = OnboardingState(); x.step = .passphrase(TextField("a long passphrase"), confirm: TextField("a long passphrase"), focusConfirm: true); x.pendingRestore = pending
             x.error = "backup conflicts with this device's data: … nothing was restored."
             $0.phase = .onboarding(x)
         }
         // Esc from "again" goes to the first field; from there back to the backup's own passphrase, as typed.
         h.send(.keyPressed(.escape)) {
-            var x = OnboardingState(); x.step = .passphrase(TextField("p"), confirm: TextField("p"), focusConfirm: false); x.pendingRestore = pending
+            var x = OnboardingState(); x.step = .passphrase(TextField("a long passphrase"), confirm: TextField("a long passphrase"), focusConfirm: false); x.pendingRestore = pending
             $0.phase = .onboarding(x)
         }
         h.send(.keyPressed(.escape)) {

@@ -27,12 +27,12 @@ final class FirstDayWordsTests: XCTestCase {
         XCTAssertEqual(ambiguous.status, 65)
         XCTAssertTrue(ambiguous.err.contains("starts more than one session's name: Weekend films (\(weekend)), Weekly reading (\(weekly))"), ambiguous.err)
         XCTAssertEqual(try home.run(["post", "nothing like it", "https://example.com/none"]).status, 66)
-                // A mistyped key is said in a sentence, not a fragment.
+        // A mistyped key is said in a sentence, not a fragment.
         let fresh = try Home("first-day-import", relays: [])
         defer { fresh.remove() }
         let bad = try fresh.run(["identity", "import"], stdin: "nsec1qqqqbad\n")
         XCTAssertEqual(bad.err, "linkstr: not a valid key: it contains a character that bech32 does not use.\n")
-                // Our own post is ours in words too.
+        // Our own post is ours in words too.
         let listed = try home.ok(["posts", sid]).out
         XCTAssertTrue(listed.contains("    by you\n"), listed)
     }

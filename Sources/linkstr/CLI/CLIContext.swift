@@ -53,13 +53,18 @@ final class CLIContext: Sendable {
     }
 
     /// A new passphrase: asked twice when typed.
-    func newPassphrase() throws -> String {
+    /// The passphrase a new key file is sealed with; a weak one (short or common) is refused unless
+    /// `allowWeak` (`--allow-weak`).
+    func newPassphrase(allowWeak: Bool = false) throws -> String {
         guard let source = passphraseSource else { throw VaultError.noPassphrase }
         let first = try source.read(question: "new passphrase: ")
         if case .prompt = source {
             guard try source.read(question: "repeat passphrase: ") == first else { throw CLIError("the passphrases do not match.", .invalidInput) }
         }
         guard !first.isEmpty else { throw VaultError.emptyPassphrase }
+        if !allowWeak, let why = PassphraseStrength.weakness(first) {
+            throw CLIError("that passphrase is weak: \(why). Choose a longer one, or add --allow-weak.", .invalidInput)
+        }
         return first
     }
 

@@ -15,10 +15,11 @@ struct IdentityCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Option(help: "A profile name others will see (published on the next sync).") var name: String?
         @Option(name: .customLong("kdf-cost"), help: "scrypt cost exponent for the key file (NIP-49 log_n).") var kdfCost: UInt8 = NIP49.defaultLogN
+        @Flag(name: .customLong("allow-weak"), help: "Take a passphrase that is short (under 8 characters) or common.") var allowWeak = false
 
         func execute() async throws {
             let ctx = try CLIContext(global)
-            let (key, _) = try ctx.identities().create(name: name, passphrase: try ctx.newPassphrase(), logN: kdfCost, now: ctx.now)
+            let (key, _) = try ctx.identities().create(name: name, passphrase: try ctx.newPassphrase(allowWeak: allowWeak), logN: kdfCost, now: ctx.now)
             printLine(global.json ? Output.json(.object(JSONObject([("npub", .string(key.publicKey.npub)), ("pubkey", .string(key.publicKey.hex))])))
                                   : key.publicKey.npub)
         }
@@ -28,6 +29,7 @@ struct IdentityCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Read an nsec, 64-hex or ncryptsec key from stdin; prints its npub.")
         @OptionGroup var global: GlobalOptions
         @Option(name: .customLong("kdf-cost"), help: "scrypt cost exponent for the key file (NIP-49 log_n).") var kdfCost: UInt8 = NIP49.defaultLogN
+        @Flag(name: .customLong("allow-weak"), help: "Take a passphrase that is short (under 8 characters) or common.") var allowWeak = false
 
         func execute() async throws {
             let ctx = try CLIContext(global)
@@ -41,7 +43,7 @@ struct IdentityCommand: AsyncParsableCommand {
             guard !input.isEmpty else { throw CLIError("no key on standard input: pipe an nsec, a 64-hex key or an ncryptsec into linkstr identity import.", .invalidInput) }
             let ncryptsecPassword = input.lowercased().hasPrefix("ncryptsec1") ? try ctx.passphrase("passphrase of the ncryptsec: ") : nil
             if ncryptsecPassword == nil { _ = try SecretKey.parse(input) }  // a precise error before asking for a passphrase
-            let key = try ctx.identities().importKey(input, passphrase: try ctx.newPassphrase(), ncryptsecPassword: ncryptsecPassword, logN: kdfCost)
+            let key = try ctx.identities().importKey(input, passphrase: try ctx.newPassphrase(allowWeak: allowWeak), ncryptsecPassword: ncryptsecPassword, logN: kdfCost)
             Output.say(key.publicKey.npub, json: global.json, Output.key(key.publicKey.hex))
         }
     }

@@ -140,6 +140,12 @@ extension AppReducer {
                 o.step = .passphrase(p, confirm: confirm, focusConfirm: false)
                 return []
             case .enter, .tab:
+                if !focusConfirm, confirm != nil, !o.weakPassphraseSaid, let why = PassphraseStrength.weakness(p.text) {
+                    // A new passphrase that is short or common: said once; Enter again takes it.
+                    o.weakPassphraseSaid = true
+                    o.error = "that passphrase is weak: \(why). Type a longer one, or press Enter again to use it anyway."
+                    return []
+                }
                 if !focusConfirm, confirm != nil {
                     o.step = .passphrase(p, confirm: confirm, focusConfirm: true)
                     o.error = nil
@@ -156,7 +162,10 @@ extension AppReducer {
                 if let r = o.pendingRestore { return [.onboarding(.restoreBackup(path: r.path, backupPassphrase: r.backupPassphrase, passphrase: p.text))] }
                 return [.onboarding(.createIdentity(name: o.pendingName, passphrase: p.text))]
             default:
-                if focusConfirm, var c = confirm { editField(&c, key); confirm = c } else { editField(&p, key) }
+                if focusConfirm, var c = confirm { editField(&c, key); confirm = c } else {
+                    editField(&p, key)
+                    o.weakPassphraseSaid = false
+                }
                 o.step = .passphrase(p, confirm: confirm, focusConfirm: focusConfirm)
                 o.error = nil
             }

@@ -40,6 +40,8 @@ public struct OnboardingState: Equatable, Sendable {
     /// The new key's nsec, for the backup step only (dropped when it ends).
     public var secretToBackUp: RevealedSecret?
     public var error: String?
+    /// A weak new passphrase was said to be weak: Enter again takes it.
+    public var weakPassphraseSaid = false
     public var busy = false
     public init() {}
 }
