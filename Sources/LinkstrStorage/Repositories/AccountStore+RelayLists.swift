@@ -12,12 +12,17 @@ extension AccountStore {
 
     /// `fetchedAt`: when we last saw it (a list's age decides when it is asked for again); `foundOn`:
     /// the relay that gave it (the doctor says where each list came from).
+    /// Newest wins in the statement itself (the rule of `FollowListRule.shouldApply`): a list checked as
+    /// newer and then written after another process wrote a newer one (`doctor` beside the app) never
+    /// replaces it.
     public func storeRelayList(_ pubkey: Pubkey, kind: Int, relays: [String], stamp: LWWStamp, fetchedAt: Int64 = 0, foundOn: String? = nil) throws {
         let ref = cipher.reference(pubkey)
         try db.run("""
             INSERT INTO inbox_relays (owner, pubkey_ref, kind, relays_enc, created_at, event_id, fetched_at, found_on_enc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (owner, pubkey_ref, kind) DO UPDATE SET relays_enc = excluded.relays_enc, created_at = excluded.created_at,
                 event_id = excluded.event_id, fetched_at = excluded.fetched_at, found_on_enc = excluded.found_on_enc
+            WHERE excluded.created_at > inbox_relays.created_at
+               OR (excluded.created_at = inbox_relays.created_at AND excluded.event_id <= inbox_relays.event_id)
             """, [o, .text(ref), .integer(Int64(kind)), cipher.seal(relays.joined(separator: " "), ctx("inbox_relays.\(kind)", ref)),
                   .integer(stamp.createdAt), .text(stamp.eventID), .integer(fetchedAt),
                   cipher.seal(foundOn, ctx("inbox_relays.found_on.\(kind)", ref))])

@@ -19,17 +19,32 @@ protocol LinkstrCommand: AsyncParsableCommand {
     /// Commands that only read may run beside another linkstr on the same data directory (SQLite's
     /// WAL lets them); the others take the directory's lock, waiting up to two seconds for it.
     static var readsOnly: Bool { get }
+    /// Commands whose only writes are caches that newest-wins keeps right whoever writes them (the
+    /// doctor's relay lists): they take the lock when it is free and run beside the app when it is not.
+    static var besideTheApp: Bool { get }
 }
 
 extension LinkstrCommand {
     static var readsOnly: Bool { false }
+    static var besideTheApp: Bool { false }
+
+    /// The directory's lock, waited for up to two seconds; a command that can run beside the app goes on
+    /// without it while another holds it.
+    static func lock(_ paths: DataPaths) throws -> DataLock? {
+        do {
+            return try DataLock.acquire(paths, wait: besideTheApp ? 0 : 2)
+        } catch {
+            if besideTheApp, case .locked = error { return nil }
+            throw error
+        }
+    }
 
     func run() async throws {
         global.startLogging(DataPaths.resolve(home: global.home))
         let log = LinkstrLogging.logger("cli")
         let name = Self._commandName
         do {
-            let lock = Self.readsOnly ? nil : try DataLock.acquire(DataPaths.resolve(home: global.home), wait: 2)
+            let lock = try Self.readsOnly ? nil : Self.lock(DataPaths.resolve(home: global.home))
             defer { lock?.release() }
             defer { Self.sayDamagedRows() }
             try await execute()

@@ -7,6 +7,7 @@ import NostrProtocol
 /// `linkstr doctor [SESSION_ID]`: can the people of a session (or everyone we know) be reached where
 /// they read, and what to do if not (issue 30).
 struct DoctorCommand: LinkstrCommand {
+    static let besideTheApp = true
     static let configuration = CommandConfiguration(
         commandName: "doctor", abstract: "Check delivery: your inbox lists, and each member's inbox relays, with what to do.",
         discussion: "Looks up each member's kind 10050 and 10002 (your relays, the indexer relays, the relays they were added with), "
