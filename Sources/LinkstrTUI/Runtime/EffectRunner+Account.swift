@@ -78,6 +78,20 @@ extension EffectRunner {
         case .you(.loadIdentities):
             let active = vault.activePubkey()
             dispatch(.you(.identitiesLoaded(try vault.list().map { IdentityEntry(pubkey: $0.pubkey, npub: $0.npub, active: $0.pubkey == active) })))
+        case .settings(.changePassphrase(let old, let new)):
+            guard let identity else { return }
+            let vault = self.vault, dispatch = self.dispatch
+            // scrypt twice (open, seal again): off the runner, like the export.
+            Task.detached {
+                do {
+                    try vault.changePassphrase(identity.publicKey.hex, old: old, new: new, logN: NIP49.defaultLogN)
+                    dispatch(.settings(.passphraseChangeAnswered(.changed)))
+                } catch VaultError.wrongPassphrase {
+                    dispatch(.settings(.passphraseChangeAnswered(.currentWrong)))
+                } catch {
+                    dispatch(.settings(.passphraseChangeAnswered(.failed(ClientError(error)))))
+                }
+            }
         case .settings(.markKeyBackedUp):
             if let identity { try vault.setBackedUp(identity.publicKey.hex, true) }
         case .settings(.revealSecret):

@@ -188,7 +188,8 @@ public actor EffectRunner {
              .onboarding(.continueInMemory), .onboarding(.unlock), .onboarding(.createIdentity), .onboarding(.importIdentity),
              .onboarding(.checkBackup), .onboarding(.restoreBackup),
              .you(.switchIdentity), .you(.loadIdentities),
-             .settings(.logout), .settings(.deleteAccount), .settings(.revealSecret), .settings(.markKeyBackedUp), .settings(.exportBackup):
+             .settings(.logout), .settings(.deleteAccount), .settings(.revealSecret), .settings(.markKeyBackedUp), .settings(.exportBackup),
+             .settings(.changePassphrase):
             try await runAccount(effect)
         case .loadLocalPreferences, .saveCommandHistory, .savePosition,
              .sessions(.loadSessions), .sessions(.loadFeed), .sessions(.loadDrafts), .sessions(.saveMuted), .sessions(.saveDraft),

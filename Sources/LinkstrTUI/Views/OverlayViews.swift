@@ -60,6 +60,8 @@ enum OverlayViews {
                    error: f.error != nil && !f.busy)
         case .exportBackup(let f):
             exportForm(&c, f)
+        case .changePassphrase(let f):
+            ChangePassphraseView.render(&c, f)
         case .doctor(let report):
             DoctorView.render(&c, state, report)
         case .messages(let scroll):

@@ -38,6 +38,15 @@ extension AppReducer {
             if f.focusConfirm { f.confirm.insert(line) } else { f.passphrase.insert(line) }
             f.error = nil
             state.overlay = .exportBackup(f)
+        case .changePassphrase(var f):
+            let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            switch f.focus {
+            case .current: f.current.insert(line)
+            case .new: f.new.insert(line); f.weakSaid = false
+            case .again: f.again.insert(line)
+            }
+            f.error = nil
+            state.overlay = .changePassphrase(f)
             return []
         case .some: return []
         case .none: break

@@ -133,6 +133,8 @@ extension AppReducer {
             return contactFormKey(&state, &f, key)
         case .exportBackup(var f):
             return exportFormKey(&state, &f, key)
+        case .changePassphrase(var f):
+            return changePassphraseKey(&state, &f, key)
         case .doctor(let report):
             return doctorKey(&state, report, key)
         case .heldPosts(let sid, let scroll):

@@ -15,6 +15,8 @@ public enum Overlay: Equatable, Sendable {
     case sharedLink(SharedLinkPicker)
     /// `:export PATH`: the passphrase that seals the backup.
     case exportBackup(ExportBackupForm)
+    /// Settings' `P`: a new passphrase for the key file.
+    case changePassphrase(ChangePassphraseForm)
     /// The hits of a search across sessions (`state.postSearch`); `selection` indexes them.
     case searchResults(selection: Int)
     /// `:doctor`: can each member be reached where they read (issue 30).

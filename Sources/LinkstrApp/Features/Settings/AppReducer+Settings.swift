@@ -60,6 +60,7 @@ extension AppReducer {
                 state.overlay = .confirm(Confirmation(.revealSecret,
                     "show your secret key (nsec)? anyone who sees it can act as you. (y/n)"))
             }
+        case .char("P"): state.overlay = .changePassphrase(ChangePassphraseForm())
         case .char("y"):
             guard let secret = state.settings.revealedSecret else { return [] }
             return [.settings(.copySecret(secret))]
@@ -98,6 +99,8 @@ extension AppReducer {
         case .mediaUsageLoaded(let usage):
             state.settings.mediaUsage = usage
             return []
+        case .passphraseChangeAnswered(let outcome):
+            return passphraseChangeAnswered(&state, outcome)
         case .cacheCleared:
             state.status = StatusLine("cached media and previews cleared.", .success)
             return [.settings(.loadMediaUsage)]

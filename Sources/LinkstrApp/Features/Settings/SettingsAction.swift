@@ -10,6 +10,8 @@ public enum SettingsAction: Equatable, Sendable {
     case backupExported(path: String)
     case backupExportFailed(ClientError)
     case secretRevealed(RevealedSecret)
+    /// Settings' passphrase change answered.
+    case passphraseChangeAnswered(PassphraseChange)
     case relayTested(url: String, summary: String, ok: Bool)
     /// `:theme NAME` took effect (the colours are redrawn), or could not.
     case themeApplied(String)

@@ -13,6 +13,8 @@ public enum SettingsEffect: Equatable, Sendable {
     /// Writes this account's backup to a new file: sealed with `passphrase`, or the iOS app's plain file (nil).
     case exportBackup(path: String, passphrase: String?)
     case revealSecret
+    /// The key file sealed again with `new` (opened with `old`).
+    case changePassphrase(old: String, new: String)
     /// The secret key was shown (or exported): it has a copy beyond this device's key file.
     case markKeyBackedUp
     /// The shown secret key to the clipboard (made into text only for that).
