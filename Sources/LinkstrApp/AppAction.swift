@@ -40,6 +40,10 @@ public enum AppAction: Equatable, Sendable {
     case wiped
     /// Where the app was when it last quit (read with the local preferences).
     case positionLoaded(UIPosition)
+    /// No key for `lock_after`: the app locks.
+    case idled
+    /// The passphrase was right while the account stayed open (`lock_keeps_syncing`): the screen is back.
+    case lockLifted
 }
 
 /// What a `failed` action is about: the reducer undoes what waited for it (a busy post detail).
@@ -97,6 +101,9 @@ public enum AppEffect: Equatable, Sendable {
     /// Remembers where the app is (at quit), to open there next time.
     case savePosition(UIPosition)
     case notify(title: String, body: String, via: NotifyMode)
+    /// The idle lock: the account closes (its keys wiped from memory), or with `keepsAccountOpen`
+    /// (`lock_keeps_syncing`) only the screen locks while sync goes on.
+    case lock(keepsAccountOpen: Bool)
     case quit
 
     // What is to be done, by feature (the runner routes each to its area).

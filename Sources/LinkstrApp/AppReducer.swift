@@ -40,6 +40,7 @@ public enum AppReducer {
             return applyLifecycle(&state, action)
         case .failed, .copyFinished, .commandHistoryLoaded: return applyOutcome(&state, action)
         case .positionLoaded: return applyPosition(&state, action)
+        case .idled, .lockLifted: return applyLock(&state, action)
         case .onboarding(let action): return apply(&state, action)
         case .sessions(let action): return apply(&state, action)
         case .post(let action): return apply(&state, action)

@@ -86,6 +86,10 @@ public struct AppState: Equatable, Sendable {
     public var passphraseInEnvironment = false
     /// Where the app was when it last quit, until the session list is there to restore it.
     public var pendingPosition: UIPosition?
+    /// `lock_keeps_syncing`: the idle lock leaves the account open (its keys in memory) and sync running.
+    public var lockKeepsSyncing = false
+    /// Where the app was when it locked, restored once it is unlocked (the account's rows reloaded).
+    public var lockedPosition: UIPosition?
     /// What the last Tab in the command line could still complete to (listed above the prompt).
     public var completions: [String] = []
     /// How many damaged records the status line has told of (each new count is said once).

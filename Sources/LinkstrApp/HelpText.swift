@@ -35,7 +35,7 @@ public enum HelpText {
             ("Settings", items(.settings), .settings),
             ("Panes", items(.global, ["pane_sessions", "pane_post", "pane_you", "pane_settings", "next_pane", "previous_pane"]), nil),
             ("Move", items(.global, ["down", "up", "top", "bottom", "page_down", "page_up"]), nil),
-            ("App", items(.global, ["help", "command", "next_unread", "quit"]), nil),
+            ("App", items(.global, ["help", "command", "next_unread", "lock", "quit"]), nil),
             ("Fields", fields, nil),
             ("Commands", commands, nil),
         ]

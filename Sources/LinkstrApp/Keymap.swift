@@ -44,6 +44,7 @@ public struct Keymap: Equatable, Sendable {
     public static let bindings: [KeyBinding] = [
         .init(.global, "help", [.char("?")], "help"),
         .init(.global, "command", [.char(":")], "command line"),
+        .init(.global, "lock", [AppReducer.lockKey], "lock"),
         .init(.global, "next_unread", [.char("u")], "next unread"),
         .init(.global, "quit", [.char("q")], "quit (Ctrl-C anywhere)"),
         .init(.global, "pane_sessions", [.char("1")], "Sessions"),
@@ -56,8 +57,8 @@ public struct Keymap: Equatable, Sendable {
         .init(.global, "up", [.char("k"), .up], "up"),
         .init(.global, "top", [.char("g"), .home], "top"),
         .init(.global, "bottom", [.char("G"), .end], "bottom"),
-        .init(.global, "page_down", [.pageDown], "page down"),
-        .init(.global, "page_up", [.pageUp], "page up"),
+        .init(.global, "page_down", [.pageDown], "a screen down"),
+        .init(.global, "page_up", [.pageUp], "a screen up"),
 
         .init(.list, "open", [.enter, .char("l"), .right], "open"),
         .init(.list, "new_session", [.char("n")], "new"),

@@ -107,6 +107,8 @@ struct Linkstr: AsyncParsableCommand {
         configured.passphraseCommand = try global.passphraseCommand(configured: config.passphraseCommand)
         configured.notify = config.notify
         configured.notifyWording = config.notifyWording
+        configured.lockAfter = config.lockAfter
+        configured.lockKeepsSyncing = config.lockKeepsSyncing
         configured.mouse = config.mouse
         configured.reopen = config.reopen
         configured.keymap = keymap

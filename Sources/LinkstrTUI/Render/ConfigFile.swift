@@ -19,6 +19,10 @@ public struct ConfigFile: Equatable, Sendable {
     public var notify: NotifyMode = .both
     /// `notify_text`: how much a notification says ("full": who, where and what; "short": who did what).
     public var notifyWording: NotificationWording = .full
+    /// `lock_after`: seconds without a key before the app locks; nil: never ("off").
+    public var lockAfter: Int64? = LockAfter.defaultSeconds
+    /// `lock_keeps_syncing`: the lock leaves the account open (its keys in memory) so sync goes on.
+    public var lockKeepsSyncing = false
     /// The app takes the mouse (clicks, wheel) only when asked: otherwise the terminal keeps it for selecting text.
     public var mouse = false
     /// Links as OSC 8 hyperlinks: "auto" (where the terminal is known to take them), "on" or "off".
@@ -67,6 +71,14 @@ public struct ConfigFile: Equatable, Sendable {
                 throw TOMLFile.Failure("\(url.path): notify is \"both\", \"bell\", \"desktop\" or \"off\" (which way), or \"full\" or \"short\" (how much)")
             }
         }
+        if let text = try toml.string("lock_after") {
+            let parsed = LockAfter.parse(text)
+            guard parsed.valid else {
+                throw TOMLFile.Failure("\(url.path): lock_after is a time (\"30s\", \"15m\", \"2h\", up to a week) or \"off\"")
+            }
+            config.lockAfter = parsed.seconds
+        }
+        config.lockKeepsSyncing = try toml.bool("lock_keeps_syncing") ?? false
         if let text = try toml.string("notify_text") {
             guard let wording = NotificationWording(rawValue: text) else {
                 throw TOMLFile.Failure("\(url.path): notify_text is \"full\" or \"short\"")

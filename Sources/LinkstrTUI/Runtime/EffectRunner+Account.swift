@@ -15,15 +15,28 @@ extension EffectRunner {
         switch effect {
         case .boot: await boot(inMemory: false)
         case .onboarding(.continueInMemory): await boot(inMemory: true)
-        case .onboarding(.unlock(let passphrase)):
+        case .onboarding(.unlock(let typed)):
             guard let pk = pendingUnlock ?? vault.activePubkey() else { dispatch(.onboarding(.identityMissing)); return }
             do {
+                // Enter on an empty field asks `passphrase_command`, when there is one.
+                let passphrase = try typed.isEmpty ? options.passphraseCommand.map { try PassphraseSource.command($0).read() } ?? "" : typed
                 let key = try vault.unlock(pk, passphrase: passphrase)
+                if let open = account, open.key.publicKey == key.publicKey {
+                    // Locked with the account left open (`lock_keeps_syncing`): the passphrase was the test.
+                    dispatch(.lockLifted)
+                    return
+                }
                 try vault.setActive(pk)
                 try await openAccount(key)
             } catch let e as VaultError {
                 dispatch(.onboarding(.unlockFailed(ClientError(e))))
             }
+        case .lock(let keepsAccountOpen):
+            guard !keepsAccountOpen else { return }
+            // Everything of the account closes: its tasks, engine and store, and with them its keys.
+            let active = account?.key.publicKey.hex ?? vault.activePubkey()
+            await closeAccount()
+            pendingUnlock = active
         case .onboarding(.createIdentity(let name, let given)):
             do {
                 guard let local else { throw StorageError.closed }

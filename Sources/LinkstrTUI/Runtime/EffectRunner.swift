@@ -30,6 +30,10 @@ public struct AppOptions: Sendable {
     public var notify: NotifyMode = .both
     /// How much a notification says (`notify_text`, or `notify = "full"|"short"`).
     public var notifyWording: NotificationWording = .full
+    /// `lock_after`: seconds without a key before the app locks; nil: never.
+    public var lockAfter: Int64? = LockAfter.defaultSeconds
+    /// `lock_keeps_syncing`: the lock leaves the account open and syncing.
+    public var lockKeepsSyncing = false
     /// Mouse capture (`mouse = true` in config.toml); off, text selection works as everywhere.
     public var mouse = false
     /// Links drawn as OSC 8 hyperlinks (`hyperlinks` in config.toml, resolved for this terminal).
@@ -184,7 +188,7 @@ public actor EffectRunner {
     /// Each area's effects are handled in its own file (`EffectRunner+Area`).
     private func run(_ effect: AppEffect) async throws {
         switch effect {
-        case .boot, .wipe,
+        case .boot, .wipe, .lock,
              .onboarding(.continueInMemory), .onboarding(.unlock), .onboarding(.createIdentity), .onboarding(.importIdentity),
              .onboarding(.checkBackup), .onboarding(.restoreBackup),
              .you(.switchIdentity), .you(.loadIdentities),

@@ -24,6 +24,8 @@ public final class TerminalApp {
     private var state = AppState()
     private var rendered: AppState?
     private var running = true
+    /// When a key, a paste or the mouse last came (the app's monotonic clock): the idle lock counts from it.
+    private var lastInput: Double?
     private let signals = SignalFlags()
     private var signalSources: [DispatchSourceSignal] = []
     private var stats: FrameStats?
@@ -81,6 +83,7 @@ public final class TerminalApp {
         state.version = options.version
         state.notifyMode = options.notify
         state.notifyWording = options.notifyWording
+        state.lockKeepsSyncing = options.lockKeepsSyncing
         state.keymap = options.keymap
         state.themeName = options.theme
         state.showsImages = options.images != nil
@@ -113,7 +116,7 @@ public final class TerminalApp {
                     case .keyCode(let code) where code == sw_key_resize():
                         apply(.resized(terminal.size))
                     case .keyCode(let code) where code == sw_key_mouse():
-                        if let event = terminal.mouse() { apply(.mouseUsed(event)) }
+                        if let event = terminal.mouse() { sawKey = true; apply(.mouseUsed(event)) }
                     default:
                         for event in decoder.feed(raw) { sawKey = true; handle(event) }
                     }
@@ -136,6 +139,7 @@ public final class TerminalApp {
             for action in answers { apply(action) }
             let now = services.time.wallSeconds()
             if now != state.now { apply(.clockTicked(now)) }
+            lockWhenIdle(sawInput: sawKey)
             guard running else { break }
             let answersDone = Monotonic.now
             let frame = render()
@@ -149,6 +153,15 @@ public final class TerminalApp {
             if sawKey, state.sessions.open?.loading == true { stats?.feedRequested(at: batchStart) }
             for sequence in outbox.drain() { terminal.writeRaw(sequence) }
         }
+    }
+
+    /// `lock_after` without input in the main screen: the reducer locks (it decides what locking does).
+    private func lockWhenIdle(sawInput: Bool) {
+        let now = services.time.monotonicSeconds()
+        if sawInput || lastInput == nil || state.phase != .main { lastInput = now }
+        guard let after = options.lockAfter, let last = lastInput, now - last >= Double(after) else { return }
+        lastInput = now
+        apply(.idled)
     }
 
     private func handle(_ event: InputDecoder.Event) {

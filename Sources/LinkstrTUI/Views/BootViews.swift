@@ -34,7 +34,8 @@ enum BootViews {
     static func unlock(_ c: inout Canvas, _ u: UnlockState) {
         title(&c)
         let y = c.height / 2 - 2
-        c.put("Unlock " + String(u.npub.prefix(12)) + "…" + String(u.npub.suffix(6)), x: 4, y: y, Style(.text, bold: true))
+        // Locked after use: nothing of the user's, not even which key.
+        c.put(u.locked ? "linkstr is locked" : "Unlock " + String(u.npub.prefix(12)) + "…" + String(u.npub.suffix(6)), x: 4, y: y, Style(.text, bold: true))
         c.put("Passphrase", x: 4, y: y + 2, Style(.dim))
         AppView.drawField(&c, u.passphrase, x: 16, y: y + 2, width: min(40, c.width - 18), focused: !u.busy, mask: true)
         if u.busy { c.put("unlocking…", x: 16, y: y + 4, Style(.warning)) }
@@ -43,7 +44,8 @@ enum BootViews {
                 c.put(line, x: 16, y: y + 4 + i, Style(.error))
             }
         }
-        c.put("Enter unlock · Esc quit", x: 4, y: y + 6, Style(.dim))
+        c.put(u.locked ? "Enter unlock (empty: passphrase_command, if set) · Esc quit" : "Enter unlock · Esc quit", x: 4, y: y + 6, Style(.dim),
+              limit: c.width - 5)
     }
 
     static func onboarding(_ c: inout Canvas, _ o: OnboardingState, _ state: AppState) {

@@ -16,7 +16,7 @@ extension AppReducer {
             }
         case .unlock: return unlockKey(&state, key)
         case .onboarding: return onboardingKey(&state, key)
-        case .main: break
+        case .main: if key == lockKey { return lock(&state) }
         }
         if state.overlay != nil { return overlayKey(&state, key) }
         if textFocused(state) { return paneKey(&state, key) }
@@ -33,6 +33,7 @@ extension AppReducer {
         case .backTab: return switchPane(&state, to: AppState.Pane(rawValue: (state.pane.rawValue + 2) % 4 + 1)!)
         case .char("q") where !inNestedView(state): return quit(&state)
         case .char("u"): return nextUnread(&state)
+        case lockKey: return lock(&state)  // as remapped in keys.toml
         default: return paneKey(&state, key)
         }
     }

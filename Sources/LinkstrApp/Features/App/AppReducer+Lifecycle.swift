@@ -28,6 +28,11 @@ extension AppReducer {
             state.post = PostPaneState()
             state.settings = SettingsState()
             if inMemory { state.status = StatusLine("running in memory: nothing is saved this time", .error) }
+            // Unlocked after the idle lock: back where it was, once the list is there.
+            if let position = state.lockedPosition {
+                state.lockedPosition = nil
+                state.pendingPosition = position
+            }
             if let link = state.pendingLink {
                 state.pendingLink = nil
                 _ = showSharedLink(&state, link)  // the list is loaded just below
@@ -36,15 +41,7 @@ extension AppReducer {
         case .loggedOut:
             // Everything of the account goes; what belongs to the terminal (its size, the clock, in-memory
             // mode) stays, or rows outside 80×24 would keep the old screen (a revealed nsec among it).
-            let kept = state
-            state = AppState()
-            state.screen = kept.screen
-            state.now = kept.now
-            state.inMemory = kept.inMemory
-            state.passphraseInEnvironment = kept.passphraseInEnvironment
-            state.version = kept.version
-            state.showsImages = kept.showsImages
-            state.playsInTerminal = kept.playsInTerminal
+            state = AppState(keepingTheTerminalOf: state)
             state.phase = .booting(.loadingAccount)
             return [.boot]
         case .wiped:
@@ -56,5 +53,27 @@ extension AppReducer {
         default:
             return []
         }
+    }
+}
+
+extension AppState {
+    /// A state with nothing of an account: what belongs to the terminal (its size, the clock, focus,
+    /// how it draws) and to the configuration (notifications, the theme, the keys, the lock) is kept,
+    /// or rows outside 80×24 would keep the old screen, and the settings would fall back to defaults.
+    init(keepingTheTerminalOf kept: AppState) {
+        self.init()
+        screen = kept.screen
+        now = kept.now
+        inMemory = kept.inMemory
+        passphraseInEnvironment = kept.passphraseInEnvironment
+        version = kept.version
+        showsImages = kept.showsImages
+        playsInTerminal = kept.playsInTerminal
+        terminalFocused = kept.terminalFocused
+        notifyMode = kept.notifyMode
+        notifyWording = kept.notifyWording
+        themeName = kept.themeName
+        keymap = kept.keymap
+        lockKeepsSyncing = kept.lockKeepsSyncing
     }
 }

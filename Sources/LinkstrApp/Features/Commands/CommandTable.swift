@@ -78,6 +78,11 @@ enum CommandTable {
         Command(["delete-session"], help: ":delete-session", AppReducer.deleteSessionCommand),
         Command(["held"], help: ":held", AppReducer.heldCommand),
         Command(["messages"], help: ":messages", AppReducer.messagesCommand),
+        Command(["lock"], help: ":lock (^X)") { state, _ in
+            // The command line closes first: the lock screen shows nothing typed.
+            state.overlay = nil
+            return AppReducer.lock(&state)
+        },
         Command(["relay"], help: ":relay add|remove|test URL", AppReducer.relayCommand),
         Command(["doctor"], help: ":doctor", AppReducer.doctorCommand),
         Command(["export"], help: ":export[-ios] PATH") { state, input in AppReducer.exportCommand(&state, input, ios: false) },

@@ -6,7 +6,9 @@ public struct UnlockState: Equatable, Sendable {
     public var passphrase = TextField()
     public var error: String?
     public var busy = false
-    public init(pubkey: Pubkey, npub: String) { self.pubkey = pubkey; self.npub = npub }
+    /// Locked after use (the idle lock, `:lock`, ^X): the screen shows nothing of the user's, not the npub.
+    public var locked = false
+    public init(pubkey: Pubkey, npub: String, locked: Bool = false) { self.pubkey = pubkey; self.npub = npub; self.locked = locked }
 }
 
 /// A backup chosen at onboarding and checked, waiting for the passphrase of its key here.

@@ -151,6 +151,8 @@ extension AppReducer {
     /// session on screen in a terminal that has focus (the user is looking at it).
     static func notification(_ n: InboundNotification, _ detail: NewsDetail?, _ state: AppState) -> AppEffect? {
         guard state.notifyMode != .off, !state.muted.contains(n.sessionID) else { return nil }
+        // Locked (the account left open to sync): nothing of who, where or what.
+        if case .unlock(let u) = state.phase, u.locked { return .notify(title: "new activity", body: "", via: state.notifyMode) }
         if state.terminalFocused, state.pane == .sessions, state.sessions.open?.sessionID == n.sessionID { return nil }
         let title = detail.flatMap { state.linkTitles[$0.url] }
         return .notify(title: n.announcement(naming: state.displayName, detail: detail, pageTitle: title, wording: state.notifyWording),

@@ -1,0 +1,42 @@
+import Foundation
+import LinkstrApp
+import LinkstrDomain
+import LinkstrStorage
+import NostrProtocol
+import XCTest
+
+@testable import LinkstrTUI
+
+/// The idle lock wipes the secret key from memory: the runner's open account holds it (its bytes are
+/// found by a scan of this process's writable memory) until `.lock` closes the account; then no copy is
+/// left. The needle is masked (each byte XOR 0xA5), read from the account's own key without a copy.
+final class LockMemoryTests: XCTestCase {
+    func testLockingLeavesNoCopyOfTheSecretKeyInMemory() async throws {
+        let harness = try EffectHarness()
+        defer { harness.close() }
+        try harness.expect(.boot, [.bootStepReached(.loadingAccount), .bootStepReached(.preparingLocalData), .onboarding(.identityMissing)])
+        _ = try harness.created(.onboarding(.createIdentity(name: "Ann", passphrase: "correct horse battery staple")))
+        let mask = SecretMemoryTests.mask
+        weak var store: AccountStore?
+        let masked: [UInt8] = try await {
+            let open = await harness.runner.account
+            store = open?.store
+            let key = try XCTUnwrap(open?.key)
+            return key.withUnsafeSecretBytes { p in (0..<32).map { p[$0] ^ mask } }
+        }()
+        XCTAssertNotNil(store)
+        XCTAssertGreaterThanOrEqual(try MemoryScan.places(masked: masked, mask: mask), 1, "the open account holds the key")
+        harness.runner.perform(.lock(keepsAccountOpen: false))
+        // The lock answers nothing: the account is watched until it is gone (the deadline only keeps a
+        // broken handler from hanging the suite).
+        let deadline = Date().addingTimeInterval(30)
+        while await harness.runner.account != nil, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let closed = await harness.runner.account == nil
+        XCTAssertTrue(closed, "the account is closed")
+        // The store goes with it, and its data key (SecretBytes, cleansed when freed) with the store.
+        let storeDeadline = Date().addingTimeInterval(10)
+        while store != nil, Date() < storeDeadline { try await Task.sleep(for: .milliseconds(20)) }
+        XCTAssertNil(store, "the account's store (and its data key) is freed")
+        XCTAssertEqual(try MemoryScan.places(masked: masked, mask: mask), 0, "no copy of the secret key is left once locked")
+    }
+}
