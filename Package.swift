@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CImage", pkgConfig: "stb", providers: [.apt(["libstb-dev", "libwebp-dev"])]),
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
+        .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
 
         // Nostr protocol: keys, NIP-01/19/44/49/59, hostile-input JSON. Pure: no sockets, no disk.
         .target(name: "NostrProtocol", dependencies: ["CSecp256k1", "COpenSSL"]),
@@ -39,7 +40,7 @@ let package = Package(
         .target(name: "LinkstrLogging", dependencies: [.product(name: "Logging", package: "swift-log")]),
 
         // Encrypted SQLite repositories (GRDB on the system libsqlite3) and the identity vault.
-        .target(name: "LinkstrStorage", dependencies: ["NostrProtocol", "LinkstrDomain", .product(name: "GRDB", package: "GRDB.swift"),
+        .target(name: "LinkstrStorage", dependencies: ["NostrProtocol", "LinkstrDomain", "CSecret", .product(name: "GRDB", package: "GRDB.swift"),
                                                       .product(name: "GRDBSQLite", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
 
         // Relay I/O: a WebSocket client on SwiftNIO, the relay pool (NIP-01/11/42), publishing with acknowledgements.

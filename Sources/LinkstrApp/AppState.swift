@@ -129,8 +129,10 @@ public struct IdentityInfo: Equatable, Sendable {
     public var npub: String
     public var profileName: String?
     public var backedUp: Bool
-    public init(pubkey: Pubkey, npub: String, profileName: String? = nil, backedUp: Bool = true) {
-        self.pubkey = pubkey; self.npub = npub; self.profileName = profileName; self.backedUp = backedUp
+    /// Its passphrase is kept in the desktop's keyring (`identity keyring on`, Settings' K).
+    public var usesKeyring: Bool
+    public init(pubkey: Pubkey, npub: String, profileName: String? = nil, backedUp: Bool = true, usesKeyring: Bool = false) {
+        self.pubkey = pubkey; self.npub = npub; self.profileName = profileName; self.backedUp = backedUp; self.usesKeyring = usesKeyring
     }
 }
 

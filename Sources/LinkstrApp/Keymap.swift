@@ -117,6 +117,7 @@ public struct Keymap: Equatable, Sendable {
         .init(.settings, "show_secret", [.char("S")], "show nsec"),
         .init(.settings, "copy_secret", [.char("y")], "copy shown nsec"),
         .init(.settings, "change_passphrase", [.char("P")], "change passphrase"),
+        .init(.settings, "keyring", [.char("K")], "keyring on/off"),
         .init(.settings, "log_out", [.char("L")], "log out"),
         .init(.settings, "log_out_clear", [.char("X")], "log out+clear"),
         .init(.settings, "delete_account", [.char("D")], "delete account (asks twice)"),

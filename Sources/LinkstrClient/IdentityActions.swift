@@ -40,9 +40,13 @@ public struct IdentityActions: Sendable {
 
     /// Logs out: the key file goes; the account's local data too when `clearData` (else it stays for
     /// when the key is imported again).
-    public func forget(_ pubkey: Pubkey, store: AccountStore?, clearData: Bool) throws {
+    /// Answers what could not be removed from the keyring (best effort: the key file goes either way).
+    @discardableResult
+    public func forget(_ pubkey: Pubkey, store: AccountStore?, clearData: Bool) throws -> String? {
         if clearData, let store { try local.clearAccount(store) }
+        let keyringProblem = vault.forgetKeyring(pubkey, npub: (try? PublicKey(hex: pubkey))?.npub ?? pubkey)
         try vault.remove(pubkey)
+        return keyringProblem
     }
 }
 

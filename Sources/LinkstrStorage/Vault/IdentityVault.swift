@@ -108,6 +108,23 @@ public struct IdentityVault: Sendable {
 
     func unsavedMarker(for pubkey: Pubkey) -> URL { directory.appendingPathComponent("\(pubkey).unsaved") }
 
+    /// Whether the passphrase of `pubkey` was put in the keyring (`identity keyring on`): only then is the
+    /// keyring asked, and what goes wrong with it said.
+    public func usesKeyring(_ pubkey: Pubkey) -> Bool {
+        FileManager.default.fileExists(atPath: keyringMarker(for: pubkey).path)
+    }
+
+    public func setUsesKeyring(_ pubkey: Pubkey, _ uses: Bool) throws(VaultError) {
+        let marker = keyringMarker(for: pubkey)
+        if uses {
+            try write(Data(), to: marker)
+        } else if FileManager.default.fileExists(atPath: marker.path) {
+            do { try FileManager.default.removeItem(at: marker) } catch { throw .io("cannot update \(marker.path): \(FileErrorWords.reason(error))") }
+        }
+    }
+
+    func keyringMarker(for pubkey: Pubkey) -> URL { directory.appendingPathComponent("\(pubkey).keyring") }
+
     /// Forgets the identity file (log out). Local data stays unless cleared separately.
     public func remove(_ pubkey: Pubkey) throws(VaultError) {
         do { try FileManager.default.removeItem(at: file(for: pubkey)) } catch { throw .unknownIdentity }

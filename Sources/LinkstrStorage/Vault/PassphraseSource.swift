@@ -10,15 +10,29 @@ public enum PassphraseSource: Sendable {
     case command(PassphraseCommand)
     /// Ask on the terminal (the front end supplies the prompt).
     case prompt(@Sendable (_ question: String) -> String?)
+    /// The Secret Service keyring's item for this identity; when it is missing or the keyring fails,
+    /// `otherwise`, after `say` was told why in one line.
+    indirect case keyring(KeyringUse, otherwise: PassphraseSource?)
+
+    /// The keyring asked for an identity's passphrase (`identity keyring on` marked it).
+    public struct KeyringUse: Sendable {
+        public let npub: String
+        public let say: @Sendable (String) -> Void
+        public init(npub: String, say: @escaping @Sendable (String) -> Void) { self.npub = npub; self.say = say }
+    }
 
     /// `--passphrase-file` wins, then `LINKSTR_PASSPHRASE`, then the passphrase command
-    /// (`--passphrase-command`, else `passphrase_command`), then the prompt when there is one.
+    /// (`--passphrase-command`, else `passphrase_command`), then the keyring (for an identity that put
+    /// its passphrase there), then the prompt when there is one.
     public static func resolve(file: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                               command: PassphraseCommand? = nil, prompt: (@Sendable (String) -> String?)?) -> PassphraseSource? {
+                               command: PassphraseCommand? = nil, keyring: KeyringUse? = nil,
+                               prompt: (@Sendable (String) -> String?)?) -> PassphraseSource? {
         if let file { return .file(URL(fileURLWithPath: file)) }
         if let v = environment["LINKSTR_PASSPHRASE"] { return .value(v) }
         if let command { return .command(command) }
-        return prompt.map { .prompt($0) }
+        let asked = prompt.map { PassphraseSource.prompt($0) }
+        if let keyring { return .keyring(keyring, otherwise: asked) }
+        return asked
     }
 
     /// The passphrase (the first line of a file, without its line break).
@@ -37,6 +51,15 @@ public enum PassphraseSource: Sendable {
         case .prompt(let ask):
             guard let answer = ask(question) else { throw .noPassphrase }
             return answer
+        case .keyring(let use, let otherwise):
+            do throws(Keyring.Failure) {
+                if let stored = try Keyring.lookup(npub: use.npub) { return stored }
+                use.say("the keyring holds no passphrase for this identity")
+            } catch {
+                use.say(error.description)
+            }
+            guard let otherwise else { throw .noPassphrase }
+            return try otherwise.read(question: question)
         }
     }
 }

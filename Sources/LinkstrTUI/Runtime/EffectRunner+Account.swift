@@ -19,7 +19,10 @@ extension EffectRunner {
             guard let pk = pendingUnlock ?? vault.activePubkey() else { dispatch(.onboarding(.identityMissing)); return }
             do {
                 // Enter on an empty field asks `passphrase_command`, when there is one.
-                let passphrase = try typed.isEmpty ? options.passphraseCommand.map { try PassphraseSource.command($0).read() } ?? "" : typed
+                var passphrase = try typed.isEmpty ? options.passphraseCommand.map { try PassphraseSource.command($0).read() } ?? "" : typed
+                var keyringWords: String?
+                if passphrase.isEmpty, let stored = keyringPassphrase(pk, failed: { keyringWords = $0 }) { passphrase = stored }
+                if passphrase.isEmpty, let keyringWords { throw VaultError.io(keyringWords + ": type the passphrase.") }
                 let key = try vault.unlock(pk, passphrase: passphrase)
                 if let open = account, open.key.publicKey == key.publicKey {
                     // Locked with the account left open (`lock_keeps_syncing`): the passphrase was the test.
@@ -99,11 +102,21 @@ extension EffectRunner {
                 do {
                     try vault.changePassphrase(identity.publicKey.hex, old: old, new: new, logN: NIP49.defaultLogN)
                     dispatch(.settings(.passphraseChangeAnswered(.changed)))
+                    if let problem = vault.keyringFollows(identity.publicKey.hex, npub: identity.publicKey.npub, newPassphrase: new) {
+                        dispatch(.failed(.unexpected, ClientError(.unexpected, "the keyring kept the old passphrase: \(problem)")))
+                    }
                 } catch VaultError.wrongPassphrase {
                     dispatch(.settings(.passphraseChangeAnswered(.currentWrong)))
                 } catch {
                     dispatch(.settings(.passphraseChangeAnswered(.failed(ClientError(error)))))
                 }
+            }
+        case .settings(.setKeyring(let passphrase)):
+            guard let identity else { return }
+            let vault = self.vault, dispatch = self.dispatch, pubkey = identity.publicKey.hex, npub = identity.publicKey.npub
+            // scrypt and D-Bus (2 s at most): off the runner.
+            Task.detached {
+                dispatch(.settings(.keyringAnswered(KeyringSwitch.set(vault, pubkey: pubkey, npub: npub, passphrase: passphrase))))
             }
         case .settings(.markKeyBackedUp):
             if let identity { try vault.setBackedUp(identity.publicKey.hex, true) }
@@ -190,14 +203,31 @@ extension EffectRunner {
             return
         }
         pendingUnlock = active
-        if let passphrase, let key = try? vault.unlock(active, passphrase: passphrase) {
+        // Then the keyring, for an identity that keeps its passphrase there (bounded: 2 s at most).
+        var keyringWords: String?
+        let fromKeyring = passphrase == nil && sourceFailure == nil ? keyringPassphrase(active, failed: { keyringWords = $0 }) : nil
+        if let given = passphrase ?? fromKeyring, let key = try? vault.unlock(active, passphrase: given) {
             do { try await openAccount(key) } catch { dispatch(.storeOpenFailed(ClientError(error))) }
         } else {
             dispatch(.onboarding(.passphraseNeeded(pubkey: active, npub: (try? PublicKey(hex: active))?.npub ?? active)))
             // Say why the prompt is there: the environment's passphrase was tried and did not unlock.
             if passphrase != nil { dispatch(.onboarding(.environmentPassphraseRefused)) }
             if let sourceFailure { dispatch(.onboarding(.unlockFailed(ClientError(sourceFailure)))) }
+            if fromKeyring != nil { keyringWords = "the keyring's passphrase did not unlock this key" }
+            if let keyringWords { dispatch(.onboarding(.unlockFailed(ClientError(.invalid, keyringWords + ": type the passphrase.")))) }
         }
+    }
+
+    /// The keyring's passphrase for `pubkey`, when that identity keeps it there; why not, to `failed`.
+    func keyringPassphrase(_ pubkey: Pubkey, failed: (String) -> Void) -> String? {
+        guard vault.usesKeyring(pubkey), let npub = (try? PublicKey(hex: pubkey))?.npub else { return nil }
+        do throws(Keyring.Failure) {
+            if let stored = try Keyring.lookup(npub: npub) { return stored }
+            failed("the keyring holds no passphrase for this identity")
+        } catch {
+            failed(error.description)
+        }
+        return nil
     }
 
     /// `--passphrase-file`, else LINKSTR_PASSPHRASE, else the passphrase command; an empty value counts as none.
@@ -224,6 +254,7 @@ extension EffectRunner {
     }
 
     func info(_ key: SecretKey, profileName: String?, backedUp: Bool) -> IdentityInfo {
-        IdentityInfo(pubkey: key.publicKey.hex, npub: key.publicKey.npub, profileName: profileName, backedUp: backedUp)
+        IdentityInfo(pubkey: key.publicKey.hex, npub: key.publicKey.npub, profileName: profileName, backedUp: backedUp,
+                     usesKeyring: vault.usesKeyring(key.publicKey.hex))
     }
 }

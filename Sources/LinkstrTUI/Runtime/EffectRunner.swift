@@ -193,7 +193,7 @@ public actor EffectRunner {
              .onboarding(.checkBackup), .onboarding(.restoreBackup),
              .you(.switchIdentity), .you(.loadIdentities),
              .settings(.logout), .settings(.deleteAccount), .settings(.revealSecret), .settings(.markKeyBackedUp), .settings(.exportBackup),
-             .settings(.changePassphrase):
+             .settings(.changePassphrase), .settings(.setKeyring):
             try await runAccount(effect)
         case .loadLocalPreferences, .saveCommandHistory, .savePosition,
              .sessions(.loadSessions), .sessions(.loadFeed), .sessions(.loadDrafts), .sessions(.saveMuted), .sessions(.saveDraft),

@@ -13,4 +13,13 @@ enum ChangePassphraseView {
         OverlayViews.footer(&c, r, f.busy ? "sealing the key again (scrypt)…" : f.error ?? "Enter next/change · Tab field · Esc cancel",
                             error: f.error != nil && !f.busy)
     }
+
+    /// Settings' `K` box: the passphrase to keep in the desktop's keyring.
+    static func keyring(_ c: inout Canvas, _ f: KeyringForm) {
+        let r = OverlayViews.box(&c, title: "Keep the passphrase in the keyring", width: min(72, c.width - 4), height: 9)
+        c.put("The desktop's keyring (Secret Service) gives it to linkstr at start.", x: r.x + 2, y: r.y + 2, Style(.text), limit: r.width - 4)
+        c.put("Passphrase", x: r.x + 2, y: r.y + 4, Style(.accent))
+        AppView.drawField(&c, f.passphrase, x: r.x + 14, y: r.y + 4, width: r.width - 16, focused: !f.busy, mask: true)
+        OverlayViews.footer(&c, r, f.busy ? "checking it and storing it…" : f.error ?? "Enter keep it · Esc cancel", error: f.error != nil && !f.busy)
+    }
 }

@@ -62,6 +62,8 @@ enum OverlayViews {
             exportForm(&c, f)
         case .changePassphrase(let f):
             ChangePassphraseView.render(&c, f)
+        case .keyring(let f):
+            ChangePassphraseView.keyring(&c, f)
         case .doctor(let report):
             DoctorView.render(&c, state, report)
         case .messages(let scroll):

@@ -65,7 +65,8 @@ enum SettingsView {
             c.put("y copy · S hide · hidden in \(left) s or when you leave Settings", x: 12, y: y + 1, Style(.dim), limit: c.width - 13)
         } else {
             if let npub = state.identity?.npub { c.put(AppView.npub(npub, width: c.width - 13), x: 12, y: y, Style(.text)) }
-            c.put(DisplayWidth.fitItems("S show secret key · P change passphrase · ^X lock · L log out · X log out and clear data · D delete account",
+            let keyring = state.identity?.usesKeyring == true ? "K keyring: on" : "K keyring: off"
+            c.put(DisplayWidth.fitItems("S show secret key · P change passphrase · \(keyring) · ^X lock · L log out · X log out and clear data · D delete account",
                                         to: c.width - 13),
                   x: 12, y: y + 1, Style(.dim))
         }

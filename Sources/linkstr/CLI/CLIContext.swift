@@ -40,15 +40,23 @@ final class CLIContext: Sendable {
         }
     }
 
-    var passphraseSource: PassphraseSource? {
+    var passphraseSource: PassphraseSource? { passphraseSource(keyringFor: nil) }
+
+    /// Where a passphrase comes from; for `pubkey`, the keyring too when that identity put it there.
+    func passphraseSource(keyringFor pubkey: Pubkey?) -> PassphraseSource? {
         let hasTerminal = FileManager.default.isReadableFile(atPath: "/dev/tty")
         let ask: @Sendable (String) -> String? = { question in TerminalPrompt.secret(question) }
         let prompt: (@Sendable (String) -> String?)? = hasTerminal ? ask : nil
-        return PassphraseSource.resolve(file: options.passphraseFile, command: passphraseCommand, prompt: prompt)
+        let keyring = pubkey.flatMap { pk in vault.usesKeyring(pk) ? (try? PublicKey(hex: pk))?.npub : nil }.map { npub in
+            PassphraseSource.KeyringUse(npub: npub) { why in
+                FileHandle.standardError.write(Data("linkstr: \(why); trying the next source.\n".utf8))
+            }
+        }
+        return PassphraseSource.resolve(file: options.passphraseFile, command: passphraseCommand, keyring: keyring, prompt: prompt)
     }
 
-    func passphrase(_ question: String = "passphrase: ") throws -> String {
-        guard let source = passphraseSource else { throw VaultError.noPassphrase }
+    func passphrase(_ question: String = "passphrase: ", keyringFor pubkey: Pubkey? = nil) throws -> String {
+        guard let source = passphraseSource(keyringFor: pubkey) else { throw VaultError.noPassphrase }
         return try source.read(question: question)
     }
 
@@ -70,8 +78,8 @@ final class CLIContext: Sendable {
 
     /// The active identity, unlocked.
     func identity() throws -> SecretKey {
-        guard let active = vault.activePubkey() else { throw CLIError("no identity yet: run `linkstr identity create` or `linkstr identity import`.", .notFound) }
-        return try vault.unlock(active, passphrase: try passphrase())
+        let (active, _) = try activeIdentity()
+        return try vault.unlock(active, passphrase: try passphrase(keyringFor: active))
     }
 
     func account() throws -> (SecretKey, AccountStore) {

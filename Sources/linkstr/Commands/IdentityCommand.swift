@@ -8,7 +8,7 @@ import NostrProtocol
 struct IdentityCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "identity", abstract: "Create, import, list and switch identities.",
                                                     subcommands: [Create.self, Import.self, List.self, Show.self, Use.self, Name.self, ExportSecret.self,
-                                                                  ChangePassphrase.self])
+                                                                  ChangePassphrase.self, Keyring.self])
 
     struct Create: LinkstrCommand {
         static let configuration = CommandConfiguration(abstract: "Create a new key; prints its npub.")
@@ -120,7 +120,9 @@ struct LogoutCommand: LinkstrCommand {
         let ctx = try CLIContext(global)
         guard let active = ctx.vault.activePubkey() else { throw CLIError("no identity is active.", .notFound) }
         try Self.refuseUnsavedKey(ctx, active, forgetting: forgetUnsaved)
-        try ctx.identities().forget(active, store: clear ? try ctx.account().1 : nil, clearData: clear)
+        if let problem = try ctx.identities().forget(active, store: clear ? try ctx.account().1 : nil, clearData: clear) {
+            FileHandle.standardError.write(Data("linkstr: the keyring item could not be removed: \(problem)\n".utf8))
+        }
         Output.say(clear ? "logged out; local data cleared." : "logged out; local data kept.", json: global.json,
                    [("logged_out", .bool(true)), ("local_data", .string(clear ? "cleared" : "kept"))])
     }

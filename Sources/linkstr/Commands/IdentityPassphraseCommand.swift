@@ -21,7 +21,7 @@ extension IdentityCommand {
         func execute() async throws {
             guard (16...NIP49.maxLogN).contains(kdfCost) else { throw CLIError("--kdf-cost is from 16 to \(NIP49.maxLogN).", .usage) }
             let ctx = try CLIContext(global)
-            guard let active = ctx.vault.activePubkey() else { throw CLIError("no identity yet: run `linkstr identity create` or `linkstr identity import`.", .notFound) }
+            let (active, _) = try ctx.activeIdentity()
             let old = try ctx.passphrase("current passphrase: ")
             let new = try newPassphrase()
             if !allowWeak, let why = PassphraseStrength.weakness(new) {
@@ -29,6 +29,9 @@ extension IdentityCommand {
             }
             try ctx.vault.changePassphrase(active, old: old, new: new, logN: kdfCost)
             let npub = (try? PublicKey(hex: active))?.npub ?? active
+            if let problem = ctx.vault.keyringFollows(active, npub: npub, newPassphrase: new) {
+                FileHandle.standardError.write(Data("linkstr: the keyring kept the old passphrase: \(problem)\n".utf8))
+            }
             Output.say("passphrase changed for \(npub).", json: global.json, [("changed", .bool(true)), ("kdf_cost", .integer(Int64(kdfCost)))] + Output.key(active))
         }
 

@@ -38,6 +38,10 @@ extension AppReducer {
             if f.focusConfirm { f.confirm.insert(line) } else { f.passphrase.insert(line) }
             f.error = nil
             state.overlay = .exportBackup(f)
+        case .keyring(var f):
+            f.passphrase.insert(text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "")
+            f.error = nil
+            state.overlay = .keyring(f)
         case .changePassphrase(var f):
             let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
             switch f.focus {

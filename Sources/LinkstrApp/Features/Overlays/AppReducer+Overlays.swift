@@ -135,6 +135,8 @@ extension AppReducer {
             return exportFormKey(&state, &f, key)
         case .changePassphrase(var f):
             return changePassphraseKey(&state, &f, key)
+        case .keyring(var f):
+            return keyringFormKey(&state, &f, key)
         case .doctor(let report):
             return doctorKey(&state, report, key)
         case .heldPosts(let sid, let scroll):

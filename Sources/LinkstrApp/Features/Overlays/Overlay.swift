@@ -17,6 +17,8 @@ public enum Overlay: Equatable, Sendable {
     case exportBackup(ExportBackupForm)
     /// Settings' `P`: a new passphrase for the key file.
     case changePassphrase(ChangePassphraseForm)
+    /// Settings' `K`: the passphrase to keep in the keyring.
+    case keyring(KeyringForm)
     /// The hits of a search across sessions (`state.postSearch`); `selection` indexes them.
     case searchResults(selection: Int)
     /// `:doctor`: can each member be reached where they read (issue 30).

@@ -61,6 +61,7 @@ extension AppReducer {
                     "show your secret key (nsec)? anyone who sees it can act as you. (y/n)"))
             }
         case .char("P"): state.overlay = .changePassphrase(ChangePassphraseForm())
+        case .char("K"): return toggleKeyring(&state)
         case .char("y"):
             guard let secret = state.settings.revealedSecret else { return [] }
             return [.settings(.copySecret(secret))]
@@ -101,6 +102,8 @@ extension AppReducer {
             return []
         case .passphraseChangeAnswered(let outcome):
             return passphraseChangeAnswered(&state, outcome)
+        case .keyringAnswered(let outcome):
+            return keyringAnswered(&state, outcome)
         case .cacheCleared:
             state.status = StatusLine("cached media and previews cleared.", .success)
             return [.settings(.loadMediaUsage)]

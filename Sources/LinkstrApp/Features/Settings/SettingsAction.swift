@@ -12,6 +12,7 @@ public enum SettingsAction: Equatable, Sendable {
     case secretRevealed(RevealedSecret)
     /// Settings' passphrase change answered.
     case passphraseChangeAnswered(PassphraseChange)
+    case keyringAnswered(KeyringChange)
     case relayTested(url: String, summary: String, ok: Bool)
     /// `:theme NAME` took effect (the colours are redrawn), or could not.
     case themeApplied(String)

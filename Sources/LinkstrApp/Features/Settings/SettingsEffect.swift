@@ -15,6 +15,8 @@ public enum SettingsEffect: Equatable, Sendable {
     case revealSecret
     /// The key file sealed again with `new` (opened with `old`).
     case changePassphrase(old: String, new: String)
+    /// The passphrase into the keyring (proved first), or out of it (nil).
+    case setKeyring(passphrase: String?)
     /// The secret key was shown (or exported): it has a copy beyond this device's key file.
     case markKeyBackedUp
     /// The shown secret key to the clipboard (made into text only for that).
