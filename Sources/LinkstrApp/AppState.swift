@@ -60,6 +60,8 @@ public struct AppState: Equatable, Sendable {
     public var contacts: [Contact] = [] { didSet { renameEveryone() } }
     /// Other people's profile names (kind 0); an alias still wins.
     public var profileNames: [Pubkey: String] = [:] { didSet { renameEveryone() } }
+    /// People's `nip05` names and whether NIP-05 vouched for them ("✓ alice@example.com").
+    public var nip05: [Pubkey: NIP05Mark] = [:]
     /// The naming rule over `contacts` and `profileNames`, made again when they change (every row asks it).
     public private(set) var naming = PersonNaming(me: nil, contacts: [], profileNames: [:])
     /// Titles of shared pages (link previews), by post URL; grows as previews arrive.

@@ -1,4 +1,5 @@
 import LinkstrDomain
+import LinkstrLogging
 import LinkstrRelay
 import LinkstrSync
 import Synchronization
@@ -24,6 +25,25 @@ extension AccountSession {
         await engine.publishPendingPreferences()
         await engine.waitForProfileHistory(timeout: .seconds(15))
         await engine.refreshStaleRelayLists()
+        await checkNames()
+    }
+
+    /// NIP-05: the names of the people we deal with that are due, checked (`NIP05Names`); a store
+    /// failure is logged (the names show unchecked).
+    public func checkNames() async {
+        let delivery = await engine.outsideDialer()
+        let names = NIP05Names(store: store, me: me) { id in await delivery.nip05Document(id) }
+        do { try await names.refresh(now: time.wallSeconds()) } catch {
+            LinkstrLogging.logger("nip05").error("NIP-05 checks could not be stored: \(type(of: error))")
+        }
+    }
+
+    /// Everyone we know's `nip05` and what NIP-05 said of it.
+    public func nip05Marks() throws -> [Pubkey: NIP05Mark] {
+        var people = Set(try store.contacts().map(\.pubkey))
+        for session in try store.sessionSummaries(archived: nil) { people.formUnion(session.members); people.insert(session.creator) }
+        people.remove(me)
+        return try NIP05Names.marks(store, people: people)
     }
 
     /// What one sync run did.

@@ -34,6 +34,7 @@ final class PassedOverStorageTests: StorageTestCase {
         XCTAssertEqual(try local.db.scalar("PRAGMA user_version").int, Int64(Migrations.all.count))
         var after = try rowCounts(local.db)
         XCTAssertEqual(after.removeValue(forKey: "passed_over_events"), 0)
+        XCTAssertEqual(after.removeValue(forKey: "nip05_checks"), 0, "migration 18's table, empty")
         XCTAssertEqual(after, before, "no row of another table moved")
         XCTAssertEqual(try local.db.scalar("PRAGMA integrity_check").text, "ok")
 

@@ -45,8 +45,9 @@ public enum NostrEventTemplates {
         return UnsignedEventTemplate(kind: 62, tags: tags, content: "linkstr account deletion request", createdAt: now)
     }
 
-    /// Kind 0 with `name` and `display_name` merged into whatever the existing profile held.
-    public static func profile(name: String?, existingContent: String?, now: Int64) -> UnsignedEventTemplate {
+    /// Kind 0 with `name` and `display_name` merged into whatever the existing profile held; `nip05`
+    /// set too when given ("" removes it), else left as it was.
+    public static func profile(name: String?, existingContent: String?, now: Int64, nip05: String? = nil) -> UnsignedEventTemplate {
         var members: [String: JSONValue] = [:]
         if let existingContent, case .object(let o)? = try? JSONParser.parse(existingContent) {
             for m in o.members { members[m.key] = m.value }
@@ -56,6 +57,9 @@ public enum NostrEventTemplates {
             members.removeValue(forKey: "name"); members.removeValue(forKey: "display_name")
         } else {
             members["name"] = .string(trimmed); members["display_name"] = .string(trimmed)
+        }
+        if let nip05 = nip05?.trimmingWhitespace() {
+            if nip05.isEmpty { members.removeValue(forKey: "nip05") } else { members["nip05"] = .string(nip05) }
         }
         let sorted = members.keys.sorted().map { (key: $0, value: members[$0]!) }
         return UnsignedEventTemplate(kind: 0, tags: [], content: JSONWriter.encode(.object(JSONObject(sorted))), createdAt: now)

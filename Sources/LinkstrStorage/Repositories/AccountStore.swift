@@ -252,7 +252,7 @@ public final class AccountStore: Sendable {
     static let ownedTables = ["account_state", "sessions", "snapshots", "session_deletions", "session_members", "membership_intervals",
                               "posts", "reactions", "tombstones", "staged_messages", "contacts", "relays", "processed_wraps",
                               "link_metadata", "settings", "profiles", "inbox_relays", "preferences", "drafts",
-                              "deliveries", "relay_hints", "negentropy_refusals", "passed_over_events"]
+                              "deliveries", "relay_hints", "negentropy_refusals", "passed_over_events", "nip05_checks"]
 }
 
 /// The account's sessions in memory, as last committed: loaded on first use on the writer (so a load
@@ -270,6 +270,8 @@ public enum Setting: String, Sendable, CaseIterable {
     case profileName = "profile.name"
     /// A profile name typed here that is not published yet.
     case profileNamePending = "profile.name.pending"
+    /// A NIP-05 name (`name@domain`) to publish with the pending profile name ("" removes it).
+    case profileNIP05Pending = "profile.nip05.pending"
     /// Our newest kind 0 (content and stamp), merged into when publishing.
     case ownProfileContent = "profile.own.content"
     case ownProfileStamp = "profile.own.stamp"

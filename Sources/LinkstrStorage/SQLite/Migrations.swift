@@ -318,6 +318,17 @@ enum Migrations {
         """
         ALTER TABLE deliveries ADD COLUMN accepted_on_enc BLOB;
         """,
+        // 18: what NIP-05 said of people's names (the identifier sealed; `NIP05Check`), asked again daily.
+        """
+        CREATE TABLE nip05_checks (
+            owner INTEGER NOT NULL REFERENCES accounts(number) ON DELETE CASCADE,
+            pubkey_ref TEXT NOT NULL,
+            identifier_enc BLOB NOT NULL,
+            verified INTEGER NOT NULL,
+            checked_at INTEGER NOT NULL,
+            PRIMARY KEY (owner, pubkey_ref)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     static var migrator: DatabaseMigrator {

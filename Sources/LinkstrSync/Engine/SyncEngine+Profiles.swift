@@ -132,7 +132,8 @@ extension SyncEngine {
     /// failure leaves it pending for the next start, and says why.
     public func publishPendingProfileName() async {
         guard case .some(let name?) = read("the pending profile name", { try store.setting(.profileNamePending) }) else { return }
-        do { try await publishProfileName(name) } catch {
+        let nip05 = read("the pending NIP-05 name", { try store.setting(.profileNIP05Pending) }) ?? nil
+        do { try await publishProfileName(name, nip05: nip05) } catch {
             log.info("pending profile name not published", metadata: ["error": "\(type(of: error))"])
         }
     }
@@ -142,15 +143,16 @@ extension SyncEngine {
     /// pending. Returns the published event. Our stored kind 0 must be readable: a kind 0 made without
     /// it would strip the fields other clients set, so nothing is published then.
     @discardableResult
-    public func publishProfileName(_ name: String?, waitingUpTo wait: Duration = .seconds(5)) async throws -> NostrEvent {
+    public func publishProfileName(_ name: String?, nip05: String? = nil, waitingUpTo wait: Duration = .seconds(5)) async throws -> NostrEvent {
         if profiles.answered.isEmpty { await park(.profilesAnswered, upTo: wait) }
         let existing = try store.ownProfile()
         // Replaceable: relays keep the newest, so ours must be dated after the one it replaces.
         let now = max(clock(), (existing?.stamp.createdAt ?? 0) + 1)
-        let event = try await publish(NostrEventTemplates.profile(name: name, existingContent: existing?.content, now: now))
+        let event = try await publish(NostrEventTemplates.profile(name: name, existingContent: existing?.content, now: now, nip05: nip05))
         try store.setOwnProfile(content: event.content, stamp: LWWStamp(createdAt: event.createdAt, eventID: event.id.hex))
         try store.setSetting(.profileName, name?.isEmpty == false ? name : nil)
         try store.setSetting(.profileNamePending, nil)
+        if nip05 != nil { try store.setSetting(.profileNIP05Pending, nil) }
         return event
     }
 }

@@ -30,8 +30,10 @@ extension EffectRunner {
                     .post(.deliveriesLoaded(postID: id, try view.map { try store.deliveryRows(of: $0.post) } ?? []))]
                 + (view.map { loadLinkTitles([$0.post.url], fetching: summary?.standing == .listed, session: $0.post.sessionID) } ?? [])
         case .you(.loadContacts):
-            guard let store else { return [] }
+            guard let store, let account else { return [] }
+            let marks = try account.nip05Marks()
             return [.you(.contactsLoaded(try store.contacts())), .you(.profileNamesLoaded(try store.profileNames()))]
+                + (marks.isEmpty ? [] : [.you(.nip05Loaded(marks))])
         case .sessions(.loadDrafts):
             guard let store else { return [] }
             return [.sessions(.draftsLoaded(try store.drafts().mapValues { Draft(link: $0.link, note: $0.note) }))]

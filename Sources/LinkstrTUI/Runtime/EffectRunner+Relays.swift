@@ -105,7 +105,11 @@ extension EffectRunner {
                     await self?.relayChanged(snapshot, of: account)
                 case .backfillComplete:
                     // Beside the updates (it waits for relays to answer), and dropped if the account goes.
-                    tasks.start(dispatch) { _ in await account.afterHistory() }
+                    tasks.start(dispatch) { answer in
+                        await account.afterHistory()
+                        // What NIP-05 said of people's names, now that it was asked.
+                        if let marks = try? account.nip05Marks(), !marks.isEmpty { answer(.you(.nip05Loaded(marks))) }
+                    }
                 case .notice(let relay, let text):
                     // The engine's own (relay ""): what arrived could not be stored. Relays' notices are noise.
                     if relay.isEmpty { dispatch(.failed(.storeIncoming, ClientError(.storage, text))) }

@@ -53,7 +53,7 @@ enum OverlayViews {
             let scroll = SessionsView.visibleScroll(selection: f.cursor, scroll: 0, capacity: capacity, count: candidates.count)
             for (i, pk) in candidates.enumerated().dropFirst(scroll).prefix(capacity) {
                 let mark = f.selected.contains(pk) ? "[x]" : "[ ]"
-                c.put("\(f.editable ? mark + " " : "")\(AppView.name(pk, state))", x: r.x + 2, y: r.y + 2 + i - scroll,
+                c.put("\(f.editable ? mark + " " : "")\(AppView.name(pk, state))" + (state.nip05[pk].map { "  " + $0.text } ?? ""), x: r.x + 2, y: r.y + 2 + i - scroll,
                       Style(.text, reverse: i == f.cursor), limit: r.width - 4)
             }
             footer(&c, r, f.busy ? "saving… waiting for relays" : f.error ?? (f.editable ? "Space toggle · Enter save · Esc cancel" : "only the creator can change members · Esc"),

@@ -65,7 +65,8 @@ enum SessionsView {
             var detail: String
             if row.standing != .listed {
                 // A request says who asked, and nothing fetched from its links.
-                detail = "from " + AppView.name(row.creator, state) + " · \(row.members.count) member\(row.members.count == 1 ? "" : "s")"
+                detail = "from " + AppView.name(row.creator, state) + (state.nip05[row.creator].map { " " + $0.text } ?? "")
+                    + " · \(row.members.count) member\(row.members.count == 1 ? "" : "s")"
                 if row.standing == .declined { detail += " · declined" }
             } else if let last = row.lastPost {
                 let what = state.linkTitles[last.url].map(DisplayText.singleLine) ?? AppView.host(of: last.url) ?? DisplayText.singleLine(last.url)

@@ -60,6 +60,10 @@ enum YouView {
                 var x = c.put(selected ? "› " : "  ", x: 2, y: y, Style(.accent, bold: true))
                 x = c.put(DisplayWidth.truncate(name, to: leftWidth - 4), x: x, y: y, Style(.text, reverse: selected))
                 if let profile, profile != name { x = c.put("  " + profile, x: x, y: y, Style(.label), limit: max(0, leftWidth - x)) }
+                // Their NIP-05 name: "✓ alice@example.com" only when the domain vouches for this key.
+                if let mark = state.nip05[pk] {
+                    x = c.put("  " + mark.text, x: x, y: y, Style(mark.verified == true ? .success : .dim), limit: max(0, leftWidth - x))
+                }
                 if name != npub { c.put("  " + npub, x: x, y: y, Style(.dim), limit: max(0, leftWidth - x)) }
             case .follower(let pk):
                 if lastKind != "follower" {

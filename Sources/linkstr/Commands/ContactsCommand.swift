@@ -72,15 +72,18 @@ struct ContactsCommand: AsyncParsableCommand {
             let (_, store) = try CLIContext(global).account()
             let contacts = try store.contacts()
             let names = try store.profileNames()
+            let marks = try NIP05Names.marks(store, people: contacts.map(\.pubkey))
             if global.json {
                 printLine(Output.json(.array(contacts.map { c in
                     .object(JSONObject([("pubkey", .string(c.pubkey)), ("npub", .string((try? PublicKey(hex: c.pubkey))?.npub ?? "")),
                                         ("alias", c.alias.map { .string($0) } ?? .null),
-                                        ("name", names[c.pubkey].map { .string($0) } ?? .null)]))
+                                        ("name", names[c.pubkey].map { .string($0) } ?? .null),
+                                        ("nip05", marks[c.pubkey].map { .string($0.nip05) } ?? .null),
+                                        ("nip05_verified", marks[c.pubkey]?.verified.map { .bool($0) } ?? .null)]))
                 })))
             } else {
                 for c in contacts {
-                    let labels = [c.alias, names[c.pubkey].map { "(\($0))" }].compactMap { $0.map(DisplayText.singleLine) }
+                    let labels = [c.alias, names[c.pubkey].map { "(\($0))" }, marks[c.pubkey]?.text].compactMap { $0.map(DisplayText.singleLine) }
                     printLine(([(try? PublicKey(hex: c.pubkey))?.npub ?? c.pubkey] + labels).joined(separator: "  "))
                 }
             }

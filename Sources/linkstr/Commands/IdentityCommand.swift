@@ -76,11 +76,18 @@ struct IdentityCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Set the profile name others see (kind 0, published on the next sync).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The name; empty removes it.") var name: String
+        @Option(help: "A NIP-05 name to publish with it (NAME@DOMAIN, whose nostr.json maps NAME to your key); empty removes it.")
+        var nip05: String?
         func execute() async throws {
+            if let nip05, !nip05.trimmingWhitespace().isEmpty, NIP05Relays.identifier(nip05) == nil {
+                throw CLIError("not a NIP-05 name: it is NAME@DOMAIN, NAME of letters, digits, '-', '_' or '.'.", .invalidInput)
+            }
             let (_, store) = try CLIContext(global).account()
             // Kept as pending until a relay accepted the kind 0, like the name given at creation.
+            if let nip05 { try store.setSetting(.profileNIP05Pending, nip05.trimmingWhitespace()) }
             try store.setSetting(.profileNamePending, name.trimmingWhitespace())
-            Output.say(name.trimmingWhitespace(), json: global.json, [("name", .string(name.trimmingWhitespace()))])
+            Output.say(name.trimmingWhitespace(), json: global.json, [("name", .string(name.trimmingWhitespace()))]
+                       + (nip05.map { [("nip05", JSONValue.string($0.trimmingWhitespace()))] } ?? []))
         }
     }
 

@@ -99,6 +99,9 @@ extension AppReducer {
         case .profileNamesLoaded(let names):
             state.profileNames = names
             return []
+        case .nip05Loaded(let marks):
+            state.nip05 = marks
+            return []
         case .ownProfileNameLoaded(let name):
             state.identity?.profileName = name
             return []

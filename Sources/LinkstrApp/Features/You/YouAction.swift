@@ -4,6 +4,8 @@ import LinkstrDomain
 public enum YouAction: Equatable, Sendable {
     case contactsLoaded([Contact])
     case profileNamesLoaded([Pubkey: String])
+    /// People's `nip05` and what NIP-05 said of each.
+    case nip05Loaded([Pubkey: NIP05Mark])
     /// Our own name as the relays have it (set on another device or client).
     case ownProfileNameLoaded(String?)
     case identitiesLoaded([IdentityEntry])
