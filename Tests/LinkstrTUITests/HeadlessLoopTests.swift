@@ -1,5 +1,7 @@
 import Foundation
 import LinkstrApp
+import LinkstrDomain
+import Synchronization
 import XCTest
 
 @testable import LinkstrTUI
@@ -89,5 +91,54 @@ final class HeadlessLoopTests: XCTestCase {
         XCTAssertGreaterThan(terminal.frames.count, 5)
         let written = try FileManager.default.subpathsOfDirectory(atPath: home.path)
         XCTAssertTrue(written.contains { $0.hasSuffix("linkstr.sqlite3") }, "a real store was written: \(written)")
+    }
+
+    /// The idle lock as the loop measures it, on a clock the test moves (no real waiting): no key for
+    /// `lock_after` locks the screen; the passphrase opens it again in the same pane.
+    func testNoKeyForLockAfterLocksAndThePassphraseUnlocks() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-idle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let passphraseFile = home.appendingPathComponent("passphrase")
+        try "correct horse battery staple".write(to: passphraseFile, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passphraseFile.path)
+        var configured = AppOptions(home: home.appendingPathComponent("data").path, relays: ["ws://127.0.0.1:9"], passphraseFile: passphraseFile.path,
+                                 theme: "night", noColor: true, linkPreviews: false)
+        configured.lockAfter = 15 * 60
+        let options = configured
+        // The clock: real until the test moves it on (by `skipped`).
+        let skipped = Mutex<Duration>(.zero)
+        let live = TimeSource.live
+        let time = TimeSource(wallSeconds: { live.wallSeconds() + Int64(skipped.withLock { $0 }.components.seconds) },
+                              monotonic: { live.monotonic() + skipped.withLock { $0 } }, sleep: live.sleep)
+        let terminal = HeadlessTerminal(columns: 80, rows: 24)
+        let finished = DispatchSemaphore(value: 0)
+        let loop = Thread {
+            TerminalApp(options: options, theme: try! Theme.load("night", configDirectory: nil), terminal: terminal, time: time).run()
+            finished.signal()
+        }
+        loop.start()
+        try waitFor(terminal, text: "Create a new account")
+        terminal.type("c")
+        try waitFor(terminal, text: "A profile name others will see")
+        terminal.type("Ann\r")
+        try waitFor(terminal, text: "Your account is ready")
+        terminal.type("\r")
+        try waitFor(terminal, text: "no sessions yet. press n to start one.")
+        terminal.type("4")
+        try waitFor(terminal, text: "Relays")
+
+        // Fourteen minutes without a key: still open. Sixteen: locked, nothing of the account shown.
+        skipped.withLock { $0 = .seconds(14 * 60) }
+        usleep(300_000)
+        XCTAssertTrue(terminal.lastFrame?.lines.contains { $0.contains("Relays") } ?? false, "not yet")
+        skipped.withLock { $0 = .seconds(16 * 60) }
+        let locked = try waitFor(terminal, text: "linkstr is locked")
+        XCTAssertFalse(locked.lines.contains { $0.contains("npub1") || $0.contains("Relays") || $0.contains("Ann") }, locked.lines.joined(separator: "\n"))
+        terminal.type("correct horse battery staple\r")
+        let back = try waitFor(terminal, "Settings again") { $0.lines.contains { $0.contains("Relays") } }
+        XCTAssertFalse(back.lines.contains { $0.contains("linkstr is locked") })
+        terminal.type("\u{03}")
+        XCTAssertEqual(finished.wait(timeout: .now() + 10), .success)
     }
 }

@@ -34,11 +34,14 @@ public final class TerminalApp {
 
     /// `processStart`: wall-clock seconds when `main` began, for the first-frame figure. `terminal`:
     /// the real one unless a test hands in a `HeadlessTerminal`.
-    public init(options: AppOptions, theme: Theme, processStart: Double = WallClock.now, terminal: (any TerminalDriver)? = nil) {
+    /// `time`: the app's clock (tests pass one they move: the idle lock without waiting).
+    public init(options: AppOptions, theme: Theme, processStart: Double = WallClock.now, terminal: (any TerminalDriver)? = nil,
+                time: TimeSource? = nil) {
         self.options = options
         self.theme = theme
         self.terminal = terminal ?? NcursesTerminal(theme: theme)
         var services = Services.live(outbox: outbox)
+        if let time { services.time = time }
         let pictures = services.pictures
         services.player = .live(options.player) { link in pictures.media.flatMap { SavedCopy.of(link, in: $0) } }
         self.services = services
