@@ -35,6 +35,17 @@ final class HeadlessLoopTests: XCTestCase {
             "timed out waiting for \(what); the last frame:\n" + (terminal.lastFrame?.lines.joined(separator: "\n") ?? "none")])
     }
 
+    /// Onboarding: a new account named Ann, on to the empty session list.
+    func createAccount(_ terminal: HeadlessTerminal) throws {
+        try waitFor(terminal, text: "Create a new account")
+        terminal.type("c")
+        try waitFor(terminal, text: "A profile name others will see")
+        terminal.type("Ann\r")
+        try waitFor(terminal, text: "Your account is ready")
+        terminal.type("\r")
+        try waitFor(terminal, text: "no sessions yet. press n to start one.")
+    }
+
     @discardableResult
     func waitFor(_ terminal: HeadlessTerminal, text: String) throws -> Canvas {
         try waitFor(terminal, "“\(text)”") { $0.lines.contains { $0.contains(text) } }
@@ -55,13 +66,7 @@ final class HeadlessLoopTests: XCTestCase {
         let loop = Thread { TerminalApp(options: options, theme: theme, terminal: terminal).run(); finished.signal() }
         loop.start()
 
-        try waitFor(terminal, text: "Create a new account")
-        terminal.type("c")
-        try waitFor(terminal, text: "A profile name others will see")
-        terminal.type("Ann\r")
-        try waitFor(terminal, text: "Your account is ready")
-        terminal.type("\r")
-        try waitFor(terminal, text: "no sessions yet. press n to start one.")
+        try createAccount(terminal)
 
         // A lone Esc is the Escape key once nothing follows it: it closes the help.
         terminal.type("?")
@@ -118,13 +123,7 @@ final class HeadlessLoopTests: XCTestCase {
             finished.signal()
         }
         loop.start()
-        try waitFor(terminal, text: "Create a new account")
-        terminal.type("c")
-        try waitFor(terminal, text: "A profile name others will see")
-        terminal.type("Ann\r")
-        try waitFor(terminal, text: "Your account is ready")
-        terminal.type("\r")
-        try waitFor(terminal, text: "no sessions yet. press n to start one.")
+        try createAccount(terminal)
         terminal.type("4")
         try waitFor(terminal, text: "Relays")
 
