@@ -87,5 +87,8 @@ public final class AccountSession: Sendable {
         saver?.close()
         search.close()
         await sync.engine.stop()
+        // The AEAD contexts kept per thread hold the last key they were given (this account's data key):
+        // freed with the account, so nothing of its keys stays in memory once it is closed.
+        CryptoCaches.forgetKeys()
     }
 }

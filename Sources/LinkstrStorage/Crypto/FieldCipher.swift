@@ -11,6 +11,9 @@ public final class FieldCipher: Sendable {
     private let random: any RandomSource
     private let nonces: NoncePool
 
+    /// The data key read in place, no copy made (the lock's memory test masks it as it reads).
+    func withDataKey<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R { dataKey.withUnsafeBytes(body) }
+
     init(dataKey: SecretBytes, random: any RandomSource) {
         self.dataKey = dataKey
         self.random = random

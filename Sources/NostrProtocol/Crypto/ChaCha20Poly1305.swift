@@ -10,9 +10,7 @@ public enum ChaCha20Poly1305 {
                             plaintext: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer, front: Int = 0) throws -> [UInt8] {
         guard key.count == 32, nonce12.count == 12 else { throw CryptoError.invalidInput("AEAD key or nonce has the wrong length") }
         guard plaintext.count < Int(Int32.max) - 64, aad.count < Int(Int32.max), front >= 0 else { throw CryptoError.invalidInput("AEAD input too large") }
-        guard let (ctx, new) = AEADContexts.context(sealing: true) else { throw CryptoError.openSSL("EVP_CIPHER_CTX_new") }
-        var ok = false
-        defer { if !ok { AEADContexts.discard(sealing: true) } }
+        return try AEADContexts.with(sealing: true) { ctx, new, spoiled in
         guard EVP_EncryptInit_ex2(ctx, new ? OpenSSLAlgorithms.shared.chacha20Poly1305 : nil, ptr(key), ptr(nonce12), nil) == 1 else {
             throw CryptoError.openSSL("AEAD init")
         }
@@ -35,8 +33,9 @@ public enum ChaCha20Poly1305 {
                 throw CryptoError.openSSL("AEAD tag")
             }
         }
-        ok = true
+        spoiled = false
         return out
+        }
     }
 
     /// Verifies the tag (OpenSSL compares in constant time) and returns the plaintext.
@@ -46,10 +45,9 @@ public enum ChaCha20Poly1305 {
         guard sealed.count >= tagLength else { throw CryptoError.authenticationFailed }
         guard sealed.count < Int(Int32.max), aad.count < Int(Int32.max) else { throw CryptoError.invalidInput("AEAD input too large") }
         let cipherCount = sealed.count - tagLength
-        guard let (ctx, new) = AEADContexts.context(sealing: false) else { throw CryptoError.openSSL("EVP_CIPHER_CTX_new") }
         // A failed open (a wrong tag, say) leaves the context mid-operation: the next open starts anew.
+        return try AEADContexts.with(sealing: false) { ctx, new, spoiled in
         var ok = false
-        defer { if !ok { AEADContexts.discard(sealing: false) } }
         guard EVP_DecryptInit_ex2(ctx, new ? OpenSSLAlgorithms.shared.chacha20Poly1305 : nil, ptr(key), ptr(nonce12), nil) == 1 else {
             throw CryptoError.openSSL("AEAD init")
         }
@@ -76,7 +74,9 @@ public enum ChaCha20Poly1305 {
             SecretBytes.wipe(&out)
             throw CryptoError.authenticationFailed
         }
+        spoiled = false
         return out
+        }
     }
 
     @inline(__always)
