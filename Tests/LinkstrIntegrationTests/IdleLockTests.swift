@@ -57,14 +57,14 @@ final class IdleLockTests: XCTestCase {
         try home.startApp(tmux, "k", relay: relay.url, environment: ["PATH": stubs.path])
         try tmux.waitFor("k", text: "Secret plans", timeout: 30)
         try tmux.keys("k", "4")
-        try tmux.waitFor("k", text: "the lock keeps syncing (lock_keeps_syncing)")
+        try tmux.waitFor("k", text: "locked, sync goes on (key in memory)")
         try tmux.keys("k", "C-x")
         assertNothingShown(try tmux.waitFor("k", text: "linkstr is locked"), "keeping sync")
         try bob.ok(["post", session, "https://example.com/while-locked", "--note", "more secrets"])
         try tmux.waitFor("k", "the notification", timeout: 30) { _ in ((try? String(contentsOf: rung, encoding: .utf8)) ?? "").contains("new activity") }
         XCTAssertEqual((try String(contentsOf: rung, encoding: .utf8)).split(separator: "\n"), ["new activity"])
         try tmux.submit("k", Home.passphrase)
-        try tmux.waitFor("k", text: "the lock keeps syncing", timeout: 30)
+        try tmux.waitFor("k", text: "locked, sync goes on", timeout: 30)
         try tmux.keys("k", "1")
         try tmux.waitFor("k", "Bob's post that came while locked", timeout: 30) { $0.contains("Bob: example.com") && $0.contains("1 ●") }
         try tmux.keys("k", "C-c")

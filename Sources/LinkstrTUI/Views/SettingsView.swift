@@ -65,16 +65,17 @@ enum SettingsView {
             c.put("y copy · S hide · hidden in \(left) s or when you leave Settings", x: 12, y: y + 1, Style(.dim), limit: c.width - 13)
         } else {
             if let npub = state.identity?.npub { c.put(AppView.npub(npub, width: c.width - 13), x: 12, y: y, Style(.text)) }
-            let keyring = state.identity?.usesKeyring == true ? "K keyring: on" : "K keyring: off"
-            c.put(DisplayWidth.fitItems("S show secret key · P change passphrase · \(keyring) · ^X lock · L log out · X log out and clear data · D delete account",
+            c.put(DisplayWidth.fitItems("S show secret key · L log out · X log out and clear data · D delete account · P change passphrase",
                                         to: c.width - 13),
                   x: 12, y: y + 1, Style(.dim))
         }
         if state.inMemory {
             c.put("(in-memory session: nothing is saved)", x: 12, y: y + 2, Style(.warning))
-        } else if state.lockKeepsSyncing {
-            c.put("the lock keeps syncing (lock_keeps_syncing): your key stays in memory while locked", x: 12, y: y + 2, Style(.warning),
-                  limit: c.width - 13)
+        } else if s.revealedSecret == nil {
+            // The keyring and the lock: what they do now, in a line of their own.
+            let keyring = state.identity?.usesKeyring == true ? "K keyring: on" : "K keyring: off"
+            let items = state.lockKeepsSyncing ? "locked, sync goes on (key in memory) · \(keyring) · ^X lock" : "\(keyring) · ^X lock"
+            c.put(DisplayWidth.fitItems(items, to: c.width - 13), x: 12, y: y + 2, Style(state.lockKeepsSyncing ? .warning : .dim))
         }
         if !state.version.isEmpty, DisplayWidth.of(state.version) < c.width - 2 {
             c.put(state.version, x: c.width - 1 - DisplayWidth.of(state.version), y: area.bottom - 1, Style(.dim))
