@@ -21,7 +21,7 @@ struct Linkstr: AsyncParsableCommand {
         subcommands: [IdentityCommand.self, LogoutCommand.self, AccountCommand.self, ContactsCommand.self, RelaysCommand.self,
                       SessionCommand.self, PostCommand.self, PostsCommand.self, ReactCommand.self, DeleteCommand.self,
                       ReadCommand.self, SearchCommand.self, SyncCommand.self, OpenCommand.self, PreviewCommand.self, MediaCommand.self, CacheCommand.self,
-                      BackupCommand.self, RepairCommand.self, WipeCommand.self, DoctorCommand.self]
+                      BackupCommand.self, RepairCommand.self, WipeCommand.self, DoctorCommand.self, ExportCommand.self]
     )
 
     @OptionGroup var global: GlobalOptions

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import LinkstrClient
+import LinkstrDomain
+import LinkstrStorage
+
+/// `linkstr export SESSION [--format md|html|json] [--output FILE] [--since DATE]`: a session in a form
+/// to read and keep. The file is plaintext: said once on stderr; never written inside the data
+/// directory; written whole or not at all (a temporary file, synced, renamed), 0600; an existing file is
+/// replaced only after a yes on the terminal (or `--force`).
+struct ExportCommand: LinkstrCommand {
+    static let readsOnly = true
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Write a session's posts out as Markdown, one self-contained HTML file, or JSON (plaintext).",
+        discussion: "Posts in time order with who shared them, when (local time), the link, the page title, the note and the reactions; "
+            + "deleted posts are left out. The JSON's schema is docs/spec/export-json.md (\"schema\": \"linkstr.session-export\", \"version\": 1). "
+            + "Without --output the export goes to standard output.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Session id, or its name (the start of it is enough when only one session's name starts so).",
+              completion: Completion.sessionIDs) var session: String
+    @Option(help: "md (default), html or json.") var format: String = "md"
+    @Option(name: .customLong("output"), help: "The file to write (refused inside the data directory).") var output: String?
+    @Option(help: "Only posts from this day on (YYYY-MM-DD, local time).") var since: String?
+    @Flag(help: "Replace an existing --output file without asking.") var force = false
+
+    func execute() async throws {
+        guard let format = ExportFormat(rawValue: format.lowercased()) else { throw CLIError("--format is md, html or json.", .usage) }
+        let sinceTime = try since.map(Self.day)
+        let ctx = try CLIContext(global)
+        let (key, store) = try ctx.account()
+        let sid = try ctx.sessionID(session, in: store)
+        guard let exported = try SessionExportReader.read(store, me: key.publicKey.hex, sessionID: sid, since: sinceTime, now: ctx.now) else {
+            throw CLIError("no session \(sid).", .notFound)
+        }
+        let text = SessionExport.write(exported, as: format)
+        guard let output else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+            return
+        }
+        let path = URL(fileURLWithPath: NSString(string: output).expandingTildeInPath).standardizedFileURL.resolvingSymlinksInPath().path
+        let home = ctx.paths.home.standardizedFileURL.resolvingSymlinksInPath().path
+        if path == home || path.hasPrefix(home + "/") {
+            throw CLIError("an export is plaintext: it is never written inside the data directory (\(home)). Choose another place.", .invalidInput)
+        }
+        let exists = FileManager.default.fileExists(atPath: path)
+        if exists, !force {
+            guard FileManager.default.isReadableFile(atPath: "/dev/tty"),
+                  TerminalPrompt.line("\(path) exists: replace it? [y/N] ")?.lowercased().hasPrefix("y") == true else {
+                throw CLIError("\(path) exists: nothing was written (--force replaces it).", .invalidInput)
+            }
+        }
+        printError("the export is not encrypted: anyone who can read \(path) reads the session.")
+        do {
+            if exists { try PrivateFile.replace(Data(text.utf8), at: path) } else { try PrivateFile.create(Data(text.utf8), at: path) }
+        } catch {
+            throw CLIError("could not write \(path): \(error); nothing was kept.", .storage)
+        }
+        Output.say("wrote \(exported.posts.count) post\(exported.posts.count == 1 ? "" : "s") of \(DisplayText.singleLine(exported.name)) to \(path).",
+                   json: global.json, [("path", .string(path)), ("posts", .integer(Int64(exported.posts.count))), ("format", .string(format.rawValue))])
+    }
+
+    /// YYYY-MM-DD at local midnight, as Unix time.
+    static func day(_ text: String) throws -> Int64 {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone.current
+        f.dateFormat = "yyyy-MM-dd"
+        guard let date = f.date(from: text.trimmingCharacters(in: .whitespaces)) else { throw CLIError("--since is a day: YYYY-MM-DD.", .usage) }
+        return Int64(date.timeIntervalSince1970)
+    }
+}
