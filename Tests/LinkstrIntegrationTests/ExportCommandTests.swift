@@ -72,5 +72,26 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertTrue(try alice.ok(["export", session, "--since", f.string(from: tomorrow)]).out.contains("0 posts"))
         XCTAssertEqual(try alice.run(["export", session, "--since", "yesterday"]).status, 64)
         XCTAssertEqual(try alice.run(["export", session, "--format", "pdf"]).status, 64)
+
+        // In the app: `:export-session PATH`, the form by the extension, an existing file asked about.
+        let tmux = try Tmux()
+        try alice.startApp(tmux, "e", relay: relay.url, environment: ["TERM": "tmux-256color"], columns: 120, rows: 36)
+        try tmux.waitFor("e", text: "Films <b>", timeout: 30)
+        try tmux.keys("e", "Enter")
+        try tmux.waitFor("e", text: "example.com/three")
+        let page = out.appendingPathComponent("from-the-app.html")
+        try tmux.keys("e", ":")
+        try tmux.submit("e", "export-session \(page.path)")
+        try tmux.waitFor("e", text: "wrote 2 posts to", timeout: 20)
+        XCTAssertTrue(try String(contentsOf: page, encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
+        try tmux.keys("e", ":")
+        try tmux.submit("e", "export-session \(page.path)")
+        try tmux.waitFor("e", text: "exists: replace it? (y/n)", timeout: 20)
+        try tmux.keys("e", "y")
+        try tmux.waitFor("e", "the replaced export said", timeout: 20) { $0.contains("wrote 2 posts to") && !$0.contains("replace it?") }
+        try tmux.keys("e", ":")
+        try tmux.submit("e", "export-session \(alice.directory.appendingPathComponent("in.md").path)")
+        try tmux.waitFor("e", text: "never written inside the data directory", timeout: 20)
+        try tmux.keys("e", "Escape", "Escape", "q")
     }
 }

@@ -44,6 +44,17 @@ extension EffectRunner {
             let muted = try store.setting(.mutedSessions).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
             let position = options.reopen ? try store.setting(.uiPosition).flatMap { try? JSONDecoder().decode(UIPosition.self, from: Data($0.utf8)) } : nil
             return [.commandHistoryLoaded(history), .sessions(.mutedLoaded(Set(muted)))] + (position.map { [.positionLoaded($0)] } ?? [])
+        case .sessions(.exportSession(let sid, let path, let replacing)):
+            guard let store, let identity else { return [] }
+            do throws(SessionExportFile.Failure) {
+                let exported = try SessionExportFile.write(store, me: identity.publicKey.hex, sessionID: sid, to: path,
+                                                           format: SessionExportFile.format(forPath: path), replacing: replacing,
+                                                           dataDirectory: paths.home, now: now)
+                return [.sessions(.sessionExportAnswered(.written(path: SessionExportFile.resolved(path), posts: exported.posts.count)))]
+            } catch {
+                if case .exists(let full) = error { return [.sessions(.sessionExportAnswered(.exists(sessionID: sid, path: full)))] }
+                return [.sessions(.sessionExportAnswered(.failed(error.description)))]
+            }
         case .savePosition(let position):
             try store?.setSetting(.uiPosition, String(decoding: try JSONEncoder().encode(position), as: UTF8.self))
             return []

@@ -195,7 +195,7 @@ public actor EffectRunner {
              .settings(.logout), .settings(.deleteAccount), .settings(.revealSecret), .settings(.markKeyBackedUp), .settings(.exportBackup),
              .settings(.changePassphrase), .settings(.setKeyring):
             try await runAccount(effect)
-        case .loadLocalPreferences, .saveCommandHistory, .savePosition,
+        case .loadLocalPreferences, .saveCommandHistory, .savePosition, .sessions(.exportSession),
              .sessions(.loadSessions), .sessions(.loadFeed), .sessions(.loadDrafts), .sessions(.saveMuted), .sessions(.saveDraft),
              .sessions(.markSessionRead),
              .post(.loadPost), .post(.markPostRead), .you(.loadContacts), .search(.buildSearchIndex), .search(.searchPosts):

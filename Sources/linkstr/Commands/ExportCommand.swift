@@ -29,32 +29,35 @@ struct ExportCommand: LinkstrCommand {
         let ctx = try CLIContext(global)
         let (key, store) = try ctx.account()
         let sid = try ctx.sessionID(session, in: store)
-        guard let exported = try SessionExportReader.read(store, me: key.publicKey.hex, sessionID: sid, since: sinceTime, now: ctx.now) else {
-            throw CLIError("no session \(sid).", .notFound)
-        }
-        let text = SessionExport.write(exported, as: format)
         guard let output else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            guard let exported = try SessionExportReader.read(store, me: key.publicKey.hex, sessionID: sid, since: sinceTime, now: ctx.now) else {
+                throw CLIError("no session \(sid).", .notFound)
+            }
+            FileHandle.standardOutput.write(Data(SessionExport.write(exported, as: format).utf8))
             return
         }
-        let path = URL(fileURLWithPath: NSString(string: output).expandingTildeInPath).standardizedFileURL.resolvingSymlinksInPath().path
-        let home = ctx.paths.home.standardizedFileURL.resolvingSymlinksInPath().path
-        if path == home || path.hasPrefix(home + "/") {
-            throw CLIError("an export is plaintext: it is never written inside the data directory (\(home)). Choose another place.", .invalidInput)
-        }
-        let exists = FileManager.default.fileExists(atPath: path)
-        if exists, !force {
+        let path = SessionExportFile.resolved(output)
+        var replacing = force
+        if !force, FileManager.default.fileExists(atPath: path) {
             guard FileManager.default.isReadableFile(atPath: "/dev/tty"),
                   TerminalPrompt.line("\(path) exists: replace it? [y/N] ")?.lowercased().hasPrefix("y") == true else {
                 throw CLIError("\(path) exists: nothing was written (--force replaces it).", .invalidInput)
             }
+            replacing = true
+        }
+        let exported: ExportedSession
+        do throws(SessionExportFile.Failure) {
+            exported = try SessionExportFile.write(store, me: key.publicKey.hex, sessionID: sid, to: path, format: format, since: sinceTime,
+                                                   replacing: replacing, dataDirectory: ctx.paths.home, now: ctx.now)
+        } catch {
+            switch error {
+            case .noSession: throw CLIError("no session \(sid).", .notFound)
+            case .exists: throw CLIError("\(path) exists: nothing was written (--force replaces it).", .invalidInput)
+            case .insideDataDirectory: throw CLIError(error.description, .invalidInput)
+            case .cannotWrite: throw CLIError(error.description, .storage)
+            }
         }
         printError("the export is not encrypted: anyone who can read \(path) reads the session.")
-        do {
-            if exists { try PrivateFile.replace(Data(text.utf8), at: path) } else { try PrivateFile.create(Data(text.utf8), at: path) }
-        } catch {
-            throw CLIError("could not write \(path): \(error); nothing was kept.", .storage)
-        }
         Output.say("wrote \(exported.posts.count) post\(exported.posts.count == 1 ? "" : "s") of \(DisplayText.singleLine(exported.name)) to \(path).",
                    json: global.json, [("path", .string(path)), ("posts", .integer(Int64(exported.posts.count))), ("format", .string(format.rawValue))])
     }

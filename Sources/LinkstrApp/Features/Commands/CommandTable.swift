@@ -87,6 +87,7 @@ enum CommandTable {
         Command(["doctor"], help: ":doctor", AppReducer.doctorCommand),
         Command(["export"], help: ":export[-ios] PATH") { state, input in AppReducer.exportCommand(&state, input, ios: false) },
         Command(["export-ios"], help: "") { state, input in AppReducer.exportCommand(&state, input, ios: true) },
+        Command(["export-session"], help: ":export-session PATH", AppReducer.exportSessionCommand),
         Command(["theme"], help: ":theme NAME", argumentNames: { _ in AppReducer.themes }, AppReducer.themeCommand),
         Command(["help"], help: ":help") { state, _ in
             state.overlay = .help

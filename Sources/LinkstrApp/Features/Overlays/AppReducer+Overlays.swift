@@ -286,6 +286,9 @@ extension AppReducer {
         case .exportPlainBackup(let path):
             state.status = StatusLine("writing the backup…")
             return [.settings(.exportBackup(path: path, passphrase: nil))]
+        case .replaceExport(let sid, let path):
+            state.status = StatusLine("exporting…")
+            return [.sessions(.exportSession(sessionID: sid, path: path, replacing: true))]
         case .replacePlaying(let url):
             state.playing = nil
             return [.post(.stopPlayer), open(state, url)]

@@ -62,6 +62,8 @@ public struct Confirmation: Equatable, Sendable {
         case exportPlainBackup(path: String)
         /// `o` on another video while one plays: stop that one and play this.
         case replacePlaying(String)
+        /// `:export-session` onto a file that exists.
+        case replaceExport(sessionID: String, path: String)
     }
     public var action: Action
     public var question: String

@@ -116,6 +116,8 @@ extension AppReducer {
             state.overlay = nil
             state.status = StatusLine("members updated.", .success)
             return [.sessions(.loadSessions(state.sessions.list)), .sessions(.loadFeed(sessionID: sid, limit: feedPage))]
+        case .sessionExportAnswered(let outcome):
+            return sessionExportAnswered(&state, outcome)
         case .sessionDeleted(let sid, let warnings):
             if state.sessions.open?.sessionID == sid { state.sessions.open = nil }
             // Deleted for everyone either way; what relays kept is the detail (issue 33 item 13).

@@ -21,5 +21,6 @@ public enum SessionsAction: Equatable, Sendable {
     case sessionRenamed(sessionID: String, name: String)
     /// We deleted the session for everyone; `warnings`: what the best-effort relay request could not do.
     case sessionDeleted(sessionID: String, warnings: [String])
+    case sessionExportAnswered(SessionExportOutcome)
     case membersSaveFailed(ClientError)
 }

@@ -14,6 +14,8 @@ public enum SessionsEffect: Equatable, Sendable {
     /// Creator only: a new name for the session (wire 2026 §2).
     case renameSession(sessionID: String, name: String)
     case deleteSession(sessionID: String)
+    /// `:export-session`: the session written out to `path` (its extension says the form).
+    case exportSession(sessionID: String, path: String, replacing: Bool)
     case setArchived(sessionID: String, archived: Bool)
     /// Accept or decline a session request (local only).
     case decideRequest(sessionID: String, RequestDecision)
