@@ -40,10 +40,7 @@ extension AccountSession {
 
     /// Everyone we know's `nip05` and what NIP-05 said of it.
     public func nip05Marks() throws -> [Pubkey: NIP05Mark] {
-        var people = Set(try store.contacts().map(\.pubkey))
-        for session in try store.sessionSummaries(archived: nil) { people.formUnion(session.members); people.insert(session.creator) }
-        people.remove(me)
-        return try NIP05Names.marks(store, people: people)
+        try NIP05Names.marks(store, people: NIP05Names.people(store, me: me))
     }
 
     /// What one sync run did.

@@ -25,14 +25,8 @@ public struct NIP05Names: Sendable {
     /// Checks the names that are due; answers how many were checked.
     @discardableResult
     public func refresh(now: Int64) async throws -> Int {
-        var people = Set(try store.contacts().map(\.pubkey))
-        for session in try store.sessionSummaries(archived: nil) {
-            people.formUnion(session.members)
-            people.insert(session.creator)
-        }
-        people.remove(me)
         var due = [(Pubkey, NIP05Relays.Identifier)]()
-        for person in people.sorted() {
+        for person in try Self.people(store, me: me).sorted() {
             guard let text = try store.profileNIP05(person), let id = NIP05Relays.identifier(text) else { continue }
             if let check = try store.nip05Check(person), !check.isStale(for: text, now: now) { continue }
             due.append((person, id))
@@ -47,6 +41,17 @@ public struct NIP05Names: Sendable {
             try store.setNIP05Check(person, NIP05Check(identifier: id.text, verified: verified, checkedAt: now))
         }
         return answers.count
+    }
+
+    /// The people whose names are checked: contacts, members and creators of our sessions (requests too).
+    public static func people(_ store: AccountStore, me: Pubkey) throws -> Set<Pubkey> {
+        var people = Set(try store.contacts().map(\.pubkey))
+        for session in try store.sessionSummaries(archived: nil) {
+            people.formUnion(session.members)
+            people.insert(session.creator)
+        }
+        people.remove(me)
+        return people
     }
 
     /// Everyone's name as a `nip05` and what was found of it, for the front ends.

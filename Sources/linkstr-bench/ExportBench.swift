@@ -10,7 +10,10 @@ import NostrProtocol
 enum ExportBench {
     static func run(posts: Int) throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-bench-export-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
+        defer {
+            // A benchmark's scratch directory: a failure to remove it is said, not hidden.
+            do { try FileManager.default.removeItem(at: home) } catch { print("could not remove \(home.path): \(error)") }
+        }
         let me = SecretKey.generate(using: SeededRandom(seed: 42))
         let store = try LocalStore(paths: DataPaths.resolve(home: home.path)).account(me, now: 1)
         let fill = try LargeHistory.fill(store, me: me.publicKey.hex, sessions: 1, postsPerSession: posts)

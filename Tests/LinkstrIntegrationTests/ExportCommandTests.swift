@@ -35,7 +35,7 @@ final class ExportCommandTests: XCTestCase {
 
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-export-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: out) }
+        defer { removeTemporary(out) }
         for format in ["md", "html", "json"] {
             let file = out.appendingPathComponent("films.\(format)")
             let written = try alice.run(["export", session, "--format", format, "--output", file.path])

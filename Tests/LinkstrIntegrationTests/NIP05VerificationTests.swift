@@ -17,7 +17,7 @@ final class NIP05VerificationTests: XCTestCase {
                                                        ("bea", "bad-bea@example.test")]
         let keys = Dictionary(uniqueKeysWithValues: people.map { ($0.name, SecretKey.generate()) })
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-nip05-\(UUID().uuidString).log")
-        defer { try? FileManager.default.removeItem(at: log) }
+        defer { removeTemporary(log) }
         setenv("NIP05_LOG", log.path, 1)
         defer { unsetenv("NIP05_LOG") }
         let server = try InteropServer(script: "nip05_server.py", arguments: people.map { "\($0.name)=\(keys[$0.name]!.publicKey.hex)" })

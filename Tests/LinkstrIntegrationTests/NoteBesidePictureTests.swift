@@ -15,7 +15,7 @@ final class NoteBesidePictureTests: XCTestCase {
     func testTheNoteShowsBesideAPictureAtEightyByTwentyFour() throws {
         let files = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-note-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: files) }
+        defer { removeTemporary(files) }
         try Data(ImageFixtures.encode(ImageFixtures.halves(width: 1200, height: 900), width: 1200, height: 900, as: .png)!)
             .write(to: files.appendingPathComponent("tall.png"))
         let relay = try TestRelay()

@@ -98,6 +98,6 @@ final class SecretService {
         stopDaemon()
         bus.terminate()
         bus.waitUntilExit()
-        try? FileManager.default.removeItem(at: directory)
+        removeTemporary(directory)
     }
 }

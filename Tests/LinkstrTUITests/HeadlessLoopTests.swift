@@ -101,9 +101,6 @@ final class HeadlessLoopTests: XCTestCase {
     /// The idle lock as the loop measures it, on a clock the test moves (no real waiting): no key for
     /// `lock_after` locks the screen; the passphrase opens it again in the same pane.
     func testNoKeyForLockAfterLocksAndThePassphraseUnlocks() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-idle-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: home) }
         let passphraseFile = home.appendingPathComponent("passphrase")
         try "correct horse battery staple".write(to: passphraseFile, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passphraseFile.path)

@@ -2,27 +2,17 @@ import Foundation
 import LinkstrDomain
 import NostrProtocol
 
-/// The relays someone's NIP-05 document lists for them (issue 30): fetched as every web fetch is
-/// (public addresses only, the delivery's deadline, a byte limit), redirects not followed (NIP-05).
+/// Someone's NIP-05 document: the relays it lists for them (discovery), and whether it vouches for their
+/// key (names people can verify). Fetched as every web fetch is (public addresses only, the delivery's
+/// deadline, a byte limit), redirects not followed (NIP-05).
 extension InboxDelivery {
     /// The relays, or nil when the document could not be read or does not map the name to the key.
     public func nip05Relays(_ id: NIP05Relays.Identifier, pubkey: Pubkey) async -> [String]? {
-        let blocked = isBlocked
-        let web = PublicWebGet(allowPrivateAddresses: allowPrivateAddresses, timeout: timeout,
-                               refusesHost: { host in blocked("wss://" + host) || blocked("ws://" + host) })
-        let answer: HTTPGet.Response
-        do {
-            (_, answer) = try await web.get(Self.documentURL(id), accept: "application/json", maxBytes: NIP05Relays.maxDocumentBytes, overflow: .fail,
-                                            redirects: 0)
-        } catch {
-            return nil
-        }
-        let relays = NIP05Relays.relays(document: String(decoding: answer.body, as: UTF8.self), name: id.name, pubkey: pubkey)
-        return relays?.filter { !isBlocked($0) }
+        guard case .success(let document) = await nip05Document(id),
+              let relays = NIP05Relays.relays(document: document, name: id.name, pubkey: pubkey) else { return nil }
+        return relays.filter { !isBlocked($0) }
     }
-}
 
-extension InboxDelivery {
     /// Why a NIP-05 document could not be had, in words.
     public struct NIP05Failure: Error, Equatable, Sendable { public let words: String }
 

@@ -9,6 +9,8 @@ import Synchronization
 /// for a prompt), hangs or is slow is abandoned after `deadline` and said to be so; nothing waits longer.
 public enum Keyring {
     public static let deadline: Double = 2
+    /// What is said when an identity marked as keeping its passphrase there finds no item.
+    public static let noItem = "the keyring holds no passphrase for this identity"
 
     public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
         /// The keyring answered with an error (absent, locked and refusing, no session bus…).
@@ -82,6 +84,35 @@ public enum Keyring {
 }
 
 extension IdentityVault {
+    /// `identity keyring on`, Settings' K: `passphrase` proved by unlocking (a wrong one in the keyring
+    /// would fail every start), then stored, and the identity marked as keeping it there. Throws
+    /// `VaultError.wrongPassphrase` or a `Keyring.Failure`.
+    public func keepInKeyring(_ pubkey: Pubkey, npub: String, passphrase: String) throws {
+        _ = try unlock(pubkey, passphrase: passphrase)
+        try Keyring.store(npub: npub, passphrase: passphrase)
+        try setUsesKeyring(pubkey, true)
+    }
+
+    /// `identity keyring off`, K again: the item removed and the mark taken off; false when there was no item.
+    @discardableResult
+    public func leaveKeyring(_ pubkey: Pubkey, npub: String) throws -> Bool {
+        let removed = try Keyring.remove(npub: npub)
+        try setUsesKeyring(pubkey, false)
+        return removed
+    }
+
+    /// The passphrase the keyring keeps for `pubkey`; nil for an identity that does not keep it there, or
+    /// with `problem` saying why the keyring could not give it.
+    public func keyringPassphrase(_ pubkey: Pubkey, npub: String) -> (passphrase: String?, problem: String?) {
+        guard usesKeyring(pubkey) else { return (nil, nil) }
+        do throws(Keyring.Failure) {
+            if let stored = try Keyring.lookup(npub: npub) { return (stored, nil) }
+            return (nil, Keyring.noItem)
+        } catch {
+            return (nil, error.description)
+        }
+    }
+
     /// After a passphrase change: the keyring's item holds the new one, if the identity keeps it there.
     /// When that fails the keyring is no longer used for it (an old passphrase there would fail every
     /// start); the words say so, nil when all is well.

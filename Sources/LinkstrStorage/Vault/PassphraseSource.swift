@@ -54,7 +54,7 @@ public enum PassphraseSource: Sendable {
         case .keyring(let use, let otherwise):
             do throws(Keyring.Failure) {
                 if let stored = try Keyring.lookup(npub: use.npub) { return stored }
-                use.say("the keyring holds no passphrase for this identity")
+                use.say(Keyring.noItem)
             } catch {
                 use.say(error.description)
             }

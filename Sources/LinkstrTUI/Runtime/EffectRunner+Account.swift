@@ -220,14 +220,10 @@ extension EffectRunner {
 
     /// The keyring's passphrase for `pubkey`, when that identity keeps it there; why not, to `failed`.
     func keyringPassphrase(_ pubkey: Pubkey, failed: (String) -> Void) -> String? {
-        guard vault.usesKeyring(pubkey), let npub = (try? PublicKey(hex: pubkey))?.npub else { return nil }
-        do throws(Keyring.Failure) {
-            if let stored = try Keyring.lookup(npub: npub) { return stored }
-            failed("the keyring holds no passphrase for this identity")
-        } catch {
-            failed(error.description)
-        }
-        return nil
+        guard let npub = (try? PublicKey(hex: pubkey))?.npub else { return nil }
+        let (stored, problem) = vault.keyringPassphrase(pubkey, npub: npub)
+        if let problem { failed(problem) }
+        return stored
     }
 
     /// `--passphrase-file`, else LINKSTR_PASSPHRASE, else the passphrase command; an empty value counts as none.

@@ -8,13 +8,10 @@ enum KeyringSwitch {
     static func set(_ vault: IdentityVault, pubkey: Pubkey, npub: String, passphrase: String?) -> KeyringChange {
         do {
             guard let passphrase else {
-                try Keyring.remove(npub: npub)
-                try vault.setUsesKeyring(pubkey, false)
+                try vault.leaveKeyring(pubkey, npub: npub)
                 return .off
             }
-            _ = try vault.unlock(pubkey, passphrase: passphrase)
-            try Keyring.store(npub: npub, passphrase: passphrase)
-            try vault.setUsesKeyring(pubkey, true)
+            try vault.keepInKeyring(pubkey, npub: npub, passphrase: passphrase)
             return .on
         } catch VaultError.wrongPassphrase {
             return .wrongPassphrase

@@ -11,30 +11,30 @@ public enum ChaCha20Poly1305 {
         guard key.count == 32, nonce12.count == 12 else { throw CryptoError.invalidInput("AEAD key or nonce has the wrong length") }
         guard plaintext.count < Int(Int32.max) - 64, aad.count < Int(Int32.max), front >= 0 else { throw CryptoError.invalidInput("AEAD input too large") }
         return try AEADContexts.with(sealing: true) { ctx, new, spoiled in
-        guard EVP_EncryptInit_ex2(ctx, new ? OpenSSLAlgorithms.shared.chacha20Poly1305 : nil, ptr(key), ptr(nonce12), nil) == 1 else {
-            throw CryptoError.openSSL("AEAD init")
-        }
-        var outLength: Int32 = 0
-        if aad.count > 0 {
-            guard EVP_EncryptUpdate(ctx, nil, &outLength, ptr(aad), Int32(aad.count)) == 1 else { throw CryptoError.openSSL("AEAD aad") }
-        }
-        var out = [UInt8](repeating: 0, count: front + plaintext.count + tagLength)
-        try out.withUnsafeMutableBufferPointer { all in
-            let o = all.baseAddress! + front
-            var written = 0
-            if plaintext.count > 0 {
-                guard EVP_EncryptUpdate(ctx, o, &outLength, ptr(plaintext), Int32(plaintext.count)) == 1 else {
-                    throw CryptoError.openSSL("AEAD encrypt")
+            guard EVP_EncryptInit_ex2(ctx, new ? OpenSSLAlgorithms.shared.chacha20Poly1305 : nil, ptr(key), ptr(nonce12), nil) == 1 else {
+                throw CryptoError.openSSL("AEAD init")
+            }
+            var outLength: Int32 = 0
+            if aad.count > 0 {
+                guard EVP_EncryptUpdate(ctx, nil, &outLength, ptr(aad), Int32(aad.count)) == 1 else { throw CryptoError.openSSL("AEAD aad") }
+            }
+            var out = [UInt8](repeating: 0, count: front + plaintext.count + tagLength)
+            try out.withUnsafeMutableBufferPointer { all in
+                let o = all.baseAddress! + front
+                var written = 0
+                if plaintext.count > 0 {
+                    guard EVP_EncryptUpdate(ctx, o, &outLength, ptr(plaintext), Int32(plaintext.count)) == 1 else {
+                        throw CryptoError.openSSL("AEAD encrypt")
+                    }
+                    written = Int(outLength)
                 }
-                written = Int(outLength)
+                guard EVP_EncryptFinal_ex(ctx, o + written, &outLength) == 1 else { throw CryptoError.openSSL("AEAD final") }
+                guard EVP_CIPHER_CTX_ctrl(ctx, sw_evp_ctrl_aead_get_tag(), Int32(tagLength), o + plaintext.count) == 1 else {
+                    throw CryptoError.openSSL("AEAD tag")
+                }
             }
-            guard EVP_EncryptFinal_ex(ctx, o + written, &outLength) == 1 else { throw CryptoError.openSSL("AEAD final") }
-            guard EVP_CIPHER_CTX_ctrl(ctx, sw_evp_ctrl_aead_get_tag(), Int32(tagLength), o + plaintext.count) == 1 else {
-                throw CryptoError.openSSL("AEAD tag")
-            }
-        }
-        spoiled = false
-        return out
+            spoiled = false
+            return out
         }
     }
 
@@ -47,35 +47,34 @@ public enum ChaCha20Poly1305 {
         let cipherCount = sealed.count - tagLength
         // A failed open (a wrong tag, say) leaves the context mid-operation: the next open starts anew.
         return try AEADContexts.with(sealing: false) { ctx, new, spoiled in
-        var ok = false
-        guard EVP_DecryptInit_ex2(ctx, new ? OpenSSLAlgorithms.shared.chacha20Poly1305 : nil, ptr(key), ptr(nonce12), nil) == 1 else {
-            throw CryptoError.openSSL("AEAD init")
-        }
-        var outLength: Int32 = 0
-        if aad.count > 0 {
-            guard EVP_DecryptUpdate(ctx, nil, &outLength, ptr(aad), Int32(aad.count)) == 1 else { throw CryptoError.openSSL("AEAD aad") }
-        }
-        var out = [UInt8](repeating: 0, count: cipherCount)
-        ok = out.withUnsafeMutableBufferPointer { o in
-            var written = 0
-            if cipherCount > 0 {
-                guard EVP_DecryptUpdate(ctx, o.baseAddress, &outLength, ptr(sealed), Int32(cipherCount)) == 1 else { return false }
-                written = Int(outLength)
+            guard EVP_DecryptInit_ex2(ctx, new ? OpenSSLAlgorithms.shared.chacha20Poly1305 : nil, ptr(key), ptr(nonce12), nil) == 1 else {
+                throw CryptoError.openSSL("AEAD init")
             }
-            // OpenSSL copies the expected tag (it does not write through this pointer). The final call
-            // writes nothing for a stream cipher; it gets room of its own when the output is full.
-            let tag = UnsafeMutableRawPointer(mutating: sealed.baseAddress! + cipherCount)
-            guard EVP_CIPHER_CTX_ctrl(ctx, sw_evp_ctrl_aead_set_tag(), Int32(tagLength), tag) == 1 else { return false }
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { s in
-                EVP_DecryptFinal_ex(ctx, written < cipherCount ? o.baseAddress! + written : s.baseAddress, &outLength) == 1
+            var outLength: Int32 = 0
+            if aad.count > 0 {
+                guard EVP_DecryptUpdate(ctx, nil, &outLength, ptr(aad), Int32(aad.count)) == 1 else { throw CryptoError.openSSL("AEAD aad") }
             }
-        }
-        guard ok else {
-            SecretBytes.wipe(&out)
-            throw CryptoError.authenticationFailed
-        }
-        spoiled = false
-        return out
+            var out = [UInt8](repeating: 0, count: cipherCount)
+            let ok = out.withUnsafeMutableBufferPointer { o in
+                var written = 0
+                if cipherCount > 0 {
+                    guard EVP_DecryptUpdate(ctx, o.baseAddress, &outLength, ptr(sealed), Int32(cipherCount)) == 1 else { return false }
+                    written = Int(outLength)
+                }
+                // OpenSSL copies the expected tag (it does not write through this pointer). The final call
+                // writes nothing for a stream cipher; it gets room of its own when the output is full.
+                let tag = UnsafeMutableRawPointer(mutating: sealed.baseAddress! + cipherCount)
+                guard EVP_CIPHER_CTX_ctrl(ctx, sw_evp_ctrl_aead_set_tag(), Int32(tagLength), tag) == 1 else { return false }
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { s in
+                    EVP_DecryptFinal_ex(ctx, written < cipherCount ? o.baseAddress! + written : s.baseAddress, &outLength) == 1
+                }
+            }
+            guard ok else {
+                SecretBytes.wipe(&out)
+                throw CryptoError.authenticationFailed
+            }
+            spoiled = false
+            return out
         }
     }
 

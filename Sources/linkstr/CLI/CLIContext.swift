@@ -76,6 +76,12 @@ final class CLIContext: Sendable {
         return first
     }
 
+    /// The active identity and its npub.
+    func activeIdentity() throws -> (Pubkey, String) {
+        guard let active = vault.activePubkey() else { throw CLIError("no identity yet: run `linkstr identity create` or `linkstr identity import`.", .notFound) }
+        return (active, (try? PublicKey(hex: active))?.npub ?? active)
+    }
+
     /// The active identity, unlocked.
     func identity() throws -> SecretKey {
         let (active, _) = try activeIdentity()

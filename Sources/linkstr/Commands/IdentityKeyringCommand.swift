@@ -22,13 +22,9 @@ extension IdentityCommand {
             func execute() async throws {
                 let ctx = try CLIContext(global)
                 let (active, npub) = try ctx.activeIdentity()
-                // Proved before it is stored: a wrong passphrase in the keyring would fail every start.
-                let passphrase = try ctx.passphrase()
-                _ = try ctx.vault.unlock(active, passphrase: passphrase)
-                do throws(LinkstrStorage.Keyring.Failure) { try LinkstrStorage.Keyring.store(npub: npub, passphrase: passphrase) } catch {
-                    throw CLIError("could not store the passphrase: \(error.description).", .failure)
+                do { try ctx.vault.keepInKeyring(active, npub: npub, passphrase: try ctx.passphrase()) } catch let failure as LinkstrStorage.Keyring.Failure {
+                    throw CLIError("could not store the passphrase: \(failure.description).", .failure)
                 }
-                try ctx.vault.setUsesKeyring(active, true)
                 Output.say("the passphrase of \(npub) is in the keyring (\(LinkstrStorage.Keyring.label(npub: npub))).", json: global.json,
                            [("keyring", .bool(true))] + Output.key(active))
             }
@@ -42,10 +38,9 @@ extension IdentityCommand {
                 let ctx = try CLIContext(global)
                 let (active, npub) = try ctx.activeIdentity()
                 let removed: Bool
-                do throws(LinkstrStorage.Keyring.Failure) { removed = try LinkstrStorage.Keyring.remove(npub: npub) } catch {
-                    throw CLIError("could not remove the passphrase from the keyring: \(error.description).", .failure)
+                do { removed = try ctx.vault.leaveKeyring(active, npub: npub) } catch let failure as LinkstrStorage.Keyring.Failure {
+                    throw CLIError("could not remove the passphrase from the keyring: \(failure.description).", .failure)
                 }
-                try ctx.vault.setUsesKeyring(active, false)
                 Output.say(removed ? "the passphrase of \(npub) is no longer in the keyring." : "the keyring held no passphrase for \(npub).",
                            json: global.json, [("keyring", .bool(false)), ("removed", .bool(removed))] + Output.key(active))
             }
@@ -81,12 +76,6 @@ extension IdentityCommand {
 }
 
 extension CLIContext {
-    /// The active identity and its npub.
-    func activeIdentity() throws -> (Pubkey, String) {
-        guard let active = vault.activePubkey() else { throw CLIError("no identity yet: run `linkstr identity create` or `linkstr identity import`.", .notFound) }
-        return (active, (try? PublicKey(hex: active))?.npub ?? active)
-    }
-
     /// The first source that would give the passphrase, in words: "--passphrase-file", "LINKSTR_PASSPHRASE",
     /// "passphrase_command", "the keyring", "the prompt", or "nowhere".
     func passphraseSourceName(keyringUsable: Bool) -> String {
