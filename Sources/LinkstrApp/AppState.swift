@@ -42,6 +42,14 @@ public struct AppState: Equatable, Sendable {
     /// Sends the user stopped waiting for (Esc while "sending…"): the text each one carries, kept as the
     /// session's draft until the relays accept it.
     public var sendingInBackground: [String: Draft] = [:]
+    /// The send queue as the engine last said it (issue 49): the status bar's counts, the marks.
+    public var sendQueue = SendQueueNews()
+    /// Posts whose "sent." is still to be said (queued while a relay was connected), and posts the
+    /// queue just said were sent (its news can come before the post's own answer).
+    public var awaitingSend: Set<String> = []
+    public var justSent: Set<String> = []
+    /// "queued" was said while no relay was reachable: "sent N that waited" follows.
+    public var saidQueuedOffline = false
     /// Commands run from `:`, oldest first (kept sealed on disk: they may hold links).
     public var commandHistory: [String] = []
     /// While browsing the history with ↑/↓: the entry shown, and what was typed before.

@@ -97,6 +97,8 @@ public struct Keymap: Equatable, Sendable {
         .init(.post, "delete", [.char("d")], "delete"),
         .init(.post, "refresh", [.char("R")], "refresh title and picture"),
         .init(.post, "save", [.char("s")], "save for offline (again: cancel)"),
+        .init(.post, "retry_send", [.char("r")], "unsent: try again now"),
+        .init(.post, "cancel_send", [.char("x")], "unsent: cancel it"),
 
         .init(.you, "edit_name", [.char("e")], "profile name"),
         .init(.you, "copy_npub", [.char("y")], "copy npub"),

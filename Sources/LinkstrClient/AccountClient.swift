@@ -54,23 +54,27 @@ public struct AccountClient: Sendable {
         self.addedYou = addedYou; self.watchAddedYou = watchAddedYou
     }
 
-    /// The open account's use cases.
+    /// The open account's use cases. What goes to relays goes through the send queue (issue 49): applied
+    /// here and answered at once, sent when a relay takes it (the best-effort NIP-09 requests after it,
+    /// so a delete's answer carries no relay's words).
     public static func live(_ session: AccountSession, requests: SessionRequestPolicy) -> AccountClient {
         let actions = session.actions(requests: requests), store = session.store, engine = session.engine
         return AccountClient(
-            sendPost: { sid, url, note, now in try await actions.sendPost(session: sid, url: url, note: note, now: now) },
+            sendPost: { sid, url, note, now in
+                let queued = try await actions.queuePost(session: sid, url: url, note: note, now: now)
+                return AccountActions.SentPost(postID: queued.postID ?? "", sessionID: sid)
+            },
             react: { id, emoji, now in
-                let result = try await actions.react(post: id, emoji: emoji, now: now)
-                return (result.sessionID, result.change == .removed)
+                let result = try await actions.queueReaction(post: id, emoji: emoji, now: now)
+                return (result.queued?.sessionID ?? "", result.change == .removed)
             },
-            deletePost: { id, now in
-                let sid = try store.postView(id)?.post.sessionID ?? ""
-                return (sid, try await actions.deletePost(id, now: now).warnings)
+            deletePost: { id, now in (try await actions.queueDeletePost(id, now: now).sessionID, []) },
+            createSession: { name, members, now in
+                try await actions.queueCreateSession(name: name, members: members, now: now, random: SystemRandom()).sessionID
             },
-            createSession: { name, members, now in try await actions.createSession(name: name, members: members, now: now, random: SystemRandom()) },
-            setMembers: { sid, members, now in try await actions.setMembers(session: sid, members: members, now: now, random: SystemRandom()) },
-            renameSession: { sid, name, now in try await actions.renameSession(sid, to: name, now: now, random: SystemRandom()) },
-            deleteSession: { sid, now in try await actions.deleteSession(sid, now: now, random: SystemRandom()) },
+            setMembers: { sid, members, now in _ = try await actions.queueSetMembers(session: sid, members: members, now: now, random: SystemRandom()) },
+            renameSession: { sid, name, now in _ = try await actions.queueRenameSession(sid, to: name, now: now, random: SystemRandom()) },
+            deleteSession: { sid, now in _ = try await actions.queueDeleteSession(sid, now: now, random: SystemRandom()); return [] },
             setArchived: { sid, archived in try await actions.setArchived(sid, archived) },
             decideRequest: { sid, decision in try actions.decideRequest(sid, decision) },
             addContact: { pk, alias in try await actions.addContact(pk, alias: alias) },

@@ -55,6 +55,10 @@ extension AccountSession {
         /// What was still waiting to go out at the deadline, in words ("profile name not published yet: no
         /// relay answered"): it stays pending for the next run.
         public var unfinished: [String] = []
+        /// The send queue (issue 49): items this run sent, and what is left waiting or failed.
+        public var queueSent = 0
+        public var queueWaiting = 0
+        public var queueFailed = 0
     }
 
     /// Starts syncing, waits for the history up to `timeout`, does the after-history work within what is
@@ -68,6 +72,8 @@ extension AccountSession {
         let backfilled = await engine.waitForBackfill(timeout: max(.zero, deadline - time.monotonic()))
         if backfilled {
             await Self.untilDeadline(deadline, on: time) { [self] in
+                // What waited to be sent goes (it began at the start; this waits for its end).
+                await self.engine.drainSendQueue()
                 await self.afterHistory()
                 await self.engine.waitForPendingProfileName()
             }
@@ -79,8 +85,16 @@ extension AccountSession {
         if await engine.profileNamePending { unfinished.append("profile name not published yet: no relay accepted it in time; it goes out on the next sync") }
         await close()
         let stats = await engine.settledStats()
-        return SyncRun(complete: backfilled && stats.storeFailures == 0, backfilled: backfilled, stats: stats, relays: relays, history: history,
-                       unfinished: unfinished)
+        var run = SyncRun(complete: backfilled && stats.storeFailures == 0, backfilled: backfilled, stats: stats, relays: relays, history: history,
+                          unfinished: unfinished)
+        run.queueSent = await engine.sendQueueTotals.sent
+        let left = try store.sendQueue()
+        run.queueWaiting = left.filter { $0.state == .queued }.count
+        run.queueFailed = left.filter { $0.state == .failed }.count
+        if run.queueWaiting > 0 {
+            run.unfinished.append("\(run.queueWaiting) queued item\(run.queueWaiting == 1 ? "" : "s") not sent yet: no relay took \(run.queueWaiting == 1 ? "it" : "them") in time; the next sync or the app sends \(run.queueWaiting == 1 ? "it" : "them")")
+        }
+        return run
     }
 
     /// Runs `work` until it is done or `deadline` passes, whichever comes first (past the deadline it is

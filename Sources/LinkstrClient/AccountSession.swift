@@ -39,13 +39,13 @@ public final class AccountSession: Sendable {
     /// leftovers and go.
     public init(_ key: SecretKey, in local: LocalStore, relayOverrides: [String], previewFetcher: LinkPreviewFetcher = .configured(),
                 imageFetcher: ImageFetcher = .configured(), mediaCacheBytes: Int64 = Thumbnails.defaultCacheBytes, indexers: [String] = [],
-                holdsDataLock: Bool = false, time: TimeSource = .live) throws {
+                holdsDataLock: Bool = false, queueHoldAfterDays: Int = SendQueuePolicy.defaultHoldAfterDays, time: TimeSource = .live) throws {
         self.key = key
         self.time = time
         let now = time.wallSeconds()
         store = try local.account(key, now: now)
         relayList = Mutex(try RelayList(store: store, overrides: relayOverrides, now: now))
-        sync = AccountSync(key, store: store, time: time, indexers: indexers)
+        sync = AccountSync(key, store: store, time: time, indexers: indexers, queueHoldAfterDays: queueHoldAfterDays)
         // A relay we blocked is not contacted for a page or a picture either (issue 30).
         let refuses = BlockedHosts(store: store).refuses
         var previewFetcher = previewFetcher, imageFetcher = imageFetcher

@@ -17,11 +17,12 @@ public struct AccountSync: Sendable {
     let store: AccountStore
 
     /// `indexers`: where people's relay lists are looked up beyond our relays (`indexer_relays`).
-    public init(_ key: SecretKey, store: AccountStore, time: TimeSource = .live, indexers: [String] = []) {
+    public init(_ key: SecretKey, store: AccountStore, time: TimeSource = .live, indexers: [String] = [],
+                queueHoldAfterDays: Int = SendQueuePolicy.defaultHoldAfterDays) {
         var configuration = RelayPool.Configuration()
         configuration.time = time
         pool = RelayPool(configuration: configuration, authSigner: SyncEngine.authSigner(for: key, time: time))
-        engine = SyncEngine(identity: key, store: store, pool: pool, time: time, indexers: indexers)
+        engine = SyncEngine(identity: key, store: store, pool: pool, time: time, indexers: indexers, queueHoldAfterDays: queueHoldAfterDays)
         self.store = store
     }
 

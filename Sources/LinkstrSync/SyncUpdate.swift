@@ -21,6 +21,11 @@ public enum SyncUpdate: Sendable {
     case deliveriesRecorded([String])
     /// A newer list of ours (blocked relays) came from a relay: another client edited it.
     case ownListsChanged
+    /// The send queue changed (an item queued, sent, failed, or being sent): what the front ends show.
+    case sendQueue(SendQueueNews)
+    /// A queued delete went, and its best-effort NIP-09 request was answered: what relays kept, a line
+    /// each (only when some relay kept something).
+    case deletionAnswered(action: QueuedAction, sessionID: String, postID: String?, lines: [String])
 }
 
 /// Counters of one engine's life (`sync --json` prints them).

@@ -21,7 +21,7 @@ struct Linkstr: AsyncParsableCommand {
         subcommands: [IdentityCommand.self, LogoutCommand.self, AccountCommand.self, ContactsCommand.self, RelaysCommand.self,
                       SessionCommand.self, PostCommand.self, PostsCommand.self, ReactCommand.self, DeleteCommand.self,
                       ReadCommand.self, SearchCommand.self, SyncCommand.self, OpenCommand.self, PreviewCommand.self, MediaCommand.self, CacheCommand.self,
-                      BackupCommand.self, RepairCommand.self, WipeCommand.self, DoctorCommand.self, ExportCommand.self]
+                      BackupCommand.self, RepairCommand.self, WipeCommand.self, DoctorCommand.self, ExportCommand.self, QueueCommand.self]
     )
 
     @OptionGroup var global: GlobalOptions
@@ -121,6 +121,7 @@ struct Linkstr: AsyncParsableCommand {
         configured.imagesThroughTmux = pictures.throughTmux
         configured.cellPixels = pictures.cell
         configured.mediaCacheBytes = Int64(config.mediaCacheMB) << 20
+        configured.queueHoldAfterDays = config.queueHoldAfterDays
         configured.indexerRelays = config.indexerRelays
         configured.player = config.playerSettings(terminalOutput: config.playsInTerminal(environment: ProcessInfo.processInfo.environment) ? (pictures.proto == .kitty && !pictures.throughTmux ? "kitty" : "tct") : nil)
         let app = TerminalApp(options: configured, theme: chosen)

@@ -5,6 +5,10 @@ usage: fault_proxy.py PORT UPSTREAM MODE ARG
   forward 0         pass everything through
   drop N            on the first connection, cut it after N relayed EVENTs (mid-backfill)
   blocked 0         answer every EVENT with ["OK", id, false, "blocked: ..."] (nothing reaches the relay)
+  slow MS           hold every OK from the relay MS milliseconds before passing it on (a slow relay: each
+                    publish takes that long to be confirmed)
+  refuse FILE       answer an EVENT whose id is a line of FILE (read at each EVENT) with ["OK", id, false,
+                    "invalid: ..."]; every other message passes
   garbage 0         interleave malformed frames with the real ones
   silent 0          accept the WebSocket, then never answer anything
   flap MS           close every connection MS milliseconds after it opens
@@ -152,6 +156,16 @@ async def handler(client):
                     await upstream.send(message)
                     negentropy_sent.set()
                     continue
+                if MODE == "refuse" and message.startswith('["EVENT"'):
+                    parsed = json.loads(message)
+                    try:
+                        with open(ARG_TEXT) as f:
+                            refused = set(line.strip() for line in f)
+                    except OSError:
+                        refused = set()
+                    if parsed[1].get("id") in refused:
+                        await client.send(json.dumps(["OK", parsed[1]["id"], False, "invalid: this event is not allowed here"]))
+                        continue
                 if MODE == "blocked":
                     try:
                         parsed = json.loads(message)
@@ -181,6 +195,8 @@ async def handler(client):
                 if MODE == "garbage":
                     await client.send(GARBAGE[i % len(GARBAGE)])
                     i += 1
+                if MODE == "slow" and message.startswith('["OK"'):
+                    await asyncio.sleep(ARG / 1000)
                 if MODE == "drop" and number == 1 and message.startswith('["EVENT"'):
                     relayed += 1
                     if relayed > ARG:

@@ -24,6 +24,7 @@ final class PostReducerTests: XCTestCase {
 
     func testComposeSendSuccessClosesTheComposerAndShowsTheFeed() {
         var h = composing()
+        h.state.settings.relays = [RelayRow(url: "wss://r", health: .connected)]
         h.type("youtu.be/abc") { $0.post.mode = self.composer("youtu.be/abc") }
         XCTAssertEqual(ComposerState(sessionID: "s1", sessionName: "Films").playbackHint, nil)
         if case .composer(let c) = h.state.post.mode { XCTAssertNotNil(c.playbackHint, "a YouTube link says it can be played") }
@@ -35,11 +36,21 @@ final class PostReducerTests: XCTestCase {
         }
         // While sending, typing changes nothing.
         h.send(.keyPressed(.char("x")))
+        // Applied and queued at once (issue 49): "sending…" until the queue says a relay took it.
         h.send(.post(.postSent(postID: "p1", sessionID: "s1")), [.sessions(.loadFeed(sessionID: "s1", limit: 50)), .sessions(.loadSessions(.active))]) {
             $0.post.mode = .empty
             $0.pane = .sessions
-            $0.status = StatusLine("sent.", .success)
+            $0.status = StatusLine("sending…")
+            $0.awaitingSend = ["p1"]
             $0.sessions.open?.selectWhenLoaded = "p1"
+        }
+        let sending = SendQueueNews(counts: .init(waiting: 1), sessions: ["s1"], posts: ["p1": PostSendMark(item: 1, action: .post, state: .sending)])
+        h.send(.post(.sendQueueChanged(sending))) { $0.sendQueue = sending }
+        h.send(.post(.sendQueueChanged(SendQueueNews(sent: 1)))) {
+            $0.sendQueue = SendQueueNews(sent: 1)
+            $0.justSent = ["p1"]
+            $0.awaitingSend = []
+            $0.status = StatusLine("sent.", .success)
         }
         // Issue 16 (4): the post just sent is selected once the feed has it, wherever it sorts.
         let posts = [F.post("p2", in: "s1"), F.post("p1", in: "s1"), F.post("p0", in: "s1")]
@@ -87,7 +98,9 @@ final class PostReducerTests: XCTestCase {
         h.send(.post(.postSent(postID: "p1", sessionID: "s1")), [.sessions(.loadFeed(sessionID: "s1", limit: 50)), .sessions(.loadSessions(.active)), .sessions(.saveDraft(sessionID: "s1", nil))]) {
             $0.post.mode = .empty
             $0.drafts = [:]
-            $0.status = StatusLine("sent.", .success)
+            // No relay in this state: queued (issue 49), said so.
+            $0.status = StatusLine("no relay reachable: queued, it will go when one answers.", .warning)
+            $0.saidQueuedOffline = true
             $0.pane = .sessions
             $0.sessions.open?.selectWhenLoaded = "p1"
         }

@@ -186,3 +186,18 @@ extension Array {
     /// The element at `index`, or nil past the ends (screens and relay answers have what they have).
     subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }
+
+extension Home {
+    /// `linkstr sync` started in the background on `directory` (this home or a copy of it) with `relay`,
+    /// its output dropped: for tests that kill it midway.
+    func startSync(at directory: URL, relay: String) throws -> Process {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--home", directory.path, "--relay", relay, "sync", "--json", "--timeout", "60"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["LINKSTR_PASSPHRASE": Home.passphrase]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+}

@@ -48,7 +48,7 @@ final class NegentropyKillTests: XCTestCase {
         let probe = fm.temporaryDirectory.appendingPathComponent("linkstr-neg-kill-probe-\(UUID().uuidString)")
         try fm.copyItem(at: pristine, to: probe)
         let probeStart = Date()
-        let probeRun = try startSync(home, at: probe, relay: relay.url)
+        let probeRun = try home.startSync(at: probe, relay: relay.url)
         probeRun.waitUntilExit()
         let wholeSync = Date().timeIntervalSince(probeStart)
         var window = wholeSync
@@ -60,7 +60,7 @@ final class NegentropyKillTests: XCTestCase {
         while kills < 4 {
             runs += 1
             guard runs <= 30 else { XCTFail("the syncs kept finishing before they could be killed (window \(window) s)"); break }
-            let process = try startSync(home, at: home.directory, relay: relay.url)
+            let process = try home.startSync(at: home.directory, relay: relay.url)
             let fraction: Double = 0.05 + 0.7 * Double(rng.next() % 1_000) / 1_000
             usleep(UInt32(window * fraction * 1_000_000))
             if process.isRunning {
@@ -89,16 +89,5 @@ final class NegentropyKillTests: XCTestCase {
         XCTAssertEqual(again["profiles_reconciled"] as? Int, 1)
         XCTAssertGreaterThan(again["profiles_reconcile_bytes"] as? Int ?? 0, 0)
         print("NIP-77 kills: \(kills) SIGKILLs during syncs of \(wraps.count) wraps (\(runs) runs, \(restarts) started over; a whole cold sync \(String(format: "%.2f", wholeSync)) s); the next sync completed with every post; the one after opened nothing")
-    }
-
-    private func startSync(_ home: Home, at directory: URL, relay: String) throws -> Process {
-        let process = Process()
-        process.executableURL = home.binary
-        process.arguments = ["--home", directory.path, "--relay", relay, "sync", "--json", "--timeout", "60"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["LINKSTR_PASSPHRASE": Home.passphrase]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
     }
 }

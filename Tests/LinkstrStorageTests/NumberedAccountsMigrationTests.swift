@@ -47,9 +47,10 @@ final class NumberedAccountsMigrationTests: StorageTestCase {
         var afterRows = try rowsByOwner(local.db, numbered: true)
         XCTAssertEqual(afterRows.removeValue(forKey: "passed_over_events"), [:], "migration 15's table, empty")
         XCTAssertEqual(afterRows.removeValue(forKey: "nip05_checks"), [:], "migration 18's table, empty")
+        XCTAssertEqual(afterRows.removeValue(forKey: "send_queue"), [:], "migration 19's table, empty")
         XCTAssertEqual(afterRows, before)
         let schema = try local.db.query("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT IN ('accounts', 'grdb_migrations')")
-        XCTAssertEqual(schema.count, 24)
+        XCTAssertEqual(schema.count, 25)
         for row in schema {
             let name = row["name"].text ?? "", sql = row["sql"].text ?? ""
             XCTAssertTrue(sql.contains("owner INTEGER") && sql.contains("REFERENCES accounts(number) ON DELETE CASCADE"), sql)

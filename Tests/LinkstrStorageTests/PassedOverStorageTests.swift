@@ -35,6 +35,7 @@ final class PassedOverStorageTests: StorageTestCase {
         var after = try rowCounts(local.db)
         XCTAssertEqual(after.removeValue(forKey: "passed_over_events"), 0)
         XCTAssertEqual(after.removeValue(forKey: "nip05_checks"), 0, "migration 18's table, empty")
+        XCTAssertEqual(after.removeValue(forKey: "send_queue"), 0, "migration 19's table, empty")
         XCTAssertEqual(after, before, "no row of another table moved")
         XCTAssertEqual(try local.db.scalar("PRAGMA integrity_check").text, "ok")
 

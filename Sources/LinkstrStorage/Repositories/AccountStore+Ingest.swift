@@ -12,35 +12,41 @@ extension AccountStore {
     /// The same, with each wrap's `created_at` when it was addressed to us (NIP-77's local set).
     public func ingest(_ messages: [InboundMessage], restoringHistory: Bool = false, wraps processedWraps: [ProcessedWrap],
                        now: Int64) throws -> [IngestReport] {
-        try writing { scope in
-            var store = SQLiteIngestStore(scope: scope, store: self)
-            store.absent = try IngestAbsence(for: messages, owner: o, scope.c)
-            var reports = [IngestReport]()
-            reports.reserveCapacity(messages.count)
-            var touched = Set<String>()
-            for m in messages {
-                let r = try store.ingest(m, restoringHistory: restoringHistory)
-                touched.formUnion(r.touchedSessions)
-                reports.append(r)
-            }
-            // Archive records that arrived before their session (wire 2026 §3.6).
-            try applyWaitingPreferences(touched.sorted().map { "archive:" + $0 }, scope)
-            for sid in touched.sorted() { try refreshAggregates(sid, scope) }
-            try insertProcessed(processedWraps, now: now, scope.c)
-            return reports
+        try writing { scope in try ingest(messages, restoringHistory: restoringHistory, wraps: processedWraps, now: now, scope) }
+    }
+
+    /// The ingest's body, inside a caller's transaction (the send queue applies and queues in one).
+    func ingest(_ messages: [InboundMessage], restoringHistory: Bool, wraps processedWraps: [ProcessedWrap], now: Int64,
+                _ scope: WriteScope) throws -> [IngestReport] {
+        var store = SQLiteIngestStore(scope: scope, store: self)
+        store.absent = try IngestAbsence(for: messages, owner: o, scope.c)
+        var reports = [IngestReport]()
+        reports.reserveCapacity(messages.count)
+        var touched = Set<String>()
+        for m in messages {
+            let r = try store.ingest(m, restoringHistory: restoringHistory)
+            touched.formUnion(r.touchedSessions)
+            reports.append(r)
         }
+        // Archive records that arrived before their session (wire 2026 §3.6).
+        try applyWaitingPreferences(touched.sorted().map { "archive:" + $0 }, scope)
+        for sid in touched.sorted() { try refreshAggregates(sid, scope) }
+        try insertProcessed(processedWraps, now: now, scope.c)
+        return reports
     }
 
     /// Records that this device sent `postIDs`, in this order (after those it sent before): posts of the
     /// same second then list in the order they were sent.
     public func markSent(_ postIDs: [String]) throws {
         guard !postIDs.isEmpty else { return }
-        try db.write { c in
-            var next = (try c.scalar("SELECT COALESCE(MAX(sent_seq), 0) FROM posts WHERE owner = ?", [o]).int ?? 0) + 1
-            for id in postIDs {
-                try c.run("UPDATE posts SET sent_seq = ? WHERE owner = ? AND post_id = ? AND sent_seq = 0", [.integer(next), o, .text(id)])
-                next += 1
-            }
+        try db.write { c in try markSent(postIDs, c) }
+    }
+
+    func markSent(_ postIDs: [String], _ c: Connection) throws {
+        var next = (try c.scalar("SELECT COALESCE(MAX(sent_seq), 0) FROM posts WHERE owner = ?", [o]).int ?? 0) + 1
+        for id in postIDs {
+            try c.run("UPDATE posts SET sent_seq = ? WHERE owner = ? AND post_id = ? AND sent_seq = 0", [.integer(next), o, .text(id)])
+            next += 1
         }
     }
 

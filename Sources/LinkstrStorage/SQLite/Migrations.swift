@@ -329,6 +329,25 @@ enum Migrations {
             PRIMARY KEY (owner, pubkey_ref)
         ) WITHOUT ROWID;
         """,
+        // 19: the send queue (issue 49): what the user did, applied here and waiting for a relay, as the
+        // exact events that will go (sealed, with what it is); the session and post ids in clear like every table's.
+        """
+        CREATE TABLE send_queue (
+            owner INTEGER NOT NULL REFERENCES accounts(number) ON DELETE CASCADE,
+            item INTEGER NOT NULL,
+            session_id TEXT NOT NULL,
+            post_id TEXT,
+            state TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            next_at INTEGER NOT NULL,
+            created_at INTEGER NOT NULL,
+            approved INTEGER NOT NULL DEFAULT 0,
+            size INTEGER NOT NULL,
+            reason_enc BLOB,
+            item_enc BLOB NOT NULL,
+            PRIMARY KEY (owner, item)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     static var migrator: DatabaseMigrator {

@@ -7,6 +7,14 @@ struct OutboxState {
     var deliveries: [Int: Task<Void, Never>] = [:]
     var nextDelivery = 0
     var budget = DeliveryRelayChoice.Budget.standard
+    /// Wraps this engine published: a history being paged meanwhile does not count them (they land at
+    /// random seconds of the last two days, between its pages, and would read as a relay cutting pages).
+    var publishedHere = Set<String>()
+
+    mutating func published(_ events: [NostrEvent]) {
+        if publishedHere.count > 200_000 { publishedHere.removeAll() }
+        for e in events { publishedHere.insert(e.id.hex) }
+    }
 }
 
 /// Honest delivery (issue 30): after a send, each member's wraps go to a relay that member reads (their

@@ -86,6 +86,7 @@ extension SyncEngine {
         guard case .history(let chain, _, _) = subscription else { return }
         let key = HistoryKey(relay: relay, chain: chain)
         guard let page = history.pagers[key]?.page, subscription == history.subscription(key, page) else { return }
+        if outbox.publishedHere.contains(e.id.hex) { return }
         history.pagers[key]?.received(id: e.id.hex, createdAt: e.createdAt, matchesFilter: matches, page: page.number)
     }
 

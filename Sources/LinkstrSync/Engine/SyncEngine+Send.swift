@@ -19,8 +19,11 @@ extension SyncEngine {
     /// delivery to the recipients' own inbox relays goes on beside it (`inboxDelivery` on `updates`).
     public func send(_ rumors: [OutboundRumor]) async throws -> [SentRumor] {
         if let error = await pool.untilWritable() { throw error }
+        // What waited goes first: a post never reaches a relay before the queued action it follows.
+        if read("the send queue", { try store.sendQueue() })?.contains(where: { $0.state == .queued }) == true { await drainSendQueue() }
         let now = clock()
         let batch = try OutboxBatch.seal(rumors, identity: identity, now: now, random: random, cache: keyCache)
+        outbox.published(batch.wraps)
         let receipt: PublishReceipt
         switch await pool.publish(batch.wraps, Self.publishTimeout, false) {
         case .failure(let error): throw error

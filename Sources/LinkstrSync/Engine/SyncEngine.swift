@@ -49,6 +49,7 @@ public actor SyncEngine {
     var profiles = ProfilesState()
     var followList = FollowListState()
     var outbox = OutboxState()
+    var sendQueue = SendQueueState()
     var discovery = DiscoveryState()
     var ownLists = OwnListsState()
     var waiters = Waiters<EngineWait>()
@@ -65,8 +66,10 @@ public actor SyncEngine {
     /// deadlines, query and backfill timeouts, the profile debounces): real time, or a test's own, so a
     /// 15 s deadline can pass at once.
     public init(identity: SecretKey, store: AccountStore, pool: PoolClient, time: TimeSource = .live,
-                random: any RandomSource = SystemRandom(), delivery: InboxDelivery = .configured(), indexers: [String] = []) {
+                random: any RandomSource = SystemRandom(), delivery: InboxDelivery = .configured(), indexers: [String] = [],
+                queueHoldAfterDays: Int = SendQueuePolicy.defaultHoldAfterDays) {
         self.time = time
+        sendQueue.holdAfterDays = max(0, queueHoldAfterDays)
         self.sleep = time.sleep
         var delivery = delivery
         if delivery.signer == nil { delivery.signer = Self.authSigner(for: identity, time: time) }
@@ -83,8 +86,10 @@ public actor SyncEngine {
 
     /// An engine over a live `RelayPool`.
     public init(identity: SecretKey, store: AccountStore, pool: RelayPool, time: TimeSource = .live,
-                random: any RandomSource = SystemRandom(), delivery: InboxDelivery = .configured(), indexers: [String] = []) {
-        self.init(identity: identity, store: store, pool: .live(pool), time: time, random: random, delivery: delivery, indexers: indexers)
+                random: any RandomSource = SystemRandom(), delivery: InboxDelivery = .configured(), indexers: [String] = [],
+                queueHoldAfterDays: Int = SendQueuePolicy.defaultHoldAfterDays) {
+        self.init(identity: identity, store: store, pool: .live(pool), time: time, random: random, delivery: delivery, indexers: indexers,
+                  queueHoldAfterDays: queueHoldAfterDays)
     }
 
     /// The NIP-42 signer the pool should use for this identity.
@@ -119,6 +124,8 @@ public actor SyncEngine {
         // paged or by NIP-77 (`HistoryChain.preferences`).
         await subscribe(.preferences, [Filter(authors: [me], kinds: [PrivatePreference.kind], limit: 1)])
         await refreshProfileSubscription()
+        // What was queued before (offline, or by a command that ended) goes as soon as a relay takes it.
+        kickSendQueue()
     }
 
     /// Pool events are handled from here on (`start`, or an edit of the follow list from the CLI).
@@ -135,6 +142,7 @@ public actor SyncEngine {
         preferences.uploadTask?.cancel()
         profiles.pendingNameTask?.cancel()
         cancelUnstoredRetry()
+        stopSendQueue()
         debounced.values.forEach { $0.cancel() }
         debounced = [:]
         history.pageTimers.values.forEach { $0.cancel() }
@@ -285,6 +293,8 @@ public actor SyncEngine {
             }
         case .status(let snapshot):
             updateSink.yield(.relay(snapshot))
+            // What waited to be sent goes once a relay takes writes again.
+            if snapshot.enabled && snapshot.status == .connected { kickSendQueue() }
             await relayStatusChanged(snapshot)
         }
     }

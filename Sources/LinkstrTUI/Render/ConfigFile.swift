@@ -23,6 +23,8 @@ public struct ConfigFile: Equatable, Sendable {
     public var lockAfter: Int64? = LockAfter.defaultSeconds
     /// `lock_keeps_syncing`: the lock leaves the account open (its keys in memory) so sync goes on.
     public var lockKeepsSyncing = false
+    /// `queue_hold_after_days`: a queued item older than this waits for a yes before it goes (0: never).
+    public var queueHoldAfterDays = SendQueuePolicy.defaultHoldAfterDays
     /// The app takes the mouse (clicks, wheel) only when asked: otherwise the terminal keeps it for selecting text.
     public var mouse = false
     /// Links as OSC 8 hyperlinks: "auto" (where the terminal is known to take them), "on" or "off".
@@ -79,6 +81,10 @@ public struct ConfigFile: Equatable, Sendable {
             config.lockAfter = parsed.seconds
         }
         config.lockKeepsSyncing = try toml.bool("lock_keeps_syncing") ?? false
+        if let days = try toml.int("queue_hold_after_days") {
+            guard (0...3650).contains(days) else { throw TOMLFile.Failure("\(url.path): queue_hold_after_days is a number of days from 0 (never hold) to 3650") }
+            config.queueHoldAfterDays = days
+        }
         if let text = try toml.string("notify_text") {
             guard let wording = NotificationWording(rawValue: text) else {
                 throw TOMLFile.Failure("\(url.path): notify_text is \"full\" or \"short\"")

@@ -39,7 +39,8 @@ extension EffectRunner {
         await closeAccount()
         account = try AccountSession(key, in: local, relayOverrides: options.relays, mediaCacheBytes: options.mediaCacheBytes,
                                      // The app took the data lock before it started (`linkstr` with no command).
-                                     indexers: options.indexerRelays, holdsDataLock: true, time: services.time)
+                                     indexers: options.indexerRelays, holdsDataLock: true, queueHoldAfterDays: options.queueHoldAfterDays,
+                                     time: services.time)
         services.pictures.use(account?.thumbnails)
         accountView = AccountView()
     }

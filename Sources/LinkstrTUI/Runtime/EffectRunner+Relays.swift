@@ -121,6 +121,11 @@ extension EffectRunner {
                     dispatch(.post(.deliveriesChanged(rumors)))
                 case .ownListsChanged:
                     await self?.ownListsChanged(of: account)
+                case .sendQueue(let news):
+                    dispatch(.post(.sendQueueChanged(news)))
+                case .deletionAnswered(let action, let sid, let postID, let lines):
+                    if action == .sessionDelete { dispatch(.sessions(.sessionDeleted(sessionID: sid, warnings: lines))) }
+                    if action == .postDelete, let postID { dispatch(.post(.postDeleted(postID: postID, sessionID: sid, warnings: lines))) }
                 }
             }
         }

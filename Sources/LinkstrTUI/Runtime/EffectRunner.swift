@@ -48,6 +48,8 @@ public struct AppOptions: Sendable {
     public var player = PlayerSettings()
     /// The media cache's limit in bytes (`media_cache_mb`).
     public var mediaCacheBytes = Thumbnails.defaultCacheBytes
+    /// `queue_hold_after_days`: queued items older than this wait for a yes.
+    public var queueHoldAfterDays = SendQueuePolicy.defaultHoldAfterDays
     /// Where people's relay lists are looked up (`indexer_relays`).
     public var indexerRelays: [String] = []
     /// The keys in force (`keys.toml`).
@@ -214,6 +216,8 @@ public actor EffectRunner {
         case .settings(.loadBlockedRelays), .settings(.blockRelay), .settings(.unblockRelay), .settings(.runDoctor),
              .settings(.loadInboxRelays), .settings(.setInboxRelays):
             try runDelivery(effect)
+        case .post(.retrySend), .post(.cancelSend):
+            try runSendQueue(effect)
         case .post(.checkReach(let sid)):
             guard let store else { return }
             dispatch(.post(.reachChecked(sessionID: sid, warnings: try store.reachWarnings(session: sid, ours: relays.enabledURLs, now: now))))

@@ -43,9 +43,27 @@ public enum AppView {
         let summary = " \(state.settings.header) "
         var rx = c.width - summary.count - relays.count - 1
         if rx > x + 1 {
+            // What waits to be sent, left of the dots (issue 49): only when there is room for it.
+            let queue = queueCount(state.sendQueue.counts)
+            if !queue.text.isEmpty, rx - DisplayWidth.of(queue.text) - 1 > x + 1 {
+                c.put(queue.text, x: rx - DisplayWidth.of(queue.text) - 1, y: 0, Style(queue.failed ? .error : .warning, bold: true))
+            }
             for r in relays { c.put("●", x: rx, y: 0, Style(dotRole(r.health))); rx += 1 }
             c.put(summary, x: rx, y: 0, Style(.dim))
         }
+    }
+
+    /// The tab bar's word on the send queue: "⧗ 2 waiting to send", "✗ 1 not sent".
+    static func queueCount(_ counts: SendQueuePolicy.Counts) -> (text: String, failed: Bool) {
+        var parts = [String]()
+        if counts.waiting > 0 { parts.append("⧗ \(counts.waiting) waiting to send") }
+        if counts.failed > 0 { parts.append("✗ \(counts.failed) not sent") }
+        return (parts.joined(separator: " · "), counts.failed > 0)
+    }
+
+    /// A post's send mark, in words.
+    static func sendMark(_ mark: PostSendMark) -> String {
+        (mark.state.isFailed ? "✗ " : "⧗ ") + AppReducer.sendMarkWords(mark)
     }
 
     static func statusLine(_ c: inout Canvas, _ state: AppState) {

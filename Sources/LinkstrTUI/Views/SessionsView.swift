@@ -79,6 +79,8 @@ enum SessionsView {
             if state.muted.contains(row.id) { detail += " · muted" }
             // Something written and not sent waits here (issue 54: nothing in the list said so).
             if let draft = state.drafts[row.id], !draft.isEmpty { detail = "✎ draft · " + detail }
+            // Something done and not sent yet (issue 49).
+            if state.sendQueue.sessions.contains(row.id) { detail = "⧗ unsent · " + detail }
             // The unread dot, with how many (99+ beyond).
             let count = row.showsUnread && row.unreadCount > 0 ? (row.unreadCount > 99 ? "99+" : "\(row.unreadCount)") : ""
             c.put(DisplayWidth.truncate(detail, to: c.width - 10 - (count.isEmpty ? 0 : count.count + 1)), x: 5, y: y + 1, Style(.dim, reverse: selected))
@@ -166,6 +168,10 @@ enum FeedView {
             if !view.reactions.isEmpty {
                 out.append(Line(text: AppView.reactionSummary(view.reactions), style: Style(.text), x: 6 + indent, post: i))
             }
+            // Not sent yet, or refused for good (issue 49): said under the post until it goes.
+            if let mark = state.sendQueue.posts[p.id] {
+                out.append(Line(text: AppView.sendMark(mark), style: Style(mark.state.isFailed ? .error : .warning), x: 6 + indent, post: i))
+            }
             if let thumbnail, let box {
                 while out.count - first < box.rows { out.append(Line(text: "", style: .text, x: 4 + indent, post: i)) }
                 out[first].image = (thumbnail, box.columns, box.rows)
@@ -190,6 +196,7 @@ enum FeedView {
             var thumbnailsVersion: Int
             var showsImages: Bool
             var standing: SessionStanding?
+            var sendMarks: [String: PostSendMark]
         }
         nonisolated(unsafe) private static var last: (key: Key, lines: [Line])?
 
@@ -197,7 +204,7 @@ enum FeedView {
             let key = Key(posts: feed.posts, changes: feed.membershipChanges, width: width, now: state.now,
                           me: state.identity?.pubkey, contacts: state.contacts, profileNames: state.profileNames,
                           linkTitlesVersion: state.linkTitlesVersion, thumbnailsVersion: state.thumbnailsVersion,
-                          showsImages: state.showsImages, standing: feed.summary?.standing)
+                          showsImages: state.showsImages, standing: feed.summary?.standing, sendMarks: state.sendQueue.posts)
             if let last, last.key == key { return last.lines }  // unchanged arrays compare by buffer identity
             let fresh = FeedView.lines(state, feed, width: width)
             last = (key, fresh)

@@ -122,7 +122,7 @@ final class CLIContext: Sendable {
     /// files are leftovers and go.
     func session(holdsDataLock: Bool = false) throws -> AccountSession {
         try AccountSession(try identity(), in: try store(), relayOverrides: options.relays, mediaCacheBytes: Int64(config.mediaCacheMB) << 20,
-                           indexers: config.indexerRelays, holdsDataLock: holdsDataLock)
+                           indexers: config.indexerRelays, holdsDataLock: holdsDataLock, queueHoldAfterDays: config.queueHoldAfterDays)
     }
 
     /// Runs `body` on the account, closed afterwards whatever happens (what it started ends with it).
@@ -140,7 +140,7 @@ final class CLIContext: Sendable {
 
     /// A sync engine connected to the relays (subscriptions are installed by `start()` only).
     func engine(_ key: SecretKey, _ store: AccountStore) async throws -> SyncEngine {
-        let sync = AccountSync(key, store: store, indexers: config.indexerRelays)
+        let sync = AccountSync(key, store: store, indexers: config.indexerRelays, queueHoldAfterDays: config.queueHoldAfterDays)
         await sync.connect(try relayList(store))
         return sync.engine
     }

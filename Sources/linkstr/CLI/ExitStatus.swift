@@ -63,6 +63,12 @@ enum ExitStatus: Int32, CaseIterable {
             case .noRelaysEnabled: return .invalidInput
             }
         case is ConnectionError: return .relaysUnavailable
+        case let e as SendQueueError:
+            switch e {
+            case .noSuchItem: return .notFound
+            case .full: return .storage
+            case .inFlight: return .failure
+            }
         default: return .failure
         }
     }

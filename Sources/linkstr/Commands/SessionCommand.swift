@@ -16,11 +16,16 @@ struct SessionCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument var name: String
         @Option(name: .customLong("member"), help: "A member's npub or hex (repeatable).") var members: [String] = []
+        @Flag(help: "Apply it here and queue it; return at once (`linkstr queue list`, sent by the next sync or the app).") var queue = false
 
         func execute() async throws {
             let ctx = try CLIContext(global)
             let (me, store) = try ctx.account()
             let members = try members.map(PubkeyNormalizer.cliKey)
+            if queue {
+                let q = try await ctx.withActions(me, store) { try await $0.queueCreateSession(name: name, members: members, now: ctx.now, random: SystemRandom(), drain: false) }
+                return QueuedOutput.print(q, json: global.json, shown: q.sessionID)
+            }
             let id = try await ctx.withActions(me, store) { try await $0.createSession(name: name, members: members, now: ctx.now, random: SystemRandom()) }
             if global.json, let s = try store.sessionSummary(id) { printLine(Output.json(Output.session(s, held: try store.heldPostCounts()))) } else { printLine(id) }
         }
@@ -31,11 +36,16 @@ struct SessionCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Session id.", completion: Completion.sessionIDs) var id: String
         @Option(name: .customLong("set"), parsing: .upToNextOption, help: "The new members (you are always included).") var members: [String] = []
+        @Flag(help: "Apply it here and queue it; return at once (`linkstr queue list`, sent by the next sync or the app).") var queue = false
 
         func execute() async throws {
             let ctx = try CLIContext(global)
             let (me, store) = try ctx.account()
             let members = try members.map(PubkeyNormalizer.cliKey)
+            if queue {
+                let q = try await ctx.withActions(me, store) { try await $0.queueSetMembers(session: id, members: members, now: ctx.now, random: SystemRandom(), drain: false) }
+                return QueuedOutput.print(q, json: global.json, shown: nil)
+            }
             try await ctx.withActions(me, store) { try await $0.setMembers(session: id, members: members, now: ctx.now, random: SystemRandom()) }
             if global.json, let s = try store.sessionSummary(id) { printLine(Output.json(Output.session(s, held: try store.heldPostCounts()))) }
         }
@@ -46,10 +56,15 @@ struct SessionCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Session id.", completion: Completion.sessionIDs) var id: String
         @Argument(help: "The new name.") var name: String
+        @Flag(help: "Apply it here and queue it; return at once (`linkstr queue list`, sent by the next sync or the app).") var queue = false
 
         func execute() async throws {
             let ctx = try CLIContext(global)
             let (me, store) = try ctx.account()
+            if queue {
+                let q = try await ctx.withActions(me, store) { try await $0.queueRenameSession(id, to: name, now: ctx.now, random: SystemRandom(), drain: false) }
+                return QueuedOutput.print(q, json: global.json, shown: nil)
+            }
             try await ctx.withActions(me, store) { try await $0.renameSession(id, to: name, now: ctx.now, random: SystemRandom()) }
             if global.json, let s = try store.sessionSummary(id) { printLine(Output.json(Output.session(s, held: try store.heldPostCounts()))) }
         }
@@ -61,11 +76,16 @@ struct SessionCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Session id.", completion: Completion.sessionIDs) var id: String
         @Flag(help: "Confirm: the session is deleted for every member, for good.") var yes = false
+        @Flag(help: "Apply it here and queue it; return at once (`linkstr queue list`, sent by the next sync or the app).") var queue = false
 
         func execute() async throws {
             guard yes else { throw CLIError("this deletes the session for every member, for good: add --yes to confirm.", .usage) }
             let ctx = try CLIContext(global)
             let (me, store) = try ctx.account()
+            if queue {
+                let q = try await ctx.withActions(me, store) { try await $0.queueDeleteSession(id, now: ctx.now, random: SystemRandom(), drain: false) }
+                return QueuedOutput.print(q, json: global.json, shown: nil)
+            }
             let warnings = try await ctx.withActions(me, store) { try await $0.deleteSession(id, now: ctx.now, random: SystemRandom()) }
             if !warnings.isEmpty { printError(PostDeletionWording.sessionSummary(warnings)) }
             if global.json {
@@ -155,12 +175,17 @@ struct PostCommand: LinkstrCommand {
     @Option(help: "A note to go with the link.") var note: String?
     @Option(name: .customLong("note-file"), help: "Read the note from this file (`-`: standard input), for notes too long for one argument.")
     var noteFile: String?
+    @Flag(help: "Apply it here and queue it; return at once (`linkstr queue list`, sent by the next sync or the app).") var queue = false
 
     func execute() async throws {
         let ctx = try CLIContext(global)
         let text = try NoteInput.read(note: note, file: noteFile)
         let (me, store) = try ctx.account()
         let session = try ctx.sessionID(self.session, in: store)
+        if queue {
+            let q = try await ctx.withActions(me, store) { try await $0.queuePost(session: session, url: url, note: text, now: ctx.now, drain: false) }
+            return QueuedOutput.print(q, json: global.json, shown: q.postID)
+        }
         let sent = try await ctx.withActions(me, store) { actions in
             let sent = try await actions.sendPost(session: session, url: url, note: text, now: ctx.now)
             // Each member's delivery to the relays they read is known once it ended (each relay has its deadline).
@@ -241,10 +266,16 @@ struct ReactCommand: LinkstrCommand {
     @Argument var post: String
     @Argument var emoji: String
     @Flag var off = false
+    @Flag(help: "Apply it here and queue it; return at once (`linkstr queue list`, sent by the next sync or the app).") var queue = false
 
     func execute() async throws {
         let ctx = try CLIContext(global)
         let (me, store) = try ctx.account()
+        if queue {
+            let r = try await ctx.withActions(me, store) { try await $0.queueReaction(post: post, emoji: emoji, active: !off, now: ctx.now, drain: false) }
+            guard let q = r.queued else { return printLine(global.json ? Output.json(.object(JSONObject([("post_id", .string(post)), ("changed", .bool(false))]))) : (off ? "no such reaction to take back." : "already reacted.")) }
+            return QueuedOutput.print(q, json: global.json, shown: nil)
+        }
         let result = try await ctx.withActions(me, store) { try await $0.react(post: post, emoji: emoji, active: !off, now: ctx.now) }
         if global.json {
             printLine(Output.json(.object(JSONObject([("post_id", .string(post)), ("emoji", .string(emoji)), ("active", .bool(!off)),
@@ -257,10 +288,15 @@ struct DeleteCommand: LinkstrCommand {
     static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete one of your posts for everyone.")
     @OptionGroup var global: GlobalOptions
     @Argument var post: String
+    @Flag(help: "Apply it here and queue it; return at once (`linkstr queue list`, sent by the next sync or the app).") var queue = false
 
     func execute() async throws {
         let ctx = try CLIContext(global)
         let (me, store) = try ctx.account()
+        if queue {
+            let q = try await ctx.withActions(me, store) { try await $0.queueDeletePost(post, now: ctx.now, drain: false) }
+            return QueuedOutput.print(q, json: global.json, shown: nil)
+        }
         let outcome = try await ctx.withActions(me, store) { try await $0.deletePost(post, now: ctx.now) }
         if !outcome.warnings.isEmpty { printError(outcome.summary) }
         if global.json {

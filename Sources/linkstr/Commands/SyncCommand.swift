@@ -71,9 +71,13 @@ struct SyncCommand: LinkstrCommand {
                 ("store_error", stats.lastStoreError.map { .string($0) } ?? .null),
                 ("held", .integer(Int64(held.values.reduce(0, +)))),
                 ("unfinished", .array(run.unfinished.map { .string($0) })),
+                ("queue_sent", .integer(Int64(run.queueSent))), ("queue_waiting", .integer(Int64(run.queueWaiting))),
+                ("queue_failed", .integer(Int64(run.queueFailed))),
             ]))))
         } else {
             printLine("received \(stats.wrapsReceived) gift wraps (\(stats.wrapsAlreadyProcessed) already known), opened \(stats.decryptions), applied \(stats.applied), waiting \(stats.pending)")
+            if run.queueSent > 0 { printLine("sent \(run.queueSent) queued item\(run.queueSent == 1 ? "" : "s") that waited") }
+            if run.queueFailed > 0 { printLine("\(run.queueFailed) queued item\(run.queueFailed == 1 ? "" : "s") refused for good (`linkstr queue list`)") }
             for (id, count) in held.sorted(by: { $0.key < $1.key }) {
                 printLine("\(count) post\(count == 1 ? "" : "s") held in \(id): their senders were not members at their dates (`linkstr posts \(id) --held`)")
             }

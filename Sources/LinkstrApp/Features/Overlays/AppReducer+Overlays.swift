@@ -244,6 +244,7 @@ extension AppReducer {
             if case .detail(var d) = state.post.mode { d.busy = true; state.post.mode = .detail(d) }
             state.status = StatusLine("deleting…")
             return [.post(.deletePost(id))]
+        case .cancelSend(let item): return [.post(.cancelSend(item: item))]
         case .deleteSession(let sid):
             state.status = StatusLine("deleting the session…")
             return [.sessions(.deleteSession(sessionID: sid))]

@@ -41,6 +41,8 @@ public struct DoctorReport: Equatable, Sendable {
 public struct Confirmation: Equatable, Sendable {
     public enum Action: Equatable, Sendable {
         case deletePost(String)
+        /// Takes a send-queue item out (never sent).
+        case cancelSend(item: Int64)
         /// The creator deletes a session for every member (wire 2026 §1).
         case deleteSession(String)
         case revealSecret

@@ -104,6 +104,7 @@ extension AppReducer {
     }
 
     static func detailKey(_ state: inout AppState, _ d: PostDetail, _ key: Key) -> [AppEffect] {
+        if let effects = sendQueueKey(&state, d, key) { return effects }
         var d = d
         defer { if case .detail = state.post.mode { state.post.mode = .detail(d) } }
         switch key {
@@ -183,6 +184,7 @@ extension AppReducer {
     /// What the post feature's effects answered.
     static func apply(_ state: inout AppState, _ action: PostAction) -> [AppEffect] {
         switch action {
+        case .sendQueueChanged, .sendCancelled, .sendRetried: return sendQueue(&state, action)
         case .postLoaded(let id, let view, let sessionName, let listed):
             if case .detail(var d) = state.post.mode, d.postID == id {
                 guard let view else {
@@ -261,7 +263,7 @@ extension AppReducer {
             }
             state.post.mode = .empty
             let hadDraft = state.drafts.removeValue(forKey: sessionID) != nil
-            state.status = StatusLine("sent.", .success)
+            sayQueued(&state, postID: postID)
             state.pane = .sessions
             if state.sessions.open?.sessionID != sessionID { state.sessions.open = SessionFeed(sessionID: sessionID) }
             state.sessions.open?.selectWhenLoaded = postID

@@ -23,4 +23,7 @@ public enum PostEffect: Equatable, Sendable {
     case refreshPreview(String)
     /// Which members a post to this session would not reach where they read (the composer warns).
     case checkReach(sessionID: String)
+    /// The send queue's item: tried again now, or taken out (never sent).
+    case retrySend(item: Int64)
+    case cancelSend(item: Int64)
 }

@@ -2,8 +2,8 @@ import LinkstrDomain
 
 /// PgDn and PgUp in a feed move one screen of posts (they moved 5 while 16 were visible). Posts differ
 /// in height, so a screen is counted in rows, each post as tall as the feed draws it: a sender's header
-/// when the sender changes, the link, the page's title, the note, the clock warning, the reactions, and
-/// at least the thumbnail's box.
+/// when the sender changes, the link, the page's title, the note, the clock warning, the reactions, the
+/// send mark (queued, failed), and at least the thumbnail's box.
 enum FeedPaging {
     /// The rows of a thumbnail's box beside a feed post (the view's `ThumbnailBox.feedRows`).
     static let thumbnailRows = 3
@@ -20,6 +20,7 @@ enum FeedPaging {
         if let note = p.note, !note.isEmpty { rows += 1 }
         if p.datedAhead != nil { rows += 1 }
         if !view.reactions.isEmpty { rows += 1 }
+        if state.sendQueue.posts[p.id] != nil { rows += 1 }
         let listed = (feed.summary?.standing ?? .listed) == .listed
         if state.showsImages, listed, state.thumbnails[p.url] != nil { rows = max(rows, thumbnailRows) }
         if i == 0 || feed.posts[i - 1].post.author != p.author { rows += 2 }

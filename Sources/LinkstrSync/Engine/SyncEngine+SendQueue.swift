@@ -1,0 +1,217 @@
+import LinkstrDomain
+import LinkstrRelay
+import LinkstrStorage
+import NostrProtocol
+
+/// The drain's state: one pass at a time, a kick during a pass asks for another, one timer for the
+/// next item whose wait ends.
+struct SendQueueState {
+    var pass: Task<Void, Never>?
+    var again = false
+    var wake: Task<Void, Never>?
+    var sending: Int64?
+    var holdAfterDays = SendQueuePolicy.defaultHoldAfterDays
+    /// Accepted since the last news, and failed for good (their reasons).
+    var sentThatWaited = 0
+    var newlyFailed = [String]()
+    /// Over this engine's life (`sync --json`).
+    var sent = 0
+    var failed = 0
+    /// The last news given: a pass that changed nothing says nothing.
+    var lastNews: SendQueueNews?
+    /// What each item is (sealed in the store: read once per item, for the news).
+    var actions = [Int64: QueuedAction]()
+}
+
+/// The sealed send queue (issue 49): the user's action is applied here and queued in one transaction
+/// (`enqueue`), and returns at once; a pass publishes what is due, oldest first and in order per session
+/// (`SendQueuePolicy.due`), with the events built at queueing (a retry sends the same ids). Accepted: the
+/// item leaves the queue, inbox delivery starts as for a direct send, follow-ups (a NIP-09 request) go
+/// best effort. Refused for good (`invalid:`…): failed, with the reason. Anything else: tried again after
+/// the backoff. Passes start at a kick (a send, a relay connecting, a timer, `drainSendQueue`).
+extension SyncEngine {
+    /// `config.toml`'s `queue_hold_after_days` (0: never hold).
+    public func setQueueHold(days: Int) { sendQueue.holdAfterDays = max(0, days) }
+
+    /// Applies the action here and queues its events; the answer comes at once. `followUps`: best-effort
+    /// events signed now and sent once the action was accepted. `drain`: start a pass now (the CLI's
+    /// `--queue` leaves the item to the next command that connects).
+    public func enqueue(_ rumors: [OutboundRumor], action: QueuedAction, sessionID: String, postID: String? = nil,
+                        followUps: [UnsignedEventTemplate] = [], drain: Bool = true) throws -> (sent: [SentRumor], item: Int64) {
+        let now = clock()
+        let batch = try OutboxBatch.seal(rumors, identity: identity, now: now, random: random, cache: keyCache)
+        let wraps = batch.wraps.map { w in ProcessedWrap(id: w.id.hex, createdAt: isAddressedToUs(w) ? w.createdAt : nil) }
+        let send = QueuedSend(action: action, sessionID: sessionID, postID: postID ?? batch.startedPosts.first, events: batch.wraps,
+                              rumors: batch.sent.map { QueuedSend.Rumor(rumorID: $0.rumorID, wrapIDs: $0.wrapIDs) },
+                              startedPosts: batch.startedPosts,
+                              followUps: followUps.map { $0.event(author: identity.publicKey).signed(with: identity, random: random) })
+        let item = try store.enqueueSend(send, messages: batch.localMessages, wraps: wraps, now: now)
+        sendQueue.actions[item] = action
+        log.info("queued", metadata: ["item": "\(item)", "wraps": "\(batch.wraps.count)"])
+        if drain {
+            scheduleProfileRefresh()
+            kickSendQueue()
+        } else {
+            announceSendQueue()
+        }
+        return (batch.sent, item)
+    }
+
+    /// Starts a pass (or asks the running one for another).
+    public func kickSendQueue() {
+        if sendQueue.pass != nil { sendQueue.again = true; return }
+        sendQueue.pass = Task { [weak self] in await self?.runPasses() }
+    }
+
+    /// Runs passes until one ends with nothing more due now; returns when the queue is drained as far as
+    /// the relays allow (the CLI's `sync` and a direct send wait for it).
+    public func drainSendQueue() async {
+        kickSendQueue()
+        await sendQueue.pass?.value
+    }
+
+    private func runPasses() async {
+        repeat {
+            sendQueue.again = false
+            await pass()
+        } while sendQueue.again && !Task.isCancelled
+        sendQueue.pass = nil
+        announceSendQueue()
+    }
+
+    private func pass() async {
+        guard let items = read("the send queue", { try store.sendQueue() }) else { return }
+        let now = clock(), hold = sendQueue.holdAfterDays
+        let due = SendQueuePolicy.due(items, now: now, holdAfterDays: hold)
+        scheduleWake(SendQueuePolicy.nextWake(items, now: now, holdAfterDays: hold), now: now)
+        guard !due.isEmpty, !Task.isCancelled else { return }
+        if let error = await pool.untilWritable() {
+            log.info("send queue waits", metadata: ["items": "\(due.count)", "why": "\(error)"])
+            return
+        }
+        for (n, item) in due.enumerated() where !Task.isCancelled {
+            // Said per item while the queue is short; every 25th of a long one (each news reads the queue).
+            let announce = items.count <= 50 || n % 25 == 0
+            let went = await publishQueued(item, announce: announce)
+            if !went { break }
+            // Each session's next item is due once this one went: look again after this pass.
+            sendQueue.again = true
+        }
+    }
+
+    /// One item: true when the relays answered it (accepted, or refused for good); false when the network
+    /// is what stopped it (the pass ends; a relay connecting kicks the next).
+    private func publishQueued(_ item: SendQueuePolicy.Item, announce: Bool) async -> Bool {
+        guard let found = read("a queued send", { try store.queuedSend(item.id) }), let send = found else { return true }
+        sendQueue.sending = item.id
+        outbox.published(send.events)
+        if announce { announceSendQueue() }
+        defer { sendQueue.sending = nil }
+        switch await pool.publish(send.events, Self.publishTimeout, false) {
+        case .success(let receipt):
+            write("the sent item") { try store.queuedSendDelivered(item.id) }
+            sendQueue.actions[item.id] = nil
+            sendQueue.sent += 1
+            sendQueue.sentThatWaited += 1
+            log.info("queued item sent", metadata: ["item": "\(item.id)", "attempts": "\(item.attempts + 1)"])
+            startInboxDelivery(Self.batch(of: send, me: me), receipt: receipt)
+            if !send.followUps.isEmpty {
+                // Best effort: never undoes the action; what relays kept is said once they answered.
+                let pool = self.pool, events = send.followUps, sink = updateSink
+                Task {
+                    let report: BestEffortReport
+                    switch await pool.publish(events, .seconds(8), true) {
+                    case .failure(let error): report = BestEffortReport(refusedBy: [:], unsent: error.description)
+                    case .success(let receipt): report = BestEffortReport(refusedBy: receipt.refusedBy, unsent: nil)
+                    }
+                    let kept = send.action == .sessionDelete ? "copies of its posts' sealed envelopes" : "a copy of its sealed envelope"
+                    let lines = report.deletionLines(kept: kept)
+                    if !lines.isEmpty { sink.yield(.deletionAnswered(action: send.action, sessionID: send.sessionID, postID: send.postID, lines: lines)) }
+                }
+            }
+            // Applied when queued: the news (`announceSendQueue`) is this action's only later answer.
+            return true
+        case .failure(let error):
+            let words = error.description
+            let permanent: Bool
+            switch error {
+            case .rejected(let why): permanent = SendQueuePolicy.isPermanent(why)
+            case .tooLarge: permanent = true
+            default: permanent = false
+            }
+            let next = clock() + SendQueuePolicy.delay(afterAttempts: item.attempts + 1)
+            write("a send's attempt") { try store.queuedSendAttemptFailed(item.id, reason: words, failed: permanent, nextAt: next) }
+            log.info("queued item not sent", metadata: ["item": "\(item.id)", "permanent": "\(permanent)"])
+            if permanent {
+                sendQueue.failed += 1
+                sendQueue.newlyFailed.append(words)
+                return true
+            }
+            if case .rejected = error { return true }  // refused for now (rate-limited…): the others may go
+            return false
+        }
+    }
+
+    /// The batch a direct send would have had, for inbox delivery: each wrap to the member it names.
+    static func batch(of send: QueuedSend, me: Pubkey) -> OutboxBatch {
+        var byRecipient = [Pubkey: [NostrEvent]]()
+        for event in send.events where event.kind == NIP59.giftWrapKind {
+            if let p = event.tagValues("p").first, p != me { byRecipient[p, default: []].append(event) }
+        }
+        return OutboxBatch(wraps: send.events, sent: send.rumors.map { SentRumor(rumorID: $0.rumorID, wrapIDs: $0.wrapIDs) },
+                           localMessages: [], startedPosts: send.startedPosts, wrapsByRecipient: byRecipient)
+    }
+
+    private func scheduleWake(_ at: Int64?, now: Int64) {
+        sendQueue.wake?.cancel()
+        sendQueue.wake = nil
+        guard let at else { return }
+        let sleep = self.sleep
+        sendQueue.wake = Task { [weak self] in
+            await sleep(.seconds(max(1, at - now)))
+            guard !Task.isCancelled else { return }
+            await self?.kickSendQueue()
+        }
+    }
+
+    /// The queue as it stands, to the front ends.
+    func announceSendQueue() {
+        guard let items = read("the send queue", { try store.sendQueue() }) else { return }
+        let reasons = items.contains { $0.state == .failed } ? (read("the send failures", { try store.failedSendReasons() }) ?? [:]) : [:]
+        for item in items where item.postID != nil && sendQueue.actions[item.id] == nil {
+            if let send = read("a queued send", { try store.queuedSend(item.id) }) ?? nil { sendQueue.actions[item.id] = send.action }
+        }
+        let news = SendQueueNews.make(items, reasons: reasons, actions: sendQueue.actions, sending: sendQueue.sending, now: clock(),
+                                      holdAfterDays: sendQueue.holdAfterDays, sent: sendQueue.sentThatWaited, newlyFailed: sendQueue.newlyFailed)
+        sendQueue.sentThatWaited = 0
+        sendQueue.newlyFailed = []
+        guard news != sendQueue.lastNews || news.sent > 0 else { return }
+        sendQueue.lastNews = news
+        updateSink.yield(.sendQueue(news))
+    }
+
+    /// Takes an item out (never published), unless it is on the wire this moment.
+    public func cancelQueued(_ id: Int64) throws -> QueuedSend {
+        if sendQueue.sending == id { throw SendQueueError.inFlight(id) }
+        let send = try store.cancelQueuedSend(id)
+        sendQueue.actions[id] = nil
+        announceSendQueue()
+        return send
+    }
+
+    /// Tries one item (or all) again now; how many.
+    public func retryQueued(_ id: Int64?) throws -> Int {
+        let n = try store.retryQueuedSends(id)
+        kickSendQueue()
+        return n
+    }
+
+    /// What this engine's passes did: sent, failed for good.
+    public var sendQueueTotals: (sent: Int, failed: Int) { (sendQueue.sent, sendQueue.failed) }
+
+    func stopSendQueue() {
+        sendQueue.pass?.cancel()
+        sendQueue.wake?.cancel()
+        sendQueue.wake = nil
+    }
+}
