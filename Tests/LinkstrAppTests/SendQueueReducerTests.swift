@@ -36,7 +36,7 @@ final class SendQueueReducerTests: XCTestCase {
             $0.sendQueue = SendQueueNews(sent: 1)
             $0.justSent = ["p2"]
             $0.saidQueuedOffline = false
-            $0.status = StatusLine("sent the post that waited.", .success)
+            $0.status = StatusLine("sent 1 that waited.", .success)
         }
     }
 

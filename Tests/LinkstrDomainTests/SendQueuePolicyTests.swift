@@ -61,4 +61,13 @@ final class SendQueuePolicyTests: XCTestCase {
         XCTAssertEqual(news.counts, SendQueuePolicy.Counts(waiting: 4, failed: 2, held: 0))
         XCTAssertEqual(news.sent, 2)
     }
+
+    func testTheDoctorMentionsWhatWaitedOverAnHourAndWhatFailed() {
+        let now: Int64 = 1_000_000
+        XCTAssertNil(SendQueuePolicy.doctorWords([item(1, "S", createdAt: now - 3_000)], now: now), "under an hour: not worth a word")
+        XCTAssertEqual(SendQueuePolicy.doctorWords([item(1, "S", createdAt: now - 7_300), item(2, "S", createdAt: now - 3_700), item(3, "T", .failed)], now: now),
+                       "send queue: 2 items have waited to be sent for over an hour (the oldest 2 h): no relay of yours took them; 1 item was refused for good (`linkstr queue list`, `linkstr queue retry --now`).")
+        XCTAssertEqual(SendQueuePolicy.doctorWords([item(1, "S", createdAt: now - 3 * 86_400)], now: now),
+                       "send queue: 1 item has waited to be sent for over an hour (the oldest 3 days): no relay of yours took it (`linkstr queue list`, `linkstr queue retry --now`).")
+    }
 }

@@ -141,6 +141,7 @@ final class SendQueueTests: XCTestCase {
         XCTAssertTrue((left[0]["last_reason"] as? String ?? "").contains("invalid: this event is not allowed here"), "\(left)")
         let onRelay = try RustNostrPeer.query(relay: relay.url, filter: ["ids": items[1]["events"] as! [String]])
         XCTAssertEqual(onRelay.count, 1, "the good post went (its self-copy; no other member)")
+        XCTAssertTrue(try a.ok(["doctor"]).out.contains("send queue: 1 item was refused for good"))
         // A failed item waits for the user: a sync does not try it again.
         let quiet = try a.ok(["sync", "--json"]).json() as! [String: Any]
         XCTAssertEqual(quiet["queue_sent"] as? Int, 0)

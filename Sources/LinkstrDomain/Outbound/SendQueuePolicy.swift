@@ -102,6 +102,22 @@ public enum SendQueuePolicy {
         public var isEmpty: Bool { waiting == 0 && failed == 0 }
     }
 
+    /// How long an item waits before `linkstr doctor` mentions it.
+    public static let longWait: Int64 = 3_600
+
+    /// The doctor's word on the queue (nil: nothing waited long, nothing failed).
+    public static func doctorWords(_ items: [Item], now: Int64) -> String? {
+        let long = items.filter { $0.state == .queued && now - $0.createdAt > longWait }
+        let failed = items.filter { $0.state == .failed }.count
+        var parts = [String]()
+        if let oldest = long.map(\.createdAt).min() {
+            let hours = (now - oldest) / 3_600
+            parts.append("\(long.count) item\(long.count == 1 ? " has" : "s have") waited to be sent for over an hour (the oldest \(hours < 48 ? "\(hours) h" : "\(hours / 24) days")): no relay of yours took \(long.count == 1 ? "it" : "them")")
+        }
+        if failed > 0 { parts.append("\(failed) item\(failed == 1 ? " was" : "s were") refused for good") }
+        return parts.isEmpty ? nil : "send queue: " + parts.joined(separator: "; ") + " (`linkstr queue list`, `linkstr queue retry --now`)."
+    }
+
     public static func counts(_ items: [Item], now: Int64, holdAfterDays: Int) -> Counts {
         var c = Counts()
         for item in items {
@@ -158,6 +174,8 @@ public enum SendQueueError: Error, Equatable, Sendable, CustomStringConvertible 
 public enum PostSendState: Equatable, Sendable {
     /// Not yet accepted anywhere.
     case queued
+    /// Older than the hold: waits for the user's yes (retry) before it goes.
+    case held
     /// Being published now.
     case sending
     /// Refused by every relay for good, in their words.
@@ -202,7 +220,8 @@ public struct SendQueueNews: Equatable, Sendable {
             let state: PostSendState
             switch item.state {
             case .failed: state = .failed(reasons[item.id] ?? "refused")
-            case .queued: state = item.id == sending ? .sending : .queued
+            case .queued:
+                state = item.id == sending ? .sending : SendQueuePolicy.isHeld(item, now: now, holdAfterDays: holdAfterDays) ? .held : .queued
             }
             // The first item of a post is what its mark says, unless a later one failed for good.
             if let mark = news.posts[post], mark.state.isFailed || !state.isFailed { continue }

@@ -48,11 +48,11 @@ extension SyncEngine {
         let item = try store.enqueueSend(send, messages: batch.localMessages, wraps: wraps, now: now)
         sendQueue.actions[item] = action
         log.info("queued", metadata: ["item": "\(item)", "wraps": "\(batch.wraps.count)"])
+        // Said at once (the marks, the counts); the pass may wait for a relay a while.
+        announceSendQueue()
         if drain {
             scheduleProfileRefresh()
             kickSendQueue()
-        } else {
-            announceSendQueue()
         }
         return (batch.sent, item)
     }
@@ -81,6 +81,7 @@ extension SyncEngine {
 
     private func pass() async {
         guard let items = read("the send queue", { try store.sendQueue() }) else { return }
+        if !items.isEmpty { announceSendQueue() }
         let now = clock(), hold = sendQueue.holdAfterDays
         let due = SendQueuePolicy.due(items, now: now, holdAfterDays: hold)
         scheduleWake(SendQueuePolicy.nextWake(items, now: now, holdAfterDays: hold), now: now)

@@ -19,10 +19,21 @@ struct DoctorCommand: LinkstrCommand {
         let ctx = try CLIContext(global)
         let (key, store) = try ctx.account()
         let report = try await ctx.withActions(key, store) { try await DeliveryDoctor(actions: $0).run(session: sessionID) }
+        // What waits to be sent (issue 49): said when it waited over an hour or was refused for good.
+        let queue = try store.sendQueue()
         if global.json {
-            printLine(Output.json(Self.json(report)))
+            guard case .object(var fields) = Self.json(report) else { return }
+            let long = queue.filter { $0.state == .queued && ctx.now - $0.createdAt > SendQueuePolicy.longWait }
+            fields.members.append(("queue", .object(JSONObject([
+                ("waiting", .integer(Int64(queue.filter { $0.state == .queued }.count))),
+                ("waiting_over_an_hour", .integer(Int64(long.count))),
+                ("failed", .integer(Int64(queue.filter { $0.state == .failed }.count))),
+                ("oldest_seconds", queue.map(\.createdAt).min().map { .integer(max(0, ctx.now - $0)) } ?? .null),
+            ]))))
+            printLine(Output.json(.object(fields)))
         } else {
             for line in report.lines(width: 80, measure: DisplayWidth.of) { printLine(line) }
+            if let words = SendQueuePolicy.doctorWords(queue, now: ctx.now) { printLine(words) }
         }
     }
 

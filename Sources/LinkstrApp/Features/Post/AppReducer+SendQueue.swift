@@ -37,7 +37,7 @@ extension AppReducer {
             } else if news.sent > 0 {
                 if state.saidQueuedOffline && news.counts.waiting == 0 {
                     state.saidQueuedOffline = false
-                    state.status = StatusLine("sent \(news.sent == 1 ? "the post" : "\(news.sent) items") that waited.", .success)
+                    state.status = StatusLine("sent \(news.sent) that waited.", .success)
                 } else if !state.awaitingSend.intersection(gone).isEmpty {
                     state.status = StatusLine("sent.", .success)
                 }
@@ -95,6 +95,7 @@ extension AppReducer {
         let what = mark.action == .post ? "" : " (\(mark.action.words))"
         switch mark.state {
         case .queued: return "waiting to send" + what
+        case .held: return "held" + what + ": queued long ago (queue_hold_after_days), it goes only when you say so"
         case .sending: return "sending" + what + "…"
         case .failed(let why): return "not sent" + what + ": " + DisplayText.singleLine(why)
         }
