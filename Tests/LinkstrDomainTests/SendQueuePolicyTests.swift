@@ -26,26 +26,30 @@ final class SendQueuePolicyTests: XCTestCase {
         XCTAssertFalse(SendQueuePolicy.isPermanent("ws://invalid:8080 refused it: no reason given"), "the relay's address is not its words")
     }
 
-    func testPerSessionOnlyTheOldestQueuedItemIsDueAndOnlyOnceItsWaitIsOver() {
+    func testPerSessionItemsGoInOrderAndOnlyOnceTheirWaitIsOver() {
         let now: Int64 = 2_000_000
         let items = [item(1, "S"), item(2, "S"), item(3, "T", nextAt: now + 5), item(4, "T"), item(5, ""), item(6, ""),
                      item(7, "U", .failed), item(8, "U")]
-        XCTAssertEqual(SendQueuePolicy.due(items, now: now, holdAfterDays: 30).map(\.id), [1, 5, 6, 8],
+        XCTAssertEqual(SendQueuePolicy.chains(items, now: now, holdAfterDays: 30).map { $0[0].id }, [1, 5, 6, 8],
                        "S's second waits for its first; T's first waits 5 s and holds T's second; items of no session go alone; a failed item holds nothing")
         XCTAssertEqual(SendQueuePolicy.nextWake(items, now: now, holdAfterDays: 30), now + 5)
-        XCTAssertEqual(SendQueuePolicy.due(items.reversed(), now: now, holdAfterDays: 30).map(\.id), [1, 5, 6, 8], "by id, whatever the order read")
+        XCTAssertEqual(SendQueuePolicy.chains(items.reversed(), now: now, holdAfterDays: 30).map { $0[0].id }, [1, 5, 6, 8], "by id, whatever the order read")
+        // Chains: each session's due items in order, up to the first that must wait.
+        let more = items + [item(9, "S"), item(10, "T"), item(11, "U", nextAt: now + 1), item(12, "U")]
+        XCTAssertEqual(SendQueuePolicy.chains(more, now: now, holdAfterDays: 30).map { $0.map(\.id) }, [[1, 2, 9], [5], [6], [8]],
+                       "T waits behind its 3; U's 11 waits, and 12 behind it")
     }
 
     func testAnItemOlderThanTheHoldWaitsForAYesAndHoldsItsSession() {
         let now: Int64 = 10_000_000
         let old = item(1, "S", createdAt: now - 31 * 86_400), after = item(2, "S", createdAt: now)
         XCTAssertTrue(SendQueuePolicy.isHeld(old, now: now, holdAfterDays: 30))
-        XCTAssertEqual(SendQueuePolicy.due([old, after], now: now, holdAfterDays: 30).map(\.id), [])
+        XCTAssertEqual(SendQueuePolicy.chains([old, after], now: now, holdAfterDays: 30).flatMap { $0.map(\.id) }, [])
         XCTAssertNil(SendQueuePolicy.nextWake([old, after], now: now, holdAfterDays: 30))
         XCTAssertEqual(SendQueuePolicy.counts([old, after], now: now, holdAfterDays: 30), SendQueuePolicy.Counts(waiting: 2, failed: 0, held: 1))
         let approved = item(1, "S", createdAt: now - 31 * 86_400, approved: true)
-        XCTAssertEqual(SendQueuePolicy.due([approved, after], now: now, holdAfterDays: 30).map(\.id), [1])
-        XCTAssertEqual(SendQueuePolicy.due([old, after], now: now, holdAfterDays: 0).map(\.id), [1], "0: never hold")
+        XCTAssertEqual(SendQueuePolicy.chains([approved, after], now: now, holdAfterDays: 30).flatMap { $0.map(\.id) }, [1, 2])
+        XCTAssertEqual(SendQueuePolicy.chains([old, after], now: now, holdAfterDays: 0).flatMap { $0.map(\.id) }, [1, 2], "0: never hold")
     }
 
     func testTheNewsMarksEachPostByItsFirstItemUnlessALaterOneFailed() {

@@ -64,20 +64,24 @@ public enum SendQueuePolicy {
         holdAfterDays > 0 && !item.approved && item.state == .queued && now - item.createdAt > Int64(holdAfterDays) * 86_400
     }
 
-    /// The items to publish now, oldest first: per session only the oldest item still queued (a post
-    /// never goes before its session's create or a member change it depends on), and only once its
-    /// wait is over. A failed item does not hold back the ones after it (they were valid on their own
-    /// when made); a held one does (what came after it in the session depends on it).
-    public static func due(_ items: [Item], now: Int64, holdAfterDays: Int) -> [Item] {
-        var blocked = Set<String>(), due = [Item]()
+    /// What may go now, as chains: per session, its queued items in order from the oldest, as long as each
+    /// is due (its wait over, not held); an item of no session is a chain alone. A chain is published in
+    /// order, so a post never goes before its session's create or a member change it depends on. A failed
+    /// item holds nothing back (the ones after it were valid on their own when made); a held or waiting
+    /// one holds back the rest of its session.
+    public static func chains(_ items: [Item], now: Int64, holdAfterDays: Int) -> [[Item]] {
+        var order = [String](), chains = [String: [Item]](), stopped = Set<String>()
         for item in items.sorted(by: { $0.id < $1.id }) where item.state == .queued {
             let key = item.sessionID.isEmpty ? "#\(item.id)" : item.sessionID
-            guard !blocked.contains(key) else { continue }
-            blocked.insert(key)
-            if isHeld(item, now: now, holdAfterDays: holdAfterDays) || item.nextAt > now { continue }
-            due.append(item)
+            guard !stopped.contains(key) else { continue }
+            if isHeld(item, now: now, holdAfterDays: holdAfterDays) || item.nextAt > now {
+                stopped.insert(key)
+                continue
+            }
+            if chains[key] == nil { order.append(key) }
+            chains[key, default: []].append(item)
         }
-        return due
+        return order.compactMap { chains[$0] }
     }
 
     /// When the next item becomes due (nil: nothing waits on time).

@@ -83,55 +83,75 @@ extension SyncEngine {
         guard let items = read("the send queue", { try store.sendQueue() }) else { return }
         if !items.isEmpty { announceSendQueue() }
         let now = clock(), hold = sendQueue.holdAfterDays
-        let due = SendQueuePolicy.due(items, now: now, holdAfterDays: hold)
         scheduleWake(SendQueuePolicy.nextWake(items, now: now, holdAfterDays: hold), now: now)
-        guard !due.isEmpty, !Task.isCancelled else { return }
+        let chains = SendQueuePolicy.chains(items, now: now, holdAfterDays: hold)
+        guard !chains.isEmpty, !Task.isCancelled else { return }
         if let error = await pool.untilWritable() {
-            log.info("send queue waits", metadata: ["items": "\(due.count)", "why": "\(error)"])
+            log.info("send queue waits", metadata: ["chains": "\(chains.count)", "why": "\(error)"])
             return
         }
-        for (n, item) in due.enumerated() where !Task.isCancelled {
-            // Said per item while the queue is short; every 25th of a long one (each news reads the queue).
-            let announce = items.count <= 50 || n % 25 == 0
-            let went = await publishQueued(item, announce: announce)
-            if !went { break }
-            // Each session's next item is due once this one went: look again after this pass.
-            sendQueue.again = true
+        let long = items.count > 50
+        for chain in chains {
+            var rest = chain[...]
+            while let first = rest.first, !Task.isCancelled {
+                // Several in one batch (pipelined, in order on each connection); one that is refused
+                // makes its batch go item by item, so the refusal is the right item's.
+                let batch = Array(rest.prefix(Self.queueBatch))
+                if batch.count > 1, await publishQueued(batch, announce: !long) {
+                    rest = rest.dropFirst(batch.count)
+                    continue
+                }
+                switch await publishQueued(first, announce: !long) {
+                case .went: rest = rest.dropFirst()
+                case .refusedForNow: rest = []  // the rest of this session waits behind it
+                case .networkAway: return
+                }
+            }
+        }
+        // Items that failed for now were given a later try: the timer follows them. (A send during the
+        // pass asked for another pass itself: `kickSendQueue`.)
+        if let left = read("the send queue", { try store.sendQueue() }) {
+            scheduleWake(SendQueuePolicy.nextWake(left, now: clock(), holdAfterDays: hold), now: clock())
         }
     }
 
-    /// One item: true when the relays answered it (accepted, or refused for good); false when the network
-    /// is what stopped it (the pass ends; a relay connecting kicks the next).
-    private func publishQueued(_ item: SendQueuePolicy.Item, announce: Bool) async -> Bool {
-        guard let found = read("a queued send", { try store.queuedSend(item.id) }), let send = found else { return true }
+    /// Items published together at most (pipelined on each connection, in order).
+    static let queueBatch = 25
+
+    /// A batch of one session's items in one publish: true when every event was accepted (each item is
+    /// then sent); false changes nothing (the caller goes item by item).
+    private func publishQueued(_ items: [SendQueuePolicy.Item], announce: Bool) async -> Bool {
+        var sends = [(SendQueuePolicy.Item, QueuedSend)]()
+        for item in items {
+            guard let found = read("a queued send", { try store.queuedSend(item.id) }), let send = found else { return false }
+            sends.append((item, send))
+        }
+        let events = sends.flatMap(\.1.events)
+        outbox.published(events)
+        sendQueue.sending = items.first?.id
+        if announce { announceSendQueue() }
+        defer { sendQueue.sending = nil }
+        guard case .success(let receipt) = await pool.publish(events, Self.publishTimeout, false) else { return false }
+        for (item, send) in sends { delivered(item, send, receipt) }
+        return true
+    }
+
+    enum QueuedOutcome { case went, refusedForNow, networkAway }
+
+    /// One item: `went` when the relays answered it (accepted, or refused for good: failed, with the
+    /// reason); `refusedForNow` when every relay refused it for a reason that may pass (its session waits
+    /// behind it); `networkAway` when the network stopped it (the pass ends; a relay connecting kicks the
+    /// next).
+    private func publishQueued(_ item: SendQueuePolicy.Item, announce: Bool) async -> QueuedOutcome {
+        guard let found = read("a queued send", { try store.queuedSend(item.id) }), let send = found else { return .went }
         sendQueue.sending = item.id
         outbox.published(send.events)
         if announce { announceSendQueue() }
         defer { sendQueue.sending = nil }
         switch await pool.publish(send.events, Self.publishTimeout, false) {
         case .success(let receipt):
-            write("the sent item") { try store.queuedSendDelivered(item.id) }
-            sendQueue.actions[item.id] = nil
-            sendQueue.sent += 1
-            sendQueue.sentThatWaited += 1
-            log.info("queued item sent", metadata: ["item": "\(item.id)", "attempts": "\(item.attempts + 1)"])
-            startInboxDelivery(Self.batch(of: send, me: me), receipt: receipt)
-            if !send.followUps.isEmpty {
-                // Best effort: never undoes the action; what relays kept is said once they answered.
-                let pool = self.pool, events = send.followUps, sink = updateSink
-                Task {
-                    let report: BestEffortReport
-                    switch await pool.publish(events, .seconds(8), true) {
-                    case .failure(let error): report = BestEffortReport(refusedBy: [:], unsent: error.description)
-                    case .success(let receipt): report = BestEffortReport(refusedBy: receipt.refusedBy, unsent: nil)
-                    }
-                    let kept = send.action == .sessionDelete ? "copies of its posts' sealed envelopes" : "a copy of its sealed envelope"
-                    let lines = report.deletionLines(kept: kept)
-                    if !lines.isEmpty { sink.yield(.deletionAnswered(action: send.action, sessionID: send.sessionID, postID: send.postID, lines: lines)) }
-                }
-            }
-            // Applied when queued: the news (`announceSendQueue`) is this action's only later answer.
-            return true
+            delivered(item, send, receipt)
+            return .went
         case .failure(let error):
             let words = error.description
             let permanent: Bool
@@ -146,10 +166,33 @@ extension SyncEngine {
             if permanent {
                 sendQueue.failed += 1
                 sendQueue.newlyFailed.append(words)
-                return true
+                return .went
             }
-            if case .rejected = error { return true }  // refused for now (rate-limited…): the others may go
-            return false
+            if case .rejected = error { return .refusedForNow }
+            return .networkAway
+        }
+    }
+
+    /// Accepted: the item leaves the queue; inbox delivery and the follow-ups start as for a direct send.
+    private func delivered(_ item: SendQueuePolicy.Item, _ send: QueuedSend, _ receipt: PublishReceipt) {
+        write("the sent item") { try store.queuedSendDelivered(item.id) }
+        sendQueue.actions[item.id] = nil
+        sendQueue.sent += 1
+        sendQueue.sentThatWaited += 1
+        log.debug("queued item sent", metadata: ["item": "\(item.id)", "attempts": "\(item.attempts + 1)"])
+        startInboxDelivery(Self.batch(of: send, me: me), receipt: receipt)
+        guard !send.followUps.isEmpty else { return }
+        // Best effort: never undoes the action; what relays kept is said once they answered.
+        let pool = self.pool, events = send.followUps, sink = updateSink
+        Task {
+            let report: BestEffortReport
+            switch await pool.publish(events, .seconds(8), true) {
+            case .failure(let error): report = BestEffortReport(refusedBy: [:], unsent: error.description)
+            case .success(let receipt): report = BestEffortReport(refusedBy: receipt.refusedBy, unsent: nil)
+            }
+            let kept = send.action == .sessionDelete ? "copies of its posts' sealed envelopes" : "a copy of its sealed envelope"
+            let lines = report.deletionLines(kept: kept)
+            if !lines.isEmpty { sink.yield(.deletionAnswered(action: send.action, sessionID: send.sessionID, postID: send.postID, lines: lines)) }
         }
     }
 
