@@ -77,6 +77,27 @@ extension AccountActions {
         return Queued(item: queued.item, sessionID: sessionID, postID: nil)
     }
 
+    /// Follows `pubkey` when a relay answers (the follow list is edited then, on the newest list a relay
+    /// holds); the contact appears here once it went. Re-adding a contact only sets the alias, at once.
+    public func queueAddContact(_ pubkey: Pubkey, alias: String?, drain: Bool = true) async throws -> Queued? {
+        guard pubkey != me else { throw DomainError.message("that is your own key; contacts are other people.") }
+        if try store.contacts().contains(where: { $0.pubkey == pubkey }) {
+            if let alias { _ = try await setAlias(pubkey, alias) }
+            return nil
+        }
+        let trimmed = alias?.trimmingWhitespace()
+        let item = try await engine().enqueueContactEdit(.contactAdd, pubkey: pubkey, alias: trimmed?.isEmpty == false ? trimmed : nil, drain: drain)
+        return Queued(item: item, sessionID: "", postID: nil)
+    }
+
+    /// Unfollows `pubkey` when a relay answers; their sessions stay in the list (at once, as without the queue).
+    public func queueRemoveContact(_ pubkey: Pubkey, drain: Bool = true) async throws -> Queued {
+        guard try store.contacts().contains(where: { $0.pubkey == pubkey }) else { throw DomainError.message("that key is not in your contacts.") }
+        try keepSessionsListed(createdBy: pubkey)
+        let item = try await engine().enqueueContactEdit(.contactRemove, pubkey: pubkey, alias: nil, drain: drain)
+        return Queued(item: item, sessionID: "", postID: nil)
+    }
+
     // MARK: the queue itself
 
     /// Every item, oldest first, opened.

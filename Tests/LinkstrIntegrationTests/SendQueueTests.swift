@@ -235,4 +235,39 @@ final class SendQueueTests: XCTestCase {
             XCTAssertEqual(try home.allPostIDs(session).sorted(), mine.sorted(), "each post once, everywhere")
         }
     }
+
+    /// A contact added and removed while the relay is down: each edit is made when it goes, on the newest
+    /// list the relay holds (never on a list built offline), and the contact appears once it went.
+    func testContactEditsQueuedOfflineAreMadeOnTheNewestListWhenTheyGo() throws {
+        let relay = try TestRelay()
+        defer { relay.stop() }
+        let a = try Home("queue-contacts", relays: [relay.url]), b = try Home("queue-contact-b", relays: [relay.url])
+        defer { a.remove(); b.remove() }
+        let (_, aHex) = try a.createIdentity()
+        let (bNpub, bHex) = try b.createIdentity()
+        relay.stop()
+        let added = try queued(a, ["contacts", "add", bNpub, "--alias", "Bob"])
+        XCTAssertNotNil(added["id"] as? Int)
+        let items = try queue(a)
+        XCTAssertEqual(items.map { $0["kind"] as? String }, ["contact-add"])
+        XCTAssertEqual(items.first?["contact"] as? String, bHex)
+        XCTAssertTrue(items.first?["session_id"] is NSNull)
+        XCTAssertEqual(try a.run(["read", "--queue", "nothing-such"]).status, 66, "read takes --queue (a missing id: 66, not a usage error)")
+
+        try relay.start()
+        let synced = try a.ok(["sync", "--json"]).json() as! [String: Any]
+        XCTAssertEqual(synced["queue_sent"] as? Int, 1, "\(synced)")
+        let contacts = try a.ok(["contacts", "list", "--json"]).json() as! [[String: Any]]
+        XCTAssertEqual(contacts.map { $0["pubkey"] as? String }, [bHex])
+        XCTAssertEqual(contacts.first?["alias"] as? String, "Bob")
+        let lists = try RustNostrPeer.query(relay: relay.url, filter: ["kinds": [3], "authors": [aHex]])
+        XCTAssertEqual(lists.count, 1)
+        XCTAssertTrue((lists.first?["tags"] as? [[String]] ?? []).contains(["p", bHex]))
+
+        _ = try queued(a, ["contacts", "remove", bNpub])
+        XCTAssertEqual((try a.ok(["contacts", "list", "--json"]).json() as! [[String: Any]]).count, 1, "removed once it went")
+        let again = try a.ok(["sync", "--json"]).json() as! [String: Any]
+        XCTAssertEqual(again["queue_sent"] as? Int, 1, "\(again)")
+        XCTAssertEqual((try a.ok(["contacts", "list", "--json"]).json() as! [[String: Any]]).count, 0)
+    }
 }

@@ -4,6 +4,8 @@ public enum FollowListRule {
     /// published again, this many times in all.
     public static let maxAttempts = 3
     public static let changedElsewhere = "contacts changed on another device. try again."
+    /// No relay answered which list is newest: an edit waits (it is never made on a guess).
+    public static let unavailable = "your contact list is unavailable: no relay answered in time. try again."
 
     /// NIP-01 order for replaceable events: the newer second wins; within one second the **lower**
     /// id. The exact current event applies again (it restores the tags' metadata).

@@ -45,6 +45,8 @@ public enum SendQueuePolicy {
         public let createdAt: Int64
         /// The user said yes to an old item (or retried it).
         public let approved: Bool
+        /// It belongs to a session (not a follow-list edit, whose chain is the person's).
+        public var isSession: Bool { !sessionID.isEmpty && !sessionID.hasPrefix("contacts:") }
         public init(id: Int64, sessionID: String, postID: String? = nil, state: ItemState, attempts: Int, nextAt: Int64, createdAt: Int64,
                     approved: Bool) {
             self.id = id; self.sessionID = sessionID; self.postID = postID; self.state = state; self.attempts = attempts
@@ -63,6 +65,9 @@ public enum SendQueuePolicy {
     public static func isHeld(_ item: Item, now: Int64, holdAfterDays: Int) -> Bool {
         holdAfterDays > 0 && !item.approved && item.state == .queued && now - item.createdAt > Int64(holdAfterDays) * 86_400
     }
+
+    /// The chain of a follow-list edit: edits of one person go in order (an add, then its removal).
+    public static func contactsChain(_ pubkey: String) -> String { "contacts:" + pubkey }
 
     /// What may go now, as chains: per session, its queued items in order from the oldest, as long as each
     /// is due (its wait over, not held); an item of no session is a chain alone. A chain is published in
@@ -144,6 +149,9 @@ public enum QueuedAction: String, Sendable, Equatable, CaseIterable, Codable {
     case sessionMembers = "session-members"
     case sessionRename = "session-rename"
     case sessionDelete = "session-delete"
+    /// An edit of our follow list, made on the newest list a relay holds when it goes (wire 2026 §7.1).
+    case contactAdd = "contact-add"
+    case contactRemove = "contact-remove"
 
     public var words: String {
         switch self {
@@ -154,6 +162,8 @@ public enum QueuedAction: String, Sendable, Equatable, CaseIterable, Codable {
         case .sessionMembers: return "member change"
         case .sessionRename: return "rename"
         case .sessionDelete: return "session delete"
+        case .contactAdd: return "new contact"
+        case .contactRemove: return "contact removal"
         }
     }
 }
@@ -219,7 +229,7 @@ public struct SendQueueNews: Equatable, Sendable {
                             now: Int64, holdAfterDays: Int, sent: Int = 0, newlyFailed: [String] = []) -> SendQueueNews {
         var news = SendQueueNews(counts: SendQueuePolicy.counts(items, now: now, holdAfterDays: holdAfterDays), sent: sent, newlyFailed: newlyFailed)
         for item in items.sorted(by: { $0.id < $1.id }) {
-            if !item.sessionID.isEmpty { news.sessions.insert(item.sessionID) }
+            if item.isSession { news.sessions.insert(item.sessionID) }
             guard let post = item.postID else { continue }
             let state: PostSendState
             switch item.state {

@@ -24,11 +24,20 @@ public struct QueuedSend: Equatable, Sendable {
     public let startedPosts: [String]
     /// Best-effort events published after the batch was accepted (a NIP-09 request), never retried.
     public let followUps: [NostrEvent]
+    /// A follow-list edit: no events are built for it here (the list is edited on the newest one a relay
+    /// holds when it goes, wire 2026 §7.1).
+    public let contact: ContactEdit?
+
+    public struct ContactEdit: Equatable, Sendable, Codable {
+        public let pubkey: String
+        public let alias: String?
+        public init(pubkey: String, alias: String?) { self.pubkey = pubkey; self.alias = alias }
+    }
 
     public init(action: QueuedAction, sessionID: String, postID: String?, events: [NostrEvent], rumors: [Rumor],
-                startedPosts: [String], followUps: [NostrEvent] = []) {
+                startedPosts: [String], followUps: [NostrEvent] = [], contact: ContactEdit? = nil) {
         self.action = action; self.sessionID = sessionID; self.postID = postID; self.events = events
-        self.rumors = rumors; self.startedPosts = startedPosts; self.followUps = followUps
+        self.rumors = rumors; self.startedPosts = startedPosts; self.followUps = followUps; self.contact = contact
     }
 
     private struct Record: Codable {
@@ -38,11 +47,12 @@ public struct QueuedSend: Equatable, Sendable {
         let rumors: [Rumor]
         let started: [String]
         let followUps: [String]
+        let contact: ContactEdit?
     }
 
     func encoded() throws -> String {
         let record = Record(action: action, postID: postID, events: events.map { $0.jsonString() }, rumors: rumors,
-                            started: startedPosts, followUps: followUps.map { $0.jsonString() })
+                            started: startedPosts, followUps: followUps.map { $0.jsonString() }, contact: contact)
         return String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
     }
 
@@ -51,7 +61,8 @@ public struct QueuedSend: Equatable, Sendable {
         do {
             return QueuedSend(action: record.action, sessionID: sessionID, postID: record.postID,
                               events: try record.events.map { try NostrEvent(json: $0) }, rumors: record.rumors,
-                              startedPosts: record.started, followUps: try record.followUps.map { try NostrEvent(json: $0) })
+                              startedPosts: record.started, followUps: try record.followUps.map { try NostrEvent(json: $0) },
+                              contact: record.contact)
         } catch {
             throw StorageError.corrupt("a queued send")
         }

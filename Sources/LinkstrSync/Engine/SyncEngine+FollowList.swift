@@ -24,7 +24,7 @@ extension SyncEngine {
         await subscribeFollowList()
         if followList.answered.isEmpty { await park(.followListAnswered, upTo: wait) }
         guard !followList.answered.isEmpty else {
-            throw DomainError.message("your contact list is unavailable: no relay answered in time. try again.")
+            throw DomainError.message(FollowListRule.unavailable)
         }
     }
 

@@ -57,6 +57,19 @@ extension SyncEngine {
         return (batch.sent, item)
     }
 
+    /// Queues an edit of our follow list (`contactAdd` with its alias, or `contactRemove`): it is made
+    /// when it goes, on the newest list a relay holds (`editContacts`), never on a list built offline.
+    public func enqueueContactEdit(_ action: QueuedAction, pubkey: Pubkey, alias: String?, drain: Bool = true) throws -> Int64 {
+        precondition(action == .contactAdd || action == .contactRemove, "a contact edit")
+        let send = QueuedSend(action: action, sessionID: SendQueuePolicy.contactsChain(pubkey), postID: nil, events: [], rumors: [], startedPosts: [],
+                              contact: QueuedSend.ContactEdit(pubkey: pubkey, alias: alias))
+        let item = try store.enqueueSend(send, messages: [], wraps: [], now: clock())
+        sendQueue.actions[item] = action
+        announceSendQueue()
+        if drain { kickSendQueue() }
+        return item
+    }
+
     /// Starts a pass (or asks the running one for another).
     public func kickSendQueue() {
         if sendQueue.pass != nil { sendQueue.again = true; return }
@@ -126,6 +139,8 @@ extension SyncEngine {
             guard let found = read("a queued send", { try store.queuedSend(item.id) }), let send = found else { return false }
             sends.append((item, send))
         }
+        // A follow-list edit is made when it goes, alone.
+        guard !sends.contains(where: { $0.1.contact != nil }) else { return false }
         let events = sends.flatMap(\.1.events)
         outbox.published(events)
         sendQueue.sending = items.first?.id
@@ -148,39 +163,78 @@ extension SyncEngine {
         outbox.published(send.events)
         if announce { announceSendQueue() }
         defer { sendQueue.sending = nil }
+        if let edit = send.contact {
+            switch await publishContactEdit(send.action, edit) {
+            case .success:
+                delivered(item, send, nil)
+                updateSink.yield(.contactsChanged)
+                return .went
+            case .failure(.publish(let error)): return attemptFailed(item, error)
+            case .failure(.listUnavailable):
+                // No relay said which list is newest: the network, not the edit; tried again later.
+                let next = clock() + SendQueuePolicy.delay(afterAttempts: item.attempts + 1)
+                write("a send's attempt") { try store.queuedSendAttemptFailed(item.id, reason: FollowListRule.unavailable, failed: false, nextAt: next) }
+                return .networkAway
+            }
+        }
         switch await pool.publish(send.events, Self.publishTimeout, false) {
         case .success(let receipt):
             delivered(item, send, receipt)
             return .went
-        case .failure(let error):
-            let words = error.description
-            let permanent: Bool
-            switch error {
-            case .rejected(let why): permanent = SendQueuePolicy.isPermanent(why)
-            case .tooLarge: permanent = true
-            default: permanent = false
-            }
-            let next = clock() + SendQueuePolicy.delay(afterAttempts: item.attempts + 1)
-            write("a send's attempt") { try store.queuedSendAttemptFailed(item.id, reason: words, failed: permanent, nextAt: next) }
-            log.info("queued item not sent", metadata: ["item": "\(item.id)", "permanent": "\(permanent)"])
-            if permanent {
-                sendQueue.failed += 1
-                sendQueue.newlyFailed.append(words)
-                return .went
-            }
-            if case .rejected = error { return .refusedForNow }
-            return .networkAway
+        case .failure(let error): return attemptFailed(item, error)
         }
     }
 
+    /// An attempt that did not go, classified: failed for good, refused for now, or the network.
+    private func attemptFailed(_ item: SendQueuePolicy.Item, _ error: PublishError) -> QueuedOutcome {
+        let words = error.description
+        let permanent: Bool
+        switch error {
+        case .rejected(let why): permanent = SendQueuePolicy.isPermanent(why)
+        case .tooLarge: permanent = true
+        default: permanent = false
+        }
+        let next = clock() + SendQueuePolicy.delay(afterAttempts: item.attempts + 1)
+        write("a send's attempt") { try store.queuedSendAttemptFailed(item.id, reason: words, failed: permanent, nextAt: next) }
+        log.info("queued item not sent", metadata: ["item": "\(item.id)", "permanent": "\(permanent)"])
+        if permanent {
+            sendQueue.failed += 1
+            sendQueue.newlyFailed.append(words)
+            return .went
+        }
+        if case .rejected = error { return .refusedForNow }
+        return .networkAway
+    }
+
+    enum ContactEditFailure: Error { case publish(PublishError), listUnavailable }
+
+    /// The queued follow-list edit, made now on the newest list (and the alias with it, or cleared).
+    private func publishContactEdit(_ action: QueuedAction, _ edit: QueuedSend.ContactEdit) async -> Result<Void, ContactEditFailure> {
+        let pubkey = edit.pubkey
+        do {
+            try await editContacts { keys in
+                action == .contactAdd ? (keys.contains(pubkey) ? keys : keys + [pubkey]) : keys.filter { $0 != pubkey }
+            }
+        } catch let error as PublishError {
+            return .failure(.publish(error))
+        } catch {
+            return .failure(.listUnavailable)
+        }
+        let alias: String? = action == .contactAdd ? edit.alias : nil
+        if action == .contactRemove || alias != nil {
+            write("the contact's alias") { try savePreference(.alias(pubkey: pubkey, name: alias)) }
+        }
+        return .success(())
+    }
+
     /// Accepted: the item leaves the queue; inbox delivery and the follow-ups start as for a direct send.
-    private func delivered(_ item: SendQueuePolicy.Item, _ send: QueuedSend, _ receipt: PublishReceipt) {
+    private func delivered(_ item: SendQueuePolicy.Item, _ send: QueuedSend, _ receipt: PublishReceipt?) {
         write("the sent item") { try store.queuedSendDelivered(item.id) }
         sendQueue.actions[item.id] = nil
         sendQueue.sent += 1
         sendQueue.sentThatWaited += 1
         log.debug("queued item sent", metadata: ["item": "\(item.id)", "attempts": "\(item.attempts + 1)"])
-        startInboxDelivery(Self.batch(of: send, me: me), receipt: receipt)
+        if let receipt { startInboxDelivery(Self.batch(of: send, me: me), receipt: receipt) }
         guard !send.followUps.isEmpty else { return }
         // Best effort: never undoes the action; what relays kept is said once they answered.
         let pool = self.pool, events = send.followUps, sink = updateSink

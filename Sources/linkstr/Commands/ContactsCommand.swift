@@ -12,11 +12,21 @@ struct ContactsCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "npub, nostr:npub…, nprofile (its relays are kept, to find their lists there) or hex.") var key: String
         @Option(help: "A private name for them: only your own devices can read it (synced encrypted to yourself).") var alias: String?
+        @Flag(help: "Queue the follow-list edit and return at once; it is made on the newest list a relay holds at the next sync (or in the app), and the contact appears then.")
+        var queue = false
 
         func execute() async throws {
             let pk = try PubkeyNormalizer.cliKey(key)
             let ctx = try CLIContext(global)
             let (me, store) = try ctx.account()
+            if queue {
+                let q = try await ctx.withActions(me, store) { actions -> AccountActions.Queued? in
+                    try actions.keepRelayHints(pk, from: key)
+                    return try await actions.queueAddContact(pk, alias: alias, drain: false)
+                }
+                if let q { return QueuedOutput.print(q, json: global.json, shown: (try? PublicKey(hex: pk))?.npub ?? pk) }
+                return Output.say((try? PublicKey(hex: pk))?.npub ?? pk, json: global.json, Output.key(pk) + [("alias", alias.map { .string($0) } ?? .null)])
+            }
             // Re-adding only updates the alias (no republish).
             try await ctx.withActions(me, store) {
                 try await $0.addContact(pk, alias: alias)
@@ -30,10 +40,15 @@ struct ContactsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Unfollow (publishes the follow list).")
         @OptionGroup var global: GlobalOptions
         @Argument var key: String
+        @Flag(help: "Queue the follow-list edit and return at once; it is made at the next sync (or in the app).") var queue = false
         func execute() async throws {
             guard let pk = PubkeyNormalizer.fromAnyForm(key) else { throw CLIError("that is not a public key.", .invalidInput) }
             let ctx = try CLIContext(global)
             let (me, store) = try ctx.account()
+            if queue {
+                let q = try await ctx.withActions(me, store) { try await $0.queueRemoveContact(pk, drain: false) }
+                return QueuedOutput.print(q, json: global.json, shown: nil)
+            }
             try await ctx.withActions(me, store) { try await $0.removeContact(pk) }
         }
     }

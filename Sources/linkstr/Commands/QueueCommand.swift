@@ -30,7 +30,8 @@ struct QueueCommand: AsyncParsableCommand {
             for e in entries {
                 let state = Self.state(e, now: ctx.now, hold: hold)
                 let reason = e.lastReason.map { " · " + DisplayText.singleLine($0) } ?? ""
-                printLine("\(e.item.id)\t\(e.send.sessionID.isEmpty ? "-" : e.send.sessionID)\t\(e.send.action.rawValue)\t\(state)\t"
+                let about = e.item.isSession ? e.send.sessionID : e.send.contact.map { (try? PublicKey(hex: $0.pubkey))?.npub ?? $0.pubkey } ?? "-"
+                printLine("\(e.item.id)\t\(about)\t\(e.send.action.rawValue)\t\(state)\t"
                           + "\(e.item.attempts) attempt\(e.item.attempts == 1 ? "" : "s")\t\(Self.age(ctx.now - e.item.createdAt))\(reason)")
             }
         }
@@ -41,7 +42,8 @@ struct QueueCommand: AsyncParsableCommand {
 
         static func json(_ e: SendQueueEntry, now: Int64, hold: Int) -> JSONValue {
             .object(JSONObject([
-                ("id", .integer(e.item.id)), ("session_id", e.send.sessionID.isEmpty ? .null : .string(e.send.sessionID)),
+                ("id", .integer(e.item.id)), ("session_id", e.item.isSession ? .string(e.send.sessionID) : .null),
+                ("contact", e.send.contact.map { .string($0.pubkey) } ?? .null),
                 ("post_id", e.send.postID.map { .string($0) } ?? .null), ("kind", .string(e.send.action.rawValue)),
                 ("state", .string(state(e, now: now, hold: hold))), ("attempts", .integer(Int64(e.item.attempts))),
                 ("last_reason", e.lastReason.map { .string(DisplayText.singleLine($0)) } ?? .null),

@@ -310,6 +310,8 @@ struct ReadCommand: LinkstrCommand {
     static let configuration = CommandConfiguration(commandName: "read", abstract: "Mark a post, or every post of a session, read.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "A post id or a session id.") var id: String
+    @Flag(help: "Accepted for scripts that pass --queue to every write: `read` never waits for relays (the read state goes out with the next command that connects, or the app).")
+    var queue = false
 
     func execute() async throws {
         let ctx = try CLIContext(global)
