@@ -48,8 +48,10 @@ public struct AppState: Equatable, Sendable {
     /// queue just said were sent (its news can come before the post's own answer).
     public var awaitingSend: Set<String> = []
     public var justSent: Set<String> = []
-    /// "queued" was said while no relay was reachable: "sent N that waited" follows.
+    /// Something waited while no relay was reachable (said when queued, or found at start): "sent N
+    /// that waited" follows, N counted since.
     public var saidQueuedOffline = false
+    public var sentThatWaited = 0
     /// Commands run from `:`, oldest first (kept sealed on disk: they may hold links).
     public var commandHistory: [String] = []
     /// While browsing the history with ↑/↓: the entry shown, and what was typed before.

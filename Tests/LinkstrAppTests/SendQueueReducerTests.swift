@@ -31,12 +31,26 @@ final class SendQueueReducerTests: XCTestCase {
         h.send(.post(.sendQueueChanged(waiting))) { $0.sendQueue = waiting }
         // One of two went: nothing said yet (the count in the tab bar says the rest).
         let half = SendQueueNews(counts: .init(waiting: 1), sessions: ["s1"], posts: ["p2": PostSendMark(item: 2, action: .post, state: .queued)], sent: 1)
-        h.send(.post(.sendQueueChanged(half))) { $0.sendQueue = half; $0.justSent = ["p1"] }
+        h.send(.post(.sendQueueChanged(half))) { $0.sendQueue = half; $0.justSent = ["p1"]; $0.sentThatWaited = 1 }
         h.send(.post(.sendQueueChanged(SendQueueNews(sent: 1)))) {
             $0.sendQueue = SendQueueNews(sent: 1)
             $0.justSent = ["p2"]
             $0.saidQueuedOffline = false
-            $0.status = StatusLine("sent 1 that waited.", .success)
+            $0.sentThatWaited = 0
+            $0.status = StatusLine("sent 2 that waited.", .success)
+        }
+    }
+
+    /// A queue left from an earlier run, found while no relay answers, is said once it went.
+    func testAQueueFoundAtStartIsSaidWhenItGoes() {
+        var h = ReducerHarness(F.feed(F.session("s1", "Films"), posts: []))
+        let left = SendQueueNews(counts: .init(waiting: 3), sessions: ["s1"])
+        h.send(.post(.sendQueueChanged(left))) { $0.sendQueue = left; $0.saidQueuedOffline = true }
+        h.state.settings.relays = [RelayRow(url: "wss://r", health: .connected)]
+        h.send(.post(.sendQueueChanged(SendQueueNews(sent: 3)))) {
+            $0.sendQueue = SendQueueNews(sent: 3)
+            $0.saidQueuedOffline = false
+            $0.status = StatusLine("sent 3 that waited.", .success)
         }
     }
 

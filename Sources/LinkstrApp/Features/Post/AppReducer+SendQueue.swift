@@ -28,6 +28,9 @@ extension AppReducer {
         case .sendQueueChanged(let news):
             let before = state.sendQueue
             state.sendQueue = news
+            // What waits while no relay answers (queued now, or left from an earlier run) is said once it went.
+            if news.counts.waiting > 0 && !relayReachable(state) { state.saidQueuedOffline = true }
+            if state.saidQueuedOffline { state.sentThatWaited += news.sent }
             // Posts that were marked and are no longer: sent (a cancel takes its own path).
             let gone = Set(before.posts.keys).subtracting(news.posts.keys)
             state.justSent = gone
@@ -36,8 +39,9 @@ extension AppReducer {
                 state.status = StatusLine("not sent: \(why) (r retries, x cancels, in the post)", .error)
             } else if news.sent > 0 {
                 if state.saidQueuedOffline && news.counts.waiting == 0 {
+                    state.status = StatusLine("sent \(state.sentThatWaited) that waited.", .success)
                     state.saidQueuedOffline = false
-                    state.status = StatusLine("sent \(news.sent) that waited.", .success)
+                    state.sentThatWaited = 0
                 } else if !state.awaitingSend.intersection(gone).isEmpty {
                     state.status = StatusLine("sent.", .success)
                 }
