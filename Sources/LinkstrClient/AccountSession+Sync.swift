@@ -65,7 +65,8 @@ extension AccountSession {
     /// left of it (what does not go out now stays pending for the next run), keeps following for
     /// `follow` when asked, then stops: the deadline holds even while a relay keeps streaming (receiving
     /// stops, what is buffered is stored).
-    public func runSync(timeout: Duration, follow: Duration? = nil) async throws -> SyncRun {
+    /// `until`: following ends early when it yields (SIGINT, a reader gone).
+    public func runSync(timeout: Duration, follow: Duration? = nil, until stop: AsyncStream<Void>? = nil) async throws -> SyncRun {
         // The deadline counts from the start: nothing before the history's wait may spend it twice.
         let deadline = time.monotonic() + timeout
         try await startSync()
@@ -78,7 +79,15 @@ extension AccountSession {
                 await self.engine.waitForPendingProfileName()
             }
         }
-        if let follow { await time.sleep(follow) }
+        if let follow {
+            if let stop {
+                await Self.untilDeadline(time.monotonic() + follow, on: time) {
+                    for await _ in stop { return }
+                }
+            } else {
+                await time.sleep(follow)
+            }
+        }
         let relays = await engine.relaySnapshots()
         let history = await engine.historyOutcomes()
         var unfinished = [String]()

@@ -26,6 +26,17 @@ public enum SyncUpdate: Sendable {
     /// A queued delete went, and its best-effort NIP-09 request was answered: what relays kept, a line
     /// each (only when some relay kept something).
     case deletionAnswered(action: QueuedAction, sessionID: String, postID: String?, lines: [String])
+    /// Someone deleted their posts (a `root_delete` applied, not while history is restored): after the
+    /// `ingested` of their batch (`sync --follow --json`'s `post_deleted` lines).
+    case postsDeleted([DeletedPost])
+}
+
+/// A post its author deleted for everyone.
+public struct DeletedPost: Equatable, Sendable {
+    public let postID: String
+    public let sessionID: String
+    public let author: Pubkey
+    public init(postID: String, sessionID: String, author: Pubkey) { self.postID = postID; self.sessionID = sessionID; self.author = author }
 }
 
 /// Counters of one engine's life (`sync --json` prints them).

@@ -216,18 +216,33 @@ public struct SendQueueNews: Equatable, Sendable {
     public var sent: Int
     /// Items that failed for good since the last news, with the reason.
     public var newlyFailed: [String]
+    /// What went since the last news, oldest first (`sync --follow --json`'s `sent` lines).
+    public var sentItems: [SentItem]
+
+    /// One queued item that a relay took.
+    public struct SentItem: Equatable, Sendable {
+        public let item: Int64
+        public let action: QueuedAction
+        public let sessionID: String?
+        public let postID: String?
+        public let at: Int64
+        public init(item: Int64, action: QueuedAction, sessionID: String?, postID: String?, at: Int64) {
+            self.item = item; self.action = action; self.sessionID = sessionID; self.postID = postID; self.at = at
+        }
+    }
 
     public init(counts: SendQueuePolicy.Counts = .init(), sessions: Set<String> = [], posts: [String: PostSendMark] = [:],
-                sent: Int = 0, newlyFailed: [String] = []) {
+                sent: Int = 0, newlyFailed: [String] = [], sentItems: [SentItem] = []) {
         self.counts = counts; self.sessions = sessions; self.posts = posts
-        self.sent = sent; self.newlyFailed = newlyFailed
+        self.sent = sent; self.newlyFailed = newlyFailed; self.sentItems = sentItems
     }
 
     /// From the queue's items (`reasons`: the failed items' words; `actions`: what each item is), the one
     /// being sent and what just happened.
     public static func make(_ items: [SendQueuePolicy.Item], reasons: [Int64: String], actions: [Int64: QueuedAction], sending: Int64?,
-                            now: Int64, holdAfterDays: Int, sent: Int = 0, newlyFailed: [String] = []) -> SendQueueNews {
-        var news = SendQueueNews(counts: SendQueuePolicy.counts(items, now: now, holdAfterDays: holdAfterDays), sent: sent, newlyFailed: newlyFailed)
+                            now: Int64, holdAfterDays: Int, sent: Int = 0, newlyFailed: [String] = [], sentItems: [SentItem] = []) -> SendQueueNews {
+        var news = SendQueueNews(counts: SendQueuePolicy.counts(items, now: now, holdAfterDays: holdAfterDays), sent: sent, newlyFailed: newlyFailed,
+                                 sentItems: sentItems)
         for item in items.sorted(by: { $0.id < $1.id }) {
             if item.isSession { news.sessions.insert(item.sessionID) }
             guard let post = item.postID else { continue }

@@ -282,6 +282,13 @@ extension SyncEngine {
             log.debug("batch ingested", metadata: ["wraps": "\(wrapCount)", "opened": "\(wraps.count)", "messages": "\(messages.count)",
                                                    "sessions": "\(touched.count)"])
             if !touched.isEmpty || !notifications.isEmpty { updateSink.yield(.ingested(touchedSessions: touched, notifications: notifications)) }
+            if !restoring {
+                let deleted = zip(messages, reports).compactMap { m, r -> DeletedPost? in
+                    guard r.outcome == .applied, m.payload.kind == .rootDelete, m.sender != me else { return nil }
+                    return DeletedPost(postID: m.payload.rootID, sessionID: m.payload.conversationID, author: m.sender)
+                }
+                if !deleted.isEmpty { updateSink.yield(.postsDeleted(deleted)) }
+            }
             if !touched.isEmpty { scheduleProfileRefresh() }
             return true
         } catch {

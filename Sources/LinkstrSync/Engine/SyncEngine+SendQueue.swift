@@ -14,6 +14,7 @@ struct SendQueueState {
     /// Accepted since the last news, and failed for good (their reasons).
     var sentThatWaited = 0
     var newlyFailed = [String]()
+    var sentItems = [SendQueueNews.SentItem]()
     /// Over this engine's life (`sync --json`).
     var sent = 0
     var failed = 0
@@ -233,6 +234,8 @@ extension SyncEngine {
         sendQueue.actions[item.id] = nil
         sendQueue.sent += 1
         sendQueue.sentThatWaited += 1
+        sendQueue.sentItems.append(SendQueueNews.SentItem(item: item.id, action: send.action, sessionID: item.isSession ? send.sessionID : nil,
+                                                          postID: send.postID, at: clock()))
         log.debug("queued item sent", metadata: ["item": "\(item.id)", "attempts": "\(item.attempts + 1)"])
         if let receipt { startInboxDelivery(Self.batch(of: send, me: me), receipt: receipt) }
         guard !send.followUps.isEmpty else { return }
@@ -280,9 +283,11 @@ extension SyncEngine {
             if let send = read("a queued send", { try store.queuedSend(item.id) }) ?? nil { sendQueue.actions[item.id] = send.action }
         }
         let news = SendQueueNews.make(items, reasons: reasons, actions: sendQueue.actions, sending: sendQueue.sending, now: clock(),
-                                      holdAfterDays: sendQueue.holdAfterDays, sent: sendQueue.sentThatWaited, newlyFailed: sendQueue.newlyFailed)
+                                      holdAfterDays: sendQueue.holdAfterDays, sent: sendQueue.sentThatWaited, newlyFailed: sendQueue.newlyFailed,
+                                      sentItems: sendQueue.sentItems)
         sendQueue.sentThatWaited = 0
         sendQueue.newlyFailed = []
+        sendQueue.sentItems = []
         guard news != sendQueue.lastNews || news.sent > 0 else { return }
         sendQueue.lastNews = news
         updateSink.yield(.sendQueue(news))

@@ -123,6 +123,8 @@ extension EffectRunner {
                     await self?.ownListsChanged(of: account)
                 case .sendQueue(let news):
                     dispatch(.post(.sendQueueChanged(news)))
+                case .postsDeleted:
+                    break  // the feed reads its posts again with the batch's `ingested`
                 case .deletionAnswered(let action, let sid, let postID, let lines):
                     if action == .sessionDelete { dispatch(.sessions(.sessionDeleted(sessionID: sid, warnings: lines))) }
                     if action == .postDelete, let postID { dispatch(.post(.postDeleted(postID: postID, sessionID: sid, warnings: lines))) }

@@ -12,15 +12,34 @@ struct SyncCommand: LinkstrCommand {
     @OptionGroup var global: GlobalOptions
     @Option(parsing: .unconditional, help: "Give up waiting after this many seconds (0 < seconds ≤ 86400).",
             transform: Seconds.parse) var timeout: Double = 30
-    @Flag(help: "Keep running and print what arrives (JSON lines with --json).") var follow = false
+    @Flag(help: ArgumentHelp("Keep running and print what arrives (JSON lines with --json).",
+                             discussion: "With --json, one JSON object a line (NDJSON), each written at once: `ingested` (the sessions a batch touched), then `post`, `reaction`, `post_deleted`, `session` (`change`: created, renamed, members, deleted), `request`, `relay` (a status change) and `sent` (a queued send that went), each with `type`, `at` (ISO 8601) and the fields of the matching --json output; the run's summary is the last line. SIGINT or SIGTERM ends the follow early (exit 0, after the summary); a reader that goes (`| head -1`) ends it too, quietly."))
+    var follow = false
 
     func execute() async throws {
         let ctx = try CLIContext(global)
         let session = try ctx.session()
         let updates = session.engine.updates
         let requests = SessionRequestPolicy(holdsStrangers: ctx.config.sessionRequests)
+        // Following ends at its deadline, at SIGINT/SIGTERM, or when the reader of the lines goes.
+        let (stop, stopper) = AsyncStream<Void>.makeStream()
+        let out = LineWriter()
+        let signals = follow ? FollowSignals(stopper) : nil
+        let watcher = follow && global.json ? out.watch(stopper) : nil
+        defer { signals?.cancel(); watcher?.cancel(); stopper.finish() }
+        let events = follow && global.json ? try SyncEventStream(session: session, requests: requests) : nil
         let printer = Task {
+            var stream = events
             for await update in updates where follow {
+                if var events = stream {
+                    do {
+                        for line in try events.lines(update) where !out.write(Output.json(line)) { stopper.yield(()); return }
+                    } catch {
+                        printError("could not read what arrived: \(ClientError(error))")
+                    }
+                    stream = events
+                    continue
+                }
                 switch update {
                 case .ingested(let sessions, let notes):
                     if global.json {
@@ -39,9 +58,12 @@ struct SyncCommand: LinkstrCommand {
             }
         }
         // The same sync as the app's (AccountSession), run once to the deadline.
-        let run = try await session.runSync(timeout: .milliseconds(Int(timeout * 1000)), follow: follow ? .milliseconds(Int(timeout * 1000)) : nil)
+        let run = try await session.runSync(timeout: .milliseconds(Int(timeout * 1000)), follow: follow ? .milliseconds(Int(timeout * 1000)) : nil,
+                                            until: follow ? stop : nil)
         let (relays, history, stats, backfilled) = (run.relays, run.history, run.stats, run.backfilled)
         printer.cancel()
+        // The reader went (`| head -1`): nothing more to say to it, and nothing failed.
+        if out.readerGone { return }
         // Posts the membership gate holds in listed sessions (issue 53), kept and shown, never dropped.
         let listed = Set(try session.store.listedSessionIDs())
         let held = try session.store.heldPostCounts().filter { listed.contains($0.key) }
