@@ -11,6 +11,9 @@ public enum SyncUpdate: Sendable {
     case notice(relay: String, String)
     /// Every relay that connected has been backfilled (late relays get their own later).
     case backfillComplete
+    /// The store was empty at start: what arrives until `backfillComplete` is the history being restored
+    /// (said first, so a consumer knows every batch before that one is old news).
+    case restoringHistory
     /// While "added you" is watched: who follows us now, after a follow list arrived live.
     case addedYouChanged([Pubkey])
     /// A relay's history is not (yet) read to its end: why, in words; nil once it is.

@@ -66,7 +66,8 @@ struct Home {
     static func writeConfig(_ text: String, home: URL) throws {
         let dir = home.appendingPathComponent("config")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let full = text.contains("indexer_relays") ? text : text + (text.isEmpty || text.hasSuffix("\n") ? "" : "\n") + "indexer_relays = []\n"
+        // First: a key after a `[table]` would belong to that table.
+        let full = text.contains("indexer_relays") ? text : "indexer_relays = []\n" + text + (text.isEmpty || text.hasSuffix("\n") ? "" : "\n")
         try full.write(to: dir.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
     }
 

@@ -299,4 +299,6 @@ public enum Setting: String, Sendable, CaseIterable {
     /// The membership rule what is staged was last checked under ("2": ten minutes allowed before a first
     /// membership, issue 53); absent on a database staged under the first.
     case membershipRule = "ingest.membership.rule"
+    /// The digest of the hooks the user said yes to (`HookSettings.fingerprint`): others ask first.
+    case trustedHooks = "hooks.trusted"
 }

@@ -109,6 +109,7 @@ public actor SyncEngine {
         history.restoring = try store.isConversationStoreEmpty() && !(try store.historyRestored())
         ingestion.stagedAtStart = try store.stagedCount()
         log.info("sync started", metadata: ["restoring_history": "\(history.restoring)", "staged": "\(ingestion.stagedAtStart)"])
+        if history.restoring { updateSink.yield(.restoringHistory) }
         started = true
         ensureConsuming()
         let now = clock()

@@ -25,6 +25,8 @@ public struct ConfigFile: Equatable, Sendable {
     public var lockKeepsSyncing = false
     /// `queue_hold_after_days`: a queued item older than this waits for a yes before it goes (0: never).
     public var queueHoldAfterDays = SendQueuePolicy.defaultHoldAfterDays
+    /// `[hooks]` (`on_post`, `on_reaction`, `on_request`, `on_session`), or `hooks = false`.
+    public var hooks = HookSettings()
     /// The app takes the mouse (clicks, wheel) only when asked: otherwise the terminal keeps it for selecting text.
     public var mouse = false
     /// Links as OSC 8 hyperlinks: "auto" (where the terminal is known to take them), "on" or "off".
@@ -81,6 +83,7 @@ public struct ConfigFile: Equatable, Sendable {
             config.lockAfter = parsed.seconds
         }
         config.lockKeepsSyncing = try toml.bool("lock_keeps_syncing") ?? false
+        config.hooks = try hookSettings(toml, path: url.path)
         if let days = try toml.int("queue_hold_after_days") {
             guard (0...3650).contains(days) else { throw TOMLFile.Failure("\(url.path): queue_hold_after_days is a number of days from 0 (never hold) to 3650") }
             config.queueHoldAfterDays = days
@@ -214,3 +217,28 @@ extension ConfigFile {
         playsInTerminal || (player == nil && !PlayerSettings.hasDisplay(environment))
     }
 }
+
+extension ConfigFile {
+    /// `hooks = false` turns hooks off; `[hooks]` names a command per kind of news: a command line (words
+    /// split at spaces, quotes group, no shell) or an array of its words.
+    static func hookSettings(_ toml: TOMLFile, path: String) throws(TOMLFile.Failure) -> HookSettings {
+        if let on = try? toml.bool("hooks") { return HookSettings(enabled: on) }
+        let table = try toml.table("hooks")
+        var commands = [HookSettings.Kind: [String]]()
+        for key in table.keys {
+            guard let kind = HookSettings.Kind(rawValue: key) else {
+                throw TOMLFile.Failure("\(path): hooks.\(key) is not a hook (\(HookSettings.Kind.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            if let line = try? table.string(key) {
+                guard let words = PassphraseCommand(line: line)?.words else { throw TOMLFile.Failure("\(path): hooks.\(key) names no program (or a quote is left open)") }
+                commands[kind] = words
+            } else if let words = try? table.strings(key), let first = words.first, !first.isEmpty {
+                commands[kind] = words
+            } else {
+                throw TOMLFile.Failure("\(path): hooks.\(key) is a command line (\"notify-send linkstr\") or an array of its words")
+            }
+        }
+        return HookSettings(commands: commands)
+    }
+}
+

@@ -123,6 +123,8 @@ extension EffectRunner {
                     await self?.ownListsChanged(of: account)
                 case .sendQueue(let news):
                     dispatch(.post(.sendQueueChanged(news)))
+                case .restoringHistory:
+                    break  // the app's notifications already leave restored history out (the ingest's rule)
                 case .postsDeleted:
                     break  // the feed reads its posts again with the batch's `ingested`
                 case .deletionAnswered(let action, let sid, let postID, let lines):

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LinkstrClient
 import LinkstrDomain
 import LinkstrRelay
 import LinkstrSync
@@ -15,6 +16,9 @@ struct SyncCommand: LinkstrCommand {
     @Flag(help: ArgumentHelp("Keep running and print what arrives (JSON lines with --json).",
                              discussion: "With --json, one JSON object a line (NDJSON), each written at once: `ingested` (the sessions a batch touched), then `post`, `reaction`, `post_deleted`, `session` (`change`: created, renamed, members, deleted), `request`, `relay` (a status change) and `sent` (a queued send that went), each with `type`, `at` (ISO 8601) and the fields of the matching --json output; the run's summary is the last line. SIGINT or SIGTERM ends the follow early (exit 0, after the summary); a reader that goes (`| head -1`) ends it too, quietly."))
     var follow = false
+    @Flag(name: .customLong("no-hooks"), help: "Run no hooks (`[hooks]` in config.toml) while following.") var noHooks = false
+    @Flag(name: .customLong("trust-hooks"), help: "Allow the hooks config.toml names now (once per change to them; the app asks the same).")
+    var trustHooks = false
 
     func execute() async throws {
         let ctx = try CLIContext(global)
@@ -27,18 +31,25 @@ struct SyncCommand: LinkstrCommand {
         let signals = follow ? FollowSignals(stopper) : nil
         let watcher = follow && global.json ? out.watch(stopper) : nil
         defer { signals?.cancel(); watcher?.cancel(); stopper.finish() }
-        let events = follow && global.json ? try SyncEventStream(session: session, requests: requests) : nil
+        let hooks = follow ? try Self.hooks(ctx.config.hooks, session: session, off: noHooks, trust: trustHooks) : nil
+        let events = follow ? try AccountEvents(session: session, requests: requests) : nil
+        let me = session.me, json = global.json
         let printer = Task {
             var stream = events
+            // Batches before the history's end are old news when it is being restored: no hook runs for them.
+            var restoring = false
             for await update in updates where follow {
+                if case .restoringHistory = update { restoring = true }
+                if case .backfillComplete = update { restoring = false }
                 if var events = stream {
-                    do {
-                        for line in try events.lines(update) where !out.write(Output.json(line)) { stopper.yield(()); return }
-                    } catch {
-                        printError("could not read what arrived: \(ClientError(error))")
-                    }
+                    var lines = [JSONValue]()
+                    do { lines = try events.lines(update) } catch { printError("could not read what arrived: \(ClientError(error))") }
                     stream = events
-                    continue
+                    if let hooks, !lines.isEmpty { await hooks.handle(lines, me: me, restoringHistory: restoring) }
+                    if json {
+                        for line in lines where !out.write(Output.json(line)) { stopper.yield(()); return }
+                        continue
+                    }
                 }
                 switch update {
                 case .ingested(let sessions, let notes):
@@ -62,6 +73,7 @@ struct SyncCommand: LinkstrCommand {
                                             until: follow ? stop : nil)
         let (relays, history, stats, backfilled) = (run.relays, run.history, run.stats, run.backfilled)
         printer.cancel()
+        await hooks?.finish()
         // The reader went (`| head -1`): nothing more to say to it, and nothing failed.
         if out.readerGone { return }
         // Posts the membership gate holds in listed sessions (issue 53), kept and shown, never dropped.
@@ -130,3 +142,18 @@ extension SyncCommand {
     /// A relay's history in words, for `--json` (`finished`, `incomplete: …`, `unfinished`) and errors.
     static func words(_ outcome: HistoryPager.Outcome?) -> String { outcome?.words ?? "unfinished" }
 }
+
+extension SyncCommand {
+    /// The hooks to run while following: none when off, none set, or not yet allowed on this account (a
+    /// config edited by someone else must not silently gain a command: said once, on stderr).
+    static func hooks(_ settings: HookSettings, session: AccountSession, off: Bool, trust: Bool) throws -> HookRunner? {
+        guard !off, settings.enabled, !settings.isEmpty else { return nil }
+        if trust { try session.trustHooks(settings) }
+        guard try session.hooksTrusted(settings) else {
+            printError("config.toml names hooks not yet allowed on this account, so they do not run: say yes in the app, or run `linkstr sync --follow --trust-hooks` once.")
+            return nil
+        }
+        return HookRunner(settings: settings) { printError($0) }
+    }
+}
+
