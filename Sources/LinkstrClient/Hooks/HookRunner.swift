@@ -22,6 +22,8 @@ public actor HookRunner {
 
     let settings: HookSettings
     let environment: [String: String]
+    /// How long a hook may run (`timeout`; tests shorten it).
+    let deadline: Duration
     /// A failure, in words, for the status line and `:messages` (or stderr).
     let say: @Sendable (String) -> Void
     private var running = 0
@@ -31,8 +33,10 @@ public actor HookRunner {
     private var children: [Int32: Process] = [:]
     public private(set) var stats = Stats()
 
-    public init(settings: HookSettings, environment: [String: String] = ProcessInfo.processInfo.environment, say: @escaping @Sendable (String) -> Void) {
+    public init(settings: HookSettings, environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Duration = HookRunner.timeout,
+                say: @escaping @Sendable (String) -> Void) {
         self.settings = settings
+        deadline = timeout
         self.environment = environment.filter { Self.keptEnvironment.contains($0.key) }
         self.say = say
     }
@@ -90,17 +94,19 @@ public actor HookRunner {
         }
         let pid = process.processIdentifier
         Task { [weak self] in
-            try? await Task.sleep(for: Self.timeout)
+            try? await Task.sleep(for: self?.deadline ?? Self.timeout)
             await self?.expire(pid, kind)
         }
     }
 
-    /// Still running at its deadline: killed (SIGKILL: a child of the app inherits its ignored SIGTERM).
+    /// Still running at its deadline: killed with what it started (its process group, which Foundation
+    /// makes it the leader of; a grandchild left alive keeps the end of the hook from being seen), by
+    /// SIGKILL (a child of the app inherits its ignored SIGTERM).
     private func expire(_ pid: Int32, _ kind: HookSettings.Kind) {
         guard children[pid] != nil else { return }
-        kill(pid, SIGKILL)
+        Self.killGroup(pid)
         stats.killed += 1
-        sayOnce("killed:\(kind.rawValue)", "hook \(kind.rawValue) ran over \(Int(Self.timeout.components.seconds)) s and was stopped.")
+        sayOnce("killed:\(kind.rawValue)", "hook \(kind.rawValue) ran over \(Self.words(deadline)) and was stopped.")
     }
 
     private func ended(_ kind: HookSettings.Kind, _ argv: [String], pid: Int32, status: Int32, signalled: Bool) {
@@ -124,6 +130,15 @@ public actor HookRunner {
         }
     }
 
+    static func killGroup(_ pid: Int32) {
+        if getpgid(pid) == pid { kill(-pid, SIGKILL) } else { kill(pid, SIGKILL) }
+    }
+
+    static func words(_ d: Duration) -> String {
+        let ms = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
+        return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(ms) ms"
+    }
+
     private func sayOnce(_ key: String, _ words: String) {
         guard said.insert(key).inserted else { return }
         say(words)
@@ -133,7 +148,7 @@ public actor HookRunner {
     public func stop() {
         stopped = true
         waiting = []
-        for pid in children.keys { kill(pid, SIGKILL) }
+        for pid in children.keys { Self.killGroup(pid) }
     }
 
     /// Hooks running now (tests).
