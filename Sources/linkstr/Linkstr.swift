@@ -122,6 +122,7 @@ struct Linkstr: AsyncParsableCommand {
         configured.cellPixels = pictures.cell
         configured.mediaCacheBytes = Int64(config.mediaCacheMB) << 20
         configured.queueHoldAfterDays = config.queueHoldAfterDays
+        configured.hooks = config.hooks
         configured.indexerRelays = config.indexerRelays
         configured.player = config.playerSettings(terminalOutput: config.playsInTerminal(environment: ProcessInfo.processInfo.environment) ? (pictures.proto == .kitty && !pictures.throughTmux ? "kitty" : "tct") : nil)
         let app = TerminalApp(options: configured, theme: chosen)

@@ -15,6 +15,8 @@ struct AccountView {
     var updatesTask: Task<Void, Never>?
     /// Damaged records already reported to the reducer.
     var damagedRecordsReported = 0
+    /// The hooks' runner, once allowed.
+    var hooks = HookSlot()
 }
 
 /// The open account, read through its session: one place to open it, one to close it.
@@ -49,6 +51,7 @@ extension EffectRunner {
     /// engine stops (awaited: its sockets are closed before anything else opens), its search index goes.
     func closeAccount() async {
         accountView.updatesTask?.cancel()
+        await accountView.hooks.runner?.stop()
         accountView = AccountView()
         pendingUnlock = nil
         services.pictures.use(nil)

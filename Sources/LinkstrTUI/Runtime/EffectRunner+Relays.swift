@@ -67,6 +67,8 @@ extension EffectRunner {
         let dispatch = account.tasks.guarded(self.dispatch), search = account.search, tasks = account.tasks
         let shownList = self.shownList, policy = requestPolicy
         accountView.updatesTask?.cancel()
+        prepareHooks(account)
+        let hooks = accountView.hooks, hooksWanted = options.hooks.enabled && !options.hooks.isEmpty, me = account.me
         // Detached from the runner: the updates' store reads (notifications, contacts, names) run beside
         // the effects, so a feed opened during a long sync does not wait behind them. Only relay rows,
         // which are the runner's state, go through it.
@@ -76,7 +78,18 @@ extension EffectRunner {
             do { try await account.startSync(relaysApplied: true) } catch {
                 dispatch(.failed(.startSync, ClientError(error)))
             }
+            // What the hooks are given: the same events as `sync --follow --json`, kept current from the
+            // start even before the user allows them (so a yes does not take every session for new).
+            var events = hooksWanted ? try? AccountEvents(session: account, requests: policy) : nil
+            var restoring = false
             for await update in updates {
+                if case .restoringHistory = update { restoring = true }
+                if case .backfillComplete = update { restoring = false }
+                if var stream = events {
+                    let lines = (try? stream.lines(update)) ?? []
+                    events = stream
+                    if let runner = hooks.runner, !lines.isEmpty { await runner.handle(lines, me: me, restoringHistory: restoring) }
+                }
                 switch update {
                 case .ingested(let touched, let notifications):
                     search.invalidate(touched)

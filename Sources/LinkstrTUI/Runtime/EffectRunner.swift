@@ -50,6 +50,8 @@ public struct AppOptions: Sendable {
     public var mediaCacheBytes = Thumbnails.defaultCacheBytes
     /// `queue_hold_after_days`: queued items older than this wait for a yes.
     public var queueHoldAfterDays = SendQueuePolicy.defaultHoldAfterDays
+    /// `[hooks]` (or `hooks = false`).
+    public var hooks = HookSettings()
     /// Where people's relay lists are looked up (`indexer_relays`).
     public var indexerRelays: [String] = []
     /// The keys in force (`keys.toml`).
@@ -216,6 +218,8 @@ public actor EffectRunner {
         case .settings(.loadBlockedRelays), .settings(.blockRelay), .settings(.unblockRelay), .settings(.runDoctor),
              .settings(.loadInboxRelays), .settings(.setInboxRelays):
             try runDelivery(effect)
+        case .settings(.allowHooks):
+            try allowHooks()
         case .post(.retrySend), .post(.cancelSend):
             try runSendQueue(effect)
         case .post(.checkReach(let sid)):

@@ -245,6 +245,9 @@ extension AppReducer {
             state.status = StatusLine("deleting…")
             return [.post(.deletePost(id))]
         case .cancelSend(let item): return [.post(.cancelSend(item: item))]
+        case .allowHooks:
+            state.status = StatusLine("hooks allowed: they run on news from now on.", .success)
+            return [.settings(.allowHooks)]
         case .deleteSession(let sid):
             state.status = StatusLine("deleting the session…")
             return [.sessions(.deleteSession(sessionID: sid))]

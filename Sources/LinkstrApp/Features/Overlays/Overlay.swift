@@ -43,6 +43,8 @@ public struct Confirmation: Equatable, Sendable {
         case deletePost(String)
         /// Takes a send-queue item out (never sent).
         case cancelSend(item: Int64)
+        /// Runs the hooks config.toml names (issue 51).
+        case allowHooks
         /// The creator deletes a session for every member (wire 2026 §1).
         case deleteSession(String)
         case revealSecret

@@ -88,6 +88,14 @@ extension AppReducer {
     /// What the settings feature's effects answered.
     static func apply(_ state: inout AppState, _ action: SettingsAction) -> [AppEffect] {
         switch action {
+        case .hooksNeedConsent(let lines):
+            let all = lines.map(DisplayText.singleLine).joined(separator: "; ")
+            let shown = all.count > 160 ? String(all.prefix(159)) + "…" : all
+            state.overlay = .confirm(Confirmation(.allowHooks, "config.toml asks to run hooks on news (\(shown)). run them on this account? (y/n)"))
+            return []
+        case .hookSaid(let words):
+            state.status = StatusLine(DisplayText.singleLine(words), .warning)
+            return []
         case .relaysChanged(let rows):
             state.settings.relays = rows.sorted { $0.url < $1.url }
             state.settings.selection = min(state.settings.selection, max(0, rows.count - 1))

@@ -31,4 +31,8 @@ public enum SettingsAction: Equatable, Sendable {
     case inboxRelaysSaved(note: String?)
     /// The delivery doctor's report, in lines.
     case doctorReported(sessionID: String?, lines: [String])
+    /// config.toml names hooks this account has not allowed (new, or changed since): each `kind = command`.
+    case hooksNeedConsent([String])
+    /// A hook could not run, ran over its time or failed (said once each).
+    case hookSaid(String)
 }

@@ -39,4 +39,6 @@ public enum SettingsEffect: Equatable, Sendable {
     case setInboxRelays([String]?)
     /// The delivery doctor for a session (nil: everyone we know), its lines wrapped to `width`.
     case runDoctor(sessionID: String?, width: Int)
+    /// The user said yes to the hooks config.toml names: kept for this account, and they run from now.
+    case allowHooks
 }
