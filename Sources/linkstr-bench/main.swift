@@ -1,6 +1,6 @@
 import Foundation
 
-// linkstr-bench [protocol|store|ingest|sync|tui|view|field|junk|junk-stream|sync-tui|sync-news|wipe|backup|search|speed|cold-memory|media|media-tui|outbox|profiles|export|queue|all] [N] [relay, for speed; variants, for junk-stream]: release-mode benchmarks; figures go to docs/BENCHMARKS.md.
+// linkstr-bench [protocol|store|ingest|sync|tui|view|field|junk|junk-stream|sync-tui|sync-news|wipe|backup|search|speed|cold-memory|media|media-tui|outbox|profiles|export|queue|hooks|all] [N] [relay, for speed; variants, for junk-stream]: release-mode benchmarks; figures go to docs/BENCHMARKS.md.
 let args = Array(CommandLine.arguments.dropFirst())
 let mode = args.first ?? "all"
 let n = args.dropFirst().first.flatMap(Int.init)
@@ -28,6 +28,7 @@ do {
     case "profiles": try await ProfilesBench.run(people: n ?? 1_000)
     case "export": try ExportBench.run(posts: n ?? 10_000)
     case "queue": try await QueueBench.run(posts: n ?? 1_000)
+    case "hooks": try await HookBench.run(posts: n ?? 6)
     case "all":
         try ProtocolBench.run(wrapCount: 10_000)
         try StoreBench.run(posts: 100_000)
@@ -35,7 +36,7 @@ do {
         try TUIBench.run(posts: 100_000)
         try FieldBench.run(bytes: 1 << 20)
     default:
-        print("usage: linkstr-bench [protocol|store|ingest|sync|tui|view|field|junk|junk-stream|sync-tui|sync-news|wipe|backup|search|speed|cold-memory|media|media-tui|outbox|profiles|export|queue|all] [N]")
+        print("usage: linkstr-bench [protocol|store|ingest|sync|tui|view|field|junk|junk-stream|sync-tui|sync-news|wipe|backup|search|speed|cold-memory|media|media-tui|outbox|profiles|export|queue|hooks|all] [N]")
         exit(2)
     }
 } catch {
