@@ -31,7 +31,8 @@ public enum SessionExportFile {
     /// Writes the export; answers how many posts it holds.
     @discardableResult
     public static func write(_ store: AccountStore, me: Pubkey, sessionID: String, to typedPath: String, format: ExportFormat,
-                             since: Int64? = nil, replacing: Bool, dataDirectory: URL, now: Int64) throws(Failure) -> ExportedSession {
+                             since: Int64? = nil, replacing: Bool, dataDirectory: URL, now: Int64,
+                             thumbnails: MediaCache? = nil) throws(Failure) -> ExportedSession {
         let path = resolved(typedPath)
         let home = dataDirectory.standardizedFileURL.resolvingSymlinksInPath().path
         if path == home || path.hasPrefix(home + "/") { throw .insideDataDirectory(home) }
@@ -39,7 +40,9 @@ public enum SessionExportFile {
         if exists, !replacing { throw .exists(path) }
         let exported: ExportedSession
         do {
-            guard let read = try SessionExportReader.read(store, me: me, sessionID: sessionID, since: since, now: now) else { throw Failure.noSession }
+            guard let read = try SessionExportReader.read(store, me: me, sessionID: sessionID, since: since, now: now, thumbnails: thumbnails) else {
+                throw Failure.noSession
+            }
             exported = read
         } catch let failure as Failure {
             throw failure

@@ -94,4 +94,42 @@ final class ExportCommandTests: XCTestCase {
         try tmux.waitFor("e", text: "never written inside the data directory", timeout: 20)
         try tmux.keys("e", "Escape", "Escape", "q")
     }
+
+    /// `--with-thumbnails`: the picture the account cached for a post, inlined in the HTML as a data URI
+    /// (the file still loads nothing), and nothing fetched for the export; other forms refuse the flag.
+    func testThumbnailsAreInlinedFromTheCache() throws {
+        let files = FileManager.default.temporaryDirectory.appendingPathComponent("linkstr-export-pictures-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        defer { removeTemporary(files) }
+        let png = ImageFixtures.encode(ImageFixtures.halves(width: 64, height: 32), width: 64, height: 32, as: .png)!
+        try Data(png).write(to: files.appendingPathComponent("photo.png"))
+        let server = try PreviewServer(files: files)
+        defer { server.stop() }
+        let relay = try TestRelay()
+        defer { relay.stop() }
+        let home = try Home("export-pictures", relays: [relay.url])
+        defer { home.remove() }
+        _ = try home.createIdentity()
+        let allow = ["LINKSTR_ALLOW_PRIVATE_ADDRESSES": "1"]
+        let session = try home.ok(["session", "create", "Pictures"]).trimmed
+        let pictured = try home.ok(["post", session, server.url("/files/photo.png")], environment: allow).trimmed
+        try home.ok(["post", session, "https://example.com/no-picture"])
+        XCTAssertEqual(try home.run(["preview", pictured, "--json"], environment: allow).status, 0)
+        let requests = server.requests.count
+
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("export-pictures-\(UUID().uuidString).html")
+        defer { removeTemporary(out) }
+        let written = try home.run(["export", session, "--format", "html", "--with-thumbnails", "--output", out.path])
+        XCTAssertEqual(written.status, 0, written.err)
+        let html = try String(contentsOf: out, encoding: .utf8)
+        XCTAssertEqual(html.components(separatedBy: "<img alt=\"\" src=\"data:image/").count - 1, 1, "one picture, the cached one")
+        XCTAssertTrue(html.contains("src=\"data:image/"), html)
+        XCTAssertFalse(html.contains("src=\"http"), "no remote picture")
+        XCTAssertTrue(html.contains("img-src data:"), "the CSP lets only inlined pictures in")
+        XCTAssertEqual(server.requests.count, requests, "nothing fetched for the export")
+        let plain = try home.run(["export", session, "--format", "html"])
+        XCTAssertFalse(plain.out.contains("<img"), "no picture without the flag")
+        XCTAssertEqual(try home.run(["export", session, "--format", "md", "--with-thumbnails"]).status, 64)
+    }
 }
+

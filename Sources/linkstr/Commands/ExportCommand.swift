@@ -3,6 +3,7 @@ import Foundation
 import LinkstrClient
 import LinkstrDomain
 import LinkstrStorage
+import NostrProtocol
 
 /// `linkstr export SESSION [--format md|html|json] [--output FILE] [--since DATE]`: a session in a form
 /// to read and keep. The file is plaintext: said once on stderr; never written inside the data
@@ -22,15 +23,28 @@ struct ExportCommand: LinkstrCommand {
     @Option(name: .customLong("output"), help: "The file to write (refused inside the data directory).") var output: String?
     @Option(help: "Only posts from this day on (YYYY-MM-DD, local time).") var since: String?
     @Flag(help: "Replace an existing --output file without asking.") var force = false
+    @Flag(name: .customLong("with-thumbnails"),
+          help: "In the HTML form, each post's picture as cached (inlined: the file still loads nothing); nothing is fetched for it.")
+    var withThumbnails = false
 
     func execute() async throws {
         guard let format = ExportFormat(rawValue: format.lowercased()) else { throw CLIError("--format is md, html or json.", .usage) }
         let sinceTime = try since.map(Self.day)
+        if withThumbnails && format != .html { throw CLIError("--with-thumbnails goes with --format html (the other forms hold no pictures).", .usage) }
         let ctx = try CLIContext(global)
         let (key, store) = try ctx.account()
         let sid = try ctx.sessionID(session, in: store)
+        // The account's media cache, through the account (nothing is fetched: an export reads what is kept);
+        // closed once the file is written, whatever happens.
+        guard withThumbnails else { return try write(ctx, key, store, sid, format, sinceTime, media: nil) }
+        try await ctx.withSession { account in try write(ctx, key, store, sid, format, sinceTime, media: account.thumbnails?.media) }
+    }
+
+    private func write(_ ctx: CLIContext, _ key: SecretKey, _ store: AccountStore, _ sid: String, _ format: ExportFormat, _ sinceTime: Int64?,
+                       media: MediaCache?) throws {
         guard let output else {
-            guard let exported = try SessionExportReader.read(store, me: key.publicKey.hex, sessionID: sid, since: sinceTime, now: ctx.now) else {
+            guard let exported = try SessionExportReader.read(store, me: key.publicKey.hex, sessionID: sid, since: sinceTime, now: ctx.now,
+                                                              thumbnails: media) else {
                 throw CLIError("no session \(sid).", .notFound)
             }
             FileHandle.standardOutput.write(Data(SessionExport.write(exported, as: format).utf8))
@@ -48,7 +62,7 @@ struct ExportCommand: LinkstrCommand {
         let exported: ExportedSession
         do throws(SessionExportFile.Failure) {
             exported = try SessionExportFile.write(store, me: key.publicKey.hex, sessionID: sid, to: path, format: format, since: sinceTime,
-                                                   replacing: replacing, dataDirectory: ctx.paths.home, now: ctx.now)
+                                                   replacing: replacing, dataDirectory: ctx.paths.home, now: ctx.now, thumbnails: media)
         } catch {
             switch error {
             case .noSession: throw CLIError("no session \(sid).", .notFound)
