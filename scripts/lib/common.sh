@@ -7,8 +7,9 @@ cd "$ROOT"
 # Debian packages the build links against (and tmux for the terminal end-to-end tests).
 SYSTEM_PACKAGES=(pkg-config libsecp256k1-dev libssl-dev libsqlite3-dev libncurses-dev libqrencode-dev
                  libchafa-dev libglib2.0-dev libstb-dev libwebp-dev libsecret-1-dev)
-# What the install test checks with: man pages, the desktop entry, the linkstr:// handler.
-INSTALL_TEST_PACKAGES=(man-db desktop-file-utils xdg-utils)
+# What the install test checks with: man pages, the desktop entry, the linkstr:// handler; and the
+# browser the HTML export is opened in.
+INSTALL_TEST_PACKAGES=(man-db desktop-file-utils xdg-utils chromium)
 # What the keyring tests run: a session bus and GNOME Keyring's Secret Service, started by the tests.
 KEYRING_TEST_PACKAGES=(dbus-daemon dbus-bin gnome-keyring libsecret-tools)
 
