@@ -6,7 +6,7 @@ import XCTest
 /// Hooks (issue 51, item 2) in `linkstr sync --follow`: a real peer's post, reaction and session, and a
 /// stranger's request, each run their hook once with the documented JSON on standard input and a clean
 /// environment; our own queued send runs none; hooks not yet allowed do not run; a restored history of
-/// 300 posts runs none, and each post after it one; a hook that does not exist is said once and nothing
+/// 1,000 posts runs none, and each post after it one; a hook that does not exist is said once and nothing
 /// else breaks.
 final class HookTests: XCTestCase {
     private func follow(_ home: Home, relay: String, seconds: Int, extra: [String] = [], stderr: URL) throws -> Process {
@@ -104,7 +104,7 @@ final class HookTests: XCTestCase {
         XCTAssertNotEqual(annHex, "")
     }
 
-    /// A new device restoring a history of 300 posts from a contact runs no hook; a hook that does not
+    /// A new device restoring a history of 1,000 posts from a contact runs no hook; a hook that does not
     /// exist is said once, and the follow goes on.
     func testARestoredHistoryRunsNoHookAndAMissingHookIsSaidOnce() async throws {
         let relay = try TestRelay()
@@ -114,7 +114,7 @@ final class HookTests: XCTestCase {
         let (_, annHex) = try ann.createIdentity()
         let sender = SeededSender()
         try ann.ok(["contacts", "add", sender.key.publicKey.npub])
-        try await sender.seed(relay.url, to: try PublicKey(hex: annHex), posts: 0..<300)
+        try await sender.seed(relay.url, to: try PublicKey(hex: annHex), posts: 0..<1000)
         let stubs = try StubTools("hooks-restore")
         defer { stubs.remove() }
         let out = try stubs.install("record-hook", script: "printf '%s\\n' \"$LINKSTR_HOOK\" >> \"$OUT\"")
@@ -127,7 +127,7 @@ final class HookTests: XCTestCase {
             """)
         let restored = try ann.run(["sync", "--follow", "--trust-hooks", "--timeout", "8"], timeout: 60)
         XCTAssertEqual(restored.status, 0, restored.err)
-        XCTAssertEqual(try ann.allPostIDs(sender.session).count, 300)
+        XCTAssertEqual(try ann.allPostIDs(sender.session).count, 1000)
         XCTAssertEqual((try? String(contentsOf: out, encoding: .utf8)) ?? "", "", "no hook for restored history")
 
         // Live now: each new post from the contact runs on_post once.
@@ -135,7 +135,7 @@ final class HookTests: XCTestCase {
         defer { removeTemporary(err) }
         let process = try follow(ann, relay: relay.url, seconds: 30, stderr: err)
         try await Task.sleep(for: .seconds(2))
-        try await sender.seed(relay.url, to: try PublicKey(hex: annHex), posts: 300..<302)
+        try await sender.seed(relay.url, to: try PublicKey(hex: annHex), posts: 1000..<1002)
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline, ((try? String(contentsOf: out, encoding: .utf8)) ?? "").split(separator: "\n").count < 2 {
             try await Task.sleep(for: .milliseconds(100))
@@ -153,11 +153,11 @@ final class HookTests: XCTestCase {
             """)
         let missing = try follow(ann, relay: relay.url, seconds: 8, extra: ["--trust-hooks"], stderr: err)
         try await Task.sleep(for: .seconds(2))
-        try await sender.seed(relay.url, to: try PublicKey(hex: annHex), posts: 302..<304)
+        try await sender.seed(relay.url, to: try PublicKey(hex: annHex), posts: 1002..<1004)
         missing.waitUntilExit()
         XCTAssertEqual(missing.terminationStatus, 0)
         let said = try String(contentsOf: err, encoding: .utf8)
         XCTAssertEqual(said.components(separatedBy: "hook on_post: no program no-such-hook-program-anywhere on PATH.").count - 1, 1, said)
-        XCTAssertEqual(try ann.allPostIDs(sender.session).count, 304)
+        XCTAssertEqual(try ann.allPostIDs(sender.session).count, 1004)
     }
 }
