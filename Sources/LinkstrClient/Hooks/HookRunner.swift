@@ -1,5 +1,6 @@
 import Foundation
 import LinkstrDomain
+import LinkstrStorage
 import NostrProtocol
 
 /// Runs the hooks (issue 51, item 2): once per new item from someone else (`AccountEvents`' post,
@@ -99,12 +100,10 @@ public actor HookRunner {
         }
     }
 
-    /// Still running at its deadline: killed with what it started (its process group, which Foundation
-    /// makes it the leader of; a grandchild left alive keeps the end of the hook from being seen), by
-    /// SIGKILL (a child of the app inherits its ignored SIGTERM).
+    /// Still running at its deadline: killed with what it started (`ChildProcess`).
     private func expire(_ pid: Int32, _ kind: HookSettings.Kind) {
         guard children[pid] != nil else { return }
-        Self.killGroup(pid)
+        ChildProcess.kill(pid)
         stats.killed += 1
         sayOnce("killed:\(kind.rawValue)", "hook \(kind.rawValue) ran over \(Self.words(deadline)) and was stopped.")
     }
@@ -130,10 +129,6 @@ public actor HookRunner {
         }
     }
 
-    static func killGroup(_ pid: Int32) {
-        if getpgid(pid) == pid { kill(-pid, SIGKILL) } else { kill(pid, SIGKILL) }
-    }
-
     static func words(_ d: Duration) -> String {
         let ms = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
         return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(ms) ms"
@@ -148,7 +143,7 @@ public actor HookRunner {
     public func stop() {
         stopped = true
         waiting = []
-        for pid in children.keys { Self.killGroup(pid) }
+        for pid in children.keys { ChildProcess.kill(pid) }
     }
 
     /// Hooks running now (tests).

@@ -231,7 +231,7 @@ public enum MediaPlayer {
         do { try process.run() } catch { return "" }
         let deadline = Date().addingTimeInterval(2)
         while process.isRunning, Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); return "" }
+        if process.isRunning { ChildProcess.kill(process.processIdentifier); return "" }
         return String(decoding: out.fileHandleForReading.readDataToEndOfFile().prefix(65_536), as: UTF8.self)
     }
 
@@ -265,7 +265,7 @@ public final class PlayerHandle: Sendable {
             s.stopped = true
             return s.process
         }
-        if let running, running.isRunning { kill(running.processIdentifier, SIGKILL) }
+        if let running, running.isRunning { ChildProcess.kill(running.processIdentifier) }
     }
 
     func started(_ process: Process) {
@@ -273,6 +273,6 @@ public final class PlayerHandle: Sendable {
             s.process = process
             return s.stopped
         }
-        if stopNow { kill(process.processIdentifier, SIGKILL) }
+        if stopNow { ChildProcess.kill(process.processIdentifier) }
     }
 }

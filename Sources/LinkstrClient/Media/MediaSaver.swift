@@ -39,7 +39,7 @@ public final class MediaSaver: Sendable {
     public func cancel(_ link: String) {
         // SIGKILL, not SIGTERM: a process started by one that ignores SIGTERM (the terminal app handles it
         // itself) inherits the ignoring, and would carry on.
-        if let process = running.withLock({ $0[link] }), process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if let process = running.withLock({ $0[link] }), process.isRunning { ChildProcess.kill(process.processIdentifier) }
     }
 
     /// Kills every save under way (what each wrote goes) and refuses new ones: the account is closing.
@@ -48,7 +48,7 @@ public final class MediaSaver: Sendable {
             closed.withLock { $0 = true }
             return Array(list.values)
         }
-        for process in processes where process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        for process in processes where process.isRunning { ChildProcess.kill(process.processIdentifier) }
     }
 
     /// Saves `link`, telling `report` how it goes; the last report is `saved`, `cancelled` or `failed`.
@@ -128,7 +128,7 @@ public final class MediaSaver: Sendable {
             guard n > 0 else { break }
             do { try writer.append(Array(buffer[0..<n])) } catch {
                 failure = "\(error)"
-                kill(process.processIdentifier, SIGKILL)
+                ChildProcess.kill(process.processIdentifier)
                 break
             }
         }

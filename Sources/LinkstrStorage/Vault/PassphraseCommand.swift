@@ -70,9 +70,8 @@ public struct PassphraseCommand: Equatable, Sendable {
         let deadline = Date().addingTimeInterval(Self.limit)
         while process.isRunning || !reader.isFinished, Date() < deadline { usleep(10_000) }
         if process.isRunning || !reader.isFinished {
-            // Its process group (Process makes the child a group leader): what it started goes too.
-            kill(-process.processIdentifier, SIGKILL)
-            kill(process.processIdentifier, SIGKILL)
+            // With what it started (`ChildProcess`).
+            ChildProcess.kill(process.processIdentifier)
             process.waitUntilExit()
             throw .io("the passphrase command \(name) did not answer within \(Int(Self.limit)) s.")
         }
