@@ -1,6 +1,6 @@
 import LinkstrDomain
 
-/// Opening where the app was (issue 33 item 16): the saved position waits for the session list, then
+/// Opening where the app was: the saved position waits for the session list, then
 /// opens its session, selects its post and shows its pane, unless the user already went elsewhere.
 extension AppReducer {
     static func applyPosition(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {

@@ -42,7 +42,7 @@ public struct AppState: Equatable, Sendable {
     /// Sends the user stopped waiting for (Esc while "sending…"): the text each one carries, kept as the
     /// session's draft until the relays accept it.
     public var sendingInBackground: [String: Draft] = [:]
-    /// The send queue as the engine last said it (issue 49): the status bar's counts, the marks.
+    /// The send queue as the engine last said it: the status bar's counts, the marks.
     public var sendQueue = SendQueueNews()
     /// Posts whose "sent." is still to be said (queued while a relay was connected), and posts the
     /// queue just said were sent (its news can come before the post's own answer).
@@ -78,7 +78,7 @@ public struct AppState: Equatable, Sendable {
     public var linkTitles: [String: String] = [:]
     /// Bumped whenever `linkTitles` changes, so views can tell cheaply.
     public var linkTitlesVersion = 0
-    /// Links' thumbnails in the media cache, by post URL (issue 29); the pixels stay there.
+    /// Links' thumbnails in the media cache, by post URL; the pixels stay there.
     public var thumbnails: [String: Thumbnail] = [:]
     /// Bumped whenever `thumbnails` changes, so views can tell cheaply.
     public var thumbnailsVersion = 0

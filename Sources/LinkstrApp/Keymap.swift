@@ -27,7 +27,7 @@ public struct KeyBinding: Equatable, Sendable {
     }
 }
 
-/// The keys (issue 14 item 4): the defaults, and the user's `keys.toml` over them.
+/// The keys: the defaults, and the user's `keys.toml` over them.
 ///
 /// The reducers are written against the default keys. A key the user bound is translated, before the
 /// reducers see it, to the default key of its action; a default key whose action was given other keys

@@ -1,7 +1,7 @@
 import NostrProtocol
 
 /// A secret on screen (the nsec), held in a buffer that is wiped when the last reference goes: hiding
-/// it drops the state's reference, so no copy stays in memory (issue 32, item 11). It never prints,
+/// it drops the state's reference, so no copy stays in memory. It never prints,
 /// and it is drawn a character at a time (ASCII), never made into a String.
 public final class RevealedSecret: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     private let bytes: SecretBytes

@@ -1,7 +1,7 @@
 import LinkstrDomain
 
-/// Where the app was when it quit: the pane, the open session and its selected post (issue 33 item 16:
-/// a restart always began at the top of the session list). Saved sealed with the account's settings.
+/// Where the app was when it quit: the pane, the open session and its selected post (a restart always
+/// began at the top of the session list). Saved sealed with the account's settings.
 public struct UIPosition: Codable, Equatable, Sendable {
     public var pane: String
     public var sessionID: String?

@@ -42,7 +42,7 @@ extension AccountActions {
         guard !ours.contains(url) else { throw OwnListFailure.ours(url) }
         let current = try store.blockedRelayRecord()
         guard !(current?.relays.contains(url) ?? false) else { throw OwnListFailure.alreadyBlocked(url) }
-        // A relay we publish as our inbox leaves it first (issue 53): friends must not keep delivering where
+        // A relay we publish as our inbox leaves it first: friends must not keep delivering where
         // we never read. Our kind 10002 holds only our relays, which cannot be blocked (`.ours`).
         let inbox = try store.chosenInboxRelays() ?? []
         if inbox.contains(url) {

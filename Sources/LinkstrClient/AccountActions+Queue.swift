@@ -3,7 +3,7 @@ import LinkstrStorage
 import LinkstrSync
 import NostrProtocol
 
-/// The same use cases through the send queue (issue 49): checked by the same rules, applied here at
+/// The same use cases through the send queue: checked by the same rules, applied here at
 /// once and queued as the events that will go; the answer does not wait for a relay. The app sends this
 /// way; the CLI with `--queue` (without it, a command still returns once relays accepted).
 extension AccountActions {

@@ -54,7 +54,7 @@ public struct AccountClient: Sendable {
         self.addedYou = addedYou; self.watchAddedYou = watchAddedYou
     }
 
-    /// The open account's use cases. What goes to relays goes through the send queue (issue 49): applied
+    /// The open account's use cases. What goes to relays goes through the send queue: applied
     /// here and answered at once, sent when a relay takes it (the best-effort NIP-09 requests after it,
     /// so a delete's answer carries no relay's words).
     public static func live(_ session: AccountSession, requests: SessionRequestPolicy) -> AccountClient {

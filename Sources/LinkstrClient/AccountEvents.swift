@@ -5,7 +5,7 @@ import LinkstrStorage
 import LinkstrSync
 import NostrProtocol
 
-/// What happened to an account, as JSON objects (issue 51): `linkstr sync --follow --json` prints them
+/// What happened to an account, as JSON objects: `linkstr sync --follow --json` prints them
 /// a line each (besides the `ingested` lines, kept), and the hooks are given them. One object per thing
 /// that happened, with a `type`, a time (`at`, ISO 8601) and the fields of
 /// the matching `--json` output: `post` and `reaction` (from others, in the user's sessions: never a

@@ -55,7 +55,7 @@ extension AccountSession {
         /// What was still waiting to go out at the deadline, in words ("profile name not published yet: no
         /// relay answered"): it stays pending for the next run.
         public var unfinished: [String] = []
-        /// The send queue (issue 49): items this run sent, and what is left waiting or failed.
+        /// The send queue: items this run sent, and what is left waiting or failed.
         public var queueSent = 0
         public var queueWaiting = 0
         public var queueFailed = 0

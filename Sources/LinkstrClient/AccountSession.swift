@@ -46,7 +46,7 @@ public final class AccountSession: Sendable {
         store = try local.account(key, now: now)
         relayList = Mutex(try RelayList(store: store, overrides: relayOverrides, now: now))
         sync = AccountSync(key, store: store, time: time, indexers: indexers, queueHoldAfterDays: queueHoldAfterDays)
-        // A relay we blocked is not contacted for a page or a picture either (issue 30).
+        // A relay we blocked is not contacted for a page or a picture either.
         let refuses = BlockedHosts(store: store).refuses
         var previewFetcher = previewFetcher, imageFetcher = imageFetcher
         previewFetcher.refusesHost = refuses

@@ -4,7 +4,7 @@ import LinkstrStorage
 import LinkstrSync
 import NostrProtocol
 
-/// The delivery doctor (issue 30), for `linkstr doctor` and the app's view alike: whether our kind 10050
+/// The delivery doctor, for `linkstr doctor` and the app's view alike: whether our kind 10050
 /// and 10002 are published and found on the indexers, and for each member where their lists came
 /// from, their inbox relays and whether each answers (connection, NIP-11, AUTH), the relays we share,
 /// the last delivery, and what to do. Every check is bounded by the engine's deadlines.
@@ -117,7 +117,7 @@ public struct DeliveryDoctor: Sendable {
         }
         let toCheck = Set(lists.values.flatMap(\.relays)).subtracting(blocked).sorted()
         // At most `checksAtOnce` connections at a time (everyone we know may name hundreds of relays).
-        // One rule for what is dialled (issue 53): a relay of ours is dialled by the pool whatever its
+        // One rule for what is dialled: a relay of ours is dialled by the pool whatever its
         // address, so it is checked the same way; others as an inbox delivery dials them (never a local or
         // private address unless allowed). The doctor said "✗ … a local or private address" for our own
         // loopback relay, then "delivered to their inbox (the same relay)".
@@ -136,7 +136,7 @@ public struct DeliveryDoctor: Sendable {
                 return check
             }
             // Shared: relays both lists name (compared as relay URLs: `wss://Host/` is `wss://host`), and
-            // ours that accepted their copies of what we sent last (issue 53: "shared relays: none" was
+            // ours that accepted their copies of what we sent last ("shared relays: none" was
             // said of a member whose copies had landed on a relay both use).
             let last = try store.lastDelivery(to: person)
             let ourNormalized = Set(ourRelays.map { RelayURL.normalized($0) ?? $0 })

@@ -9,7 +9,7 @@ public enum JSONShapes {
         [("npub", .string((try? PublicKey(hex: hex))?.npub ?? hex)), ("pubkey", .string(hex))]
     }
 
-    /// `held`: the account's counts of posts the membership gate holds, by session (issue 53).
+    /// `held`: the account's counts of posts the membership gate holds, by session.
     public static func session(_ s: SessionSummary, held: [String: Int]) -> JSONValue {
         .object(JSONObject([
             ("id", .string(s.id)), ("name", .string(s.name)), ("creator", .string(s.creator)),
@@ -23,7 +23,7 @@ public enum JSONShapes {
         ]))
     }
 
-    /// `deliveries`: of our post, each member's (issue 30); nil leaves the field out.
+    /// `deliveries`: of our post, each member's; nil leaves the field out.
     public static func post(_ p: PostView, title: String? = nil, deliveries: [MemberDeliveryRow]? = nil) -> JSONValue {
         var fields: [(String, JSONValue)] = [
             ("id", .string(p.id)), ("session_id", .string(p.post.sessionID)), ("author", .string(p.post.author)),

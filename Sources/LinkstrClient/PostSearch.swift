@@ -3,7 +3,7 @@ import LinkstrStorage
 import LinkstrSync
 import Synchronization
 
-/// Search over the open account's posts (issue 14 item 7), for both front ends.
+/// Search over the open account's posts, for both front ends.
 ///
 /// The index is the posts' text opened in memory only: nothing searchable is ever written to disk, so
 /// the store's encryption at rest keeps its meaning. It is built once (at unlock, off the UI), and a

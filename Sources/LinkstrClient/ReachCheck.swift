@@ -1,7 +1,7 @@
 import LinkstrDomain
 import LinkstrStorage
 
-/// Before sending (issue 30): which members of a session a post cannot reach where they read, from
+/// Before sending: which members of a session a post cannot reach where they read, from
 /// what is stored (their lists, our blocked relays), with no connection made: the composer warns.
 extension AccountStore {
     /// One line per member who is not reached by a relay they read, named as the app names them.

@@ -2,7 +2,7 @@ import LinkstrDomain
 import LinkstrRelay
 import LinkstrStorage
 
-/// The relays an account uses, for the terminal app and the CLI alike (issue 12): the stored list, or
+/// The relays an account uses, for the terminal app and the CLI alike: the stored list, or
 /// the `--relay` values given for this run (validated here, once: an invalid one is an error in both
 /// front ends, never silently dropped), and the edits: add, remove, enable, disable, reset, test.
 /// With `--relay` the edits change only this run's list; the stored one is left alone.

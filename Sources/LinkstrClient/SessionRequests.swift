@@ -2,7 +2,7 @@ import LinkstrDomain
 import LinkstrStorage
 import NostrProtocol
 
-/// Session lists and requests (issue 18): which sessions the user sees where, accepting and declining
+/// Session lists and requests: which sessions the user sees where, accepting and declining
 /// requests, and what a request may not do (notify, fetch previews). Local only: nothing goes to relays.
 extension AccountActions {
     /// One of the three lists, from one read of the store.

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Whether a file or directory of ours can be trusted with our secrets and with what we run (issue 53):
+/// Whether a file or directory of ours can be trusted with our secrets and with what we run:
 /// as ssh judges `~/.ssh`, it must be owned by us (or by root, as installed themes are) and writable by
 /// no one else. A home owned by another user used to be adopted (only chmodded to 0700): that user could
 /// chmod it back and plant `config/config.toml` with a `player` of their own, run as us.

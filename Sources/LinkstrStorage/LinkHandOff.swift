@@ -4,7 +4,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// The running app's door for links (issue 33 item 5): a Unix socket, `links.sock` in the data
+/// The running app's door for links: a Unix socket, `links.sock` in the data
 /// directory (0600 inside the 0700 home, so only its owner connects), opened by the process that holds
 /// the directory's lock. `linkstr open LINK` (what the desktop entry runs) hands its link through it
 /// instead of saying that another linkstr holds the directory. One line each way: the link, then "ok".

@@ -47,7 +47,7 @@ public struct DataPaths: Sendable, Equatable {
         for dir in [home, identities, cache, config] {
             var info = stat()
             if stat(dir.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-                // Another user's directory is refused untouched, never adopted (issue 53); ours is tightened.
+                // Another user's directory is refused untouched, never adopted; ours is tightened.
                 if info.st_uid != geteuid() { throw .io(FileTrust.distrust(dir.path, allowRoot: false) ?? "\(dir.path) belongs to another user") }
                 // Tightened only when needed: on a read-only home (still readable) there is nothing to change.
                 if info.st_mode & 0o777 != 0o700, chmod(dir.path, 0o700) != 0, errno != EROFS {
@@ -87,7 +87,7 @@ public final class LocalStore: Sendable {
         let exists = FileManager.default.fileExists(atPath: path)
         if exists { try Self.checkExisting(path) }
         if !paths.isWritable {
-            // Reading still works where nothing can be written; a change says "read-only" (issue 32, 13).
+            // Reading still works where nothing can be written; a change says "read-only".
             guard exists else { throw .cannotOpen(path: path, reason: "the data directory is read-only and holds no linkstr database.") }
             db = try Database(readingOnly: path)
             try Migrations.checkCurrent(db)

@@ -15,7 +15,7 @@ public struct BestEffortReport: Equatable, Sendable {
 
     /// For a deletion request (kind 5) after the content is already deleted for everyone: one line per
     /// relay that kept `what` ("a copy of its sealed envelope"), which reads as the detail it is, not as
-    /// a failure (issue 33 item 13).
+    /// a failure.
     public func deletionLines(kept what: String) -> [String] {
         if let unsent { return ["relays keep \(what) for now: the deletion request could not be sent (\(DisplayText.singleLine(unsent)))"] }
         return refusedBy.keys.sorted().map { "\($0) kept \(what) (it refused the deletion request: \(DisplayText.singleLine(refusedBy[$0]!)))" }

@@ -9,7 +9,7 @@ import NostrProtocol
 /// arrive. Beyond that a full buffer waits (`admit` says so), which bounds memory: at most
 /// (`maxBatchesInFlight` + 1) × `largestBatch` wraps are held.
 ///
-/// Batches grow during a burst (issue 31): each full batch doubles the next one's size up to
+/// Batches grow during a burst: each full batch doubles the next one's size up to
 /// `largestBatch`, and once the pipeline is idle again the next starts at the smallest. A trickle of
 /// news is written within the timer's delay and the first page of a cold sync shows as soon as 256
 /// wraps are open, while history streaming in is stored in transactions of up to 1 024: a store

@@ -2,7 +2,7 @@ import LinkstrDomain
 import LinkstrStorage
 
 /// Posts, reactions and delete notices whose session nobody has told us of yet, held in memory while a
-/// history is being read instead of staged in the store (issue 31).
+/// history is being read instead of staged in the store.
 ///
 /// NIP-59 dates every wrap at random within two days, so a history read by the wraps' dates meets a
 /// session's posts before or after the message that creates it, in no useful order: about half of a

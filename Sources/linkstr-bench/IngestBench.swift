@@ -5,7 +5,7 @@ import LinkstrSync
 import LinkstrTestSupport
 import NostrProtocol
 
-/// The store alone, as a sync drives it (issue 31): 20 friends' sessions, then `messages` link posts
+/// The store alone, as a sync drives it: 20 friends' sessions, then `messages` link posts
 /// spread over them, written in the sync's batches (growing from 256 to 1 024 as a burst goes on; and,
 /// to compare, all of 256) with each message's wrap recorded as processed. No relay and no decryption:
 /// this is the writer's own cost per message, the figure the speed bench can only show mixed with two

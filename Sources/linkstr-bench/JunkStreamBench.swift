@@ -4,9 +4,9 @@ import LinkstrRelay
 import LinkstrTestSupport
 import NostrProtocol
 
-/// The terminal app under an endless junk stream (issue 32, item 12): the fault proxy's `flood 0` mode
+/// The terminal app under an endless junk stream: the fault proxy's `flood 0` mode
 /// sends junk gift wraps (right ids, bad signatures) on the live subscription without end; with
-/// `variants` (issue 53) it sends variants of one genuine wrap to us instead (a new date, the id made
+/// `variants` it sends variants of one genuine wrap to us instead (a new date, the id made
 /// again, the old signature or a random one). The release app in tmux (80×24) is connected for
 /// `seconds`, the session list scrolled every 50 ms; measured: the app's CPU over the window and after
 /// the relay was dropped (from /proc and the log), its resident memory (sampled, and the peak), and each

@@ -8,7 +8,7 @@ import LinkstrSync
 import LinkstrTestSupport
 import NostrProtocol
 
-/// Thumbnails (issue 29): decoding a page's image and drawing it as symbol cells, each timed on its own
+/// Thumbnails: decoding a page's image and drawing it as symbol cells, each timed on its own
 /// (release, one core). The image is a 1280×720 photo-like gradient encoded here as JPEG, PNG and WebP.
 enum MediaBench {
     static func run(runs: Int) async throws {

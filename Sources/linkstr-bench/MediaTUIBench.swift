@@ -6,7 +6,7 @@ import LinkstrStorage
 import LinkstrTestSupport
 import NostrProtocol
 
-/// Thumbnails in the terminal app (issue 29): one session of `posts` posts, each with a thumbnail in the
+/// Thumbnails in the terminal app: one session of `posts` posts, each with a thumbnail in the
 /// sealed media cache, the release `linkstr` at 200×60 in tmux. Keypress → frame while scrolling the
 /// feed with pictures drawn as symbols, against the same feed with pictures off; and the app's memory
 /// after scrolling through every post (every thumbnail drawn once).

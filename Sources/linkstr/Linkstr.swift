@@ -76,7 +76,7 @@ struct Linkstr: AsyncParsableCommand {
         // One app per data directory: a second one says who holds it and leaves the terminal alone.
         let lock: DataLock
         do { lock = try DataLock.acquire(paths) } catch {
-            // The app already runs here: a link goes to it (issue 33 item 5) instead of a refusal.
+            // The app already runs here: a link goes to it instead of a refusal.
             if case .locked = error, let openLink {
                 if LinkHandOff.send(DeepLink.encode(openLink), paths) {
                     FileHandle.standardError.write(Data("linkstr: the link was handed to the linkstr already running here.\n".utf8))

@@ -3,7 +3,7 @@ import LinkstrDomain
 import LinkstrStorage
 import NostrProtocol
 
-/// Runs the hooks (issue 51, item 2): once per new item from someone else (`AccountEvents`' post,
+/// Runs the hooks: once per new item from someone else (`AccountEvents`' post,
 /// reaction, request and session lines; never history being restored, never our own sends), the item
 /// as one JSON object on standard input, a clean environment (no passphrase, nothing of linkstr's own
 /// but `LINKSTR_HOOK`, the hook's name). At most 4 at once (64 more wait, beyond that one is dropped and

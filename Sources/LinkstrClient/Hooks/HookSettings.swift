@@ -3,7 +3,7 @@ import LinkstrDomain
 import LinkstrStorage
 import NostrProtocol
 
-/// `[hooks]` in config.toml (issue 51, item 2): a command per kind of news, argv-split (no shell unless
+/// `[hooks]` in config.toml: a command per kind of news, argv-split (no shell unless
 /// the user writes one), given the news as one JSON object on standard input.
 public struct HookSettings: Equatable, Sendable {
     public enum Kind: String, CaseIterable, Sendable {

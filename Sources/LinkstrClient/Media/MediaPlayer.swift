@@ -40,7 +40,7 @@ public struct SavedCopy: Sendable {
     }
 }
 
-/// Plays a link (issue 29): mpv, told to open an IPC socket in a private directory, whose events say
+/// Plays a link: mpv, told to open an IPC socket in a private directory, whose events say
 /// what happens (`MpvEventReader`); or the `player` template, started and left alone. Where a video site
 /// needs yt-dlp and it is missing, that is said with the fix before anything starts.
 public enum MediaPlayer {

@@ -7,7 +7,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// Saves a post's media for offline (issue 29): a video through yt-dlp, its standard output sealed
+/// Saves a post's media for offline: a video through yt-dlp, its standard output sealed
 /// into the media cache as it arrives (nothing reaches the disk in the clear, and a cancelled or
 /// failed save leaves nothing); a link that is itself an image, fetched like thumbnails. Progress comes
 /// from yt-dlp's own lines.

@@ -4,7 +4,7 @@ import LinkstrMedia
 import LinkstrRelay
 import LinkstrStorage
 
-/// Links' thumbnails (issue 29): found (YouTube's own image by the video id, else the image the page
+/// Links' thumbnails: found (YouTube's own image by the video id, else the image the page
 /// names, learnt with its title), fetched within the image limits, made small once and kept sealed in
 /// the account's media cache. A hostile or broken image costs one bounded fetch and decode and shows
 /// nothing; it is not asked for again for a day (a network failure: a minute, as titles).

@@ -1,4 +1,4 @@
-/// A post the membership gate holds (issue 53): kept, counted and shown on request instead of vanishing,
+/// A post the membership gate holds: kept, counted and shown on request instead of vanishing,
 /// and let in whenever a snapshot arrives that makes its sender a member at its date.
 public struct HeldPost: Equatable, Sendable {
     public let post: PostRecord

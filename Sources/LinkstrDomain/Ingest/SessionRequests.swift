@@ -1,6 +1,6 @@
 import NostrProtocol
 
-/// Sessions from strangers wait as requests (issue 18): anyone can name our key in a `session_create`,
+/// Sessions from strangers wait as requests: anyone can name our key in a `session_create`,
 /// so a session whose creator is neither us nor one of our contacts is held apart until we accept it.
 /// A local decision only: nothing about it goes on the wire, and ingest stores such a session's traffic
 /// as usual (it appears on accept). While a session is a request (or declined) it sends no

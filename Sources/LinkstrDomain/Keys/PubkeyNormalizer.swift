@@ -38,7 +38,7 @@ public enum PubkeyNormalizer {
         return .success(pk)
     }
 
-    /// The relays an nprofile names (normalised, at most 3): where its person may be found (issue 30).
+    /// The relays an nprofile names (normalised, at most 3): where its person may be found.
     /// Anything else has none.
     public static func relayHints(in input: String) -> [String] {
         var s = input.trimmingWhitespace()

@@ -35,7 +35,7 @@ public enum SendRuleError {
     /// The iOS wordings for the other creator-only actions (wire 2026 §1.2 and §2).
     public static let notCreatorDelete = DomainError.message("only the session creator can delete this session.")
     public static let notCreatorRename = DomainError.message("only the session creator can manage this session.")
-    /// The iOS words, with what a valid one is (issue 54: they gave no reason).
+    /// The iOS words, with what a valid one is (they gave no reason).
     public static let invalidURL = DomainError.message("enter a valid url: a web address (http or https), such as https://example.com/page.")
     public static let notMember = DomainError.message("you're no longer a member of this session.")
     public static let unknownSession = DomainError.message("that session is not available.")

@@ -1,4 +1,4 @@
-/// The send queue's rules (issue 49), decided once: when an item is tried again, which refusals end it,
+/// The send queue's rules, decided once: when an item is tried again, which refusals end it,
 /// which items may go now (in order per session), how large the queue may grow and when an old item
 /// waits for a yes. Pure: the engine feeds it the items and the time.
 public enum SendQueuePolicy {

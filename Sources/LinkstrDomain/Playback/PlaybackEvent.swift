@@ -1,6 +1,6 @@
 import NostrProtocol
 
-/// What the player did (issue 29), as mpv's IPC tells it, so the status line says what happens and
+/// What the player did, as mpv's IPC tells it, so the status line says what happens and
 /// never guesses.
 public enum PlaybackEvent: Equatable, Sendable {
     /// The player was started (mpv: before it has opened anything).

@@ -1,4 +1,4 @@
-/// How saving a post's media for offline goes (issue 29): the status line's progress bar, and its end.
+/// How saving a post's media for offline goes: the status line's progress bar, and its end.
 public enum SaveProgress: Equatable, Sendable {
     /// Under way; the fraction when the size is known.
     case saving(Double?)

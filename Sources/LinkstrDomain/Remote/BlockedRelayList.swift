@@ -1,4 +1,4 @@
-/// Our blocked relays (issue 30): NIP-51 kind 10006, public `relay` tags. A blocked relay is never dialled,
+/// Our blocked relays: NIP-51 kind 10006, public `relay` tags. A blocked relay is never dialled,
 /// whatever a list of someone else's names. Pure: reading a list (after its signature is checked) and
 /// making the next one from the list in force, so an edit keeps what another client put there.
 public enum BlockedRelayList {

@@ -1,4 +1,4 @@
-/// What the delivery doctor tells the user to do about one member, in words (issue 30). Pure: the facts
+/// What the delivery doctor tells the user to do about one member, in words. Pure: the facts
 /// the doctor gathered in, one sentence out.
 public enum DeliveryAdvice {
     public struct Facts: Equatable, Sendable {

@@ -1,4 +1,4 @@
-/// Which relays a send dials to reach each member where they read (issue 30, the outbox plan's relay
+/// Which relays a send dials to reach each member where they read (the outbox plan's relay
 /// selector adapted to the write path). Pure: the lists come in already verified, time as a parameter.
 ///
 /// Each member's relays are their NIP-17 inbox list (kind 10050), else their NIP-65 read relays (kind

@@ -1,4 +1,4 @@
-/// What an image from the web may cost before it is shown (issue 29): decided here once, for previews
+/// What an image from the web may cost before it is shown: decided here once, for previews
 /// and saved images alike. A page's image is hostile until decoded within these bounds.
 public enum ImageLimits {
     /// Bytes read of one image (a larger one is not decoded).

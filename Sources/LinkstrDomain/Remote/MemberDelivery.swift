@@ -1,4 +1,4 @@
-/// Where one member's copy of something we sent ended up (issue 30: honest delivery). Only a relay that
+/// Where one member's copy of something we sent ended up (honest delivery). Only a relay that
 /// member reads counts as delivered: their 10050, else their NIP-65 read relays. With neither known, our
 /// relays are all there is ("shared relays only"): that is what the iOS app does, and all it can say.
 public enum MemberDelivery: Equatable, Sendable {

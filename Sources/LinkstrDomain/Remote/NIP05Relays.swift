@@ -1,6 +1,6 @@
 import NostrProtocol
 
-/// NIP-05 as a source of relays (issue 30): someone's kind 0 may name `name@domain`; the domain's
+/// NIP-05 as a source of relays: someone's kind 0 may name `name@domain`; the domain's
 /// `/.well-known/nostr.json?name=name` may list relays for their key, where their relay lists can be
 /// asked for. Pure: the identifier checked, the document's URL made, the document read and verified
 /// (the name must map to that key, or none of its relays count).

@@ -1,4 +1,4 @@
-/// Our NIP-65 relay list (kind 10002), edited keeping what is there (issue 30): other clients may own
+/// Our NIP-65 relay list (kind 10002), edited keeping what is there: other clients may own
 /// entries of it, so we add the relays we use (plain `r` tags: read and write) and take out only the
 /// ones we added ourselves and no longer use. Pure: the list in force and our relays in, the next list
 /// out (nil when it already says what it should).

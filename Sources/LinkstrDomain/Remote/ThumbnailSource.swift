@@ -1,4 +1,4 @@
-/// Where a post's thumbnail comes from (issue 29): a YouTube video's own image by its id, with no page
+/// Where a post's thumbnail comes from: a YouTube video's own image by its id, with no page
 /// fetched; else the image the page names (`LinkPreview.imageURL`).
 public enum ThumbnailSource {
     /// YouTube's thumbnail of the video `url` plays, or nil when it is not a YouTube video with an id.

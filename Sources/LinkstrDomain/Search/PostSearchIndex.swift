@@ -34,7 +34,7 @@ public struct SearchHit: Equatable, Sendable {
 }
 
 /// The searchable text of one session's posts, held in memory only (never written anywhere: the store's
-/// encryption at rest keeps its meaning, issue 14 item 7).
+/// encryption at rest keeps its meaning).
 ///
 /// Every post's note, URL and title are folded to lowercase once and laid end to end in one byte buffer,
 /// separated by a NUL (which no folded text holds, so a match never spans two posts). A query is one

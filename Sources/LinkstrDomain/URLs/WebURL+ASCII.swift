@@ -1,4 +1,4 @@
-/// The web-URL rule's answer for the links people share, without Foundation (issue 31): ingest checks
+/// The web-URL rule's answer for the links people share, without Foundation: ingest checks
 /// every root's URL, and `URLComponents` plus Unicode property lookups were a quarter of the store's
 /// time in a cold sync. Only a plain shape is decided here, `http(s)://host[/…][?…][#…]` in printable
 /// ASCII that RFC 3986 allows as is; anything else (a port, user info, an IP-v6 literal, `%` or `--`

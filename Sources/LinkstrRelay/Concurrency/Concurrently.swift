@@ -1,4 +1,4 @@
-/// The one way an actor fans work out to child tasks (issue 52).
+/// The one way an actor fans work out to child tasks.
 ///
 /// A task group's body is a closure that is not `@Sendable`: Swift 6.3 runs it on the caller's actor
 /// only when it captures `self`, otherwise on the global executor, yet its checks treat whatever it

@@ -2,14 +2,14 @@ import Foundation
 import LinkstrDomain
 import NIOCore
 
-/// Fetches a thumbnail's bytes (issue 29): the same public-web GET as previews (redirects, public
+/// Fetches a thumbnail's bytes: the same public-web GET as previews (redirects, public
 /// addresses only, a deadline), at most `ImageLimits.maxBytes` (a larger image is refused, not cut).
 /// What the bytes are is decided by their magic when decoded, never by the server's content type; only
 /// a page served where an image was named is refused here.
 public struct ImageFetcher: Sendable {
     public var allowPrivateAddresses: Bool
     public var timeout: TimeAmount
-    /// Hosts never contacted: those of the relays we blocked (issue 30).
+    /// Hosts never contacted: those of the relays we blocked.
     public var refusesHost: @Sendable (String) -> Bool = { _ in false }
 
     public init(allowPrivateAddresses: Bool = false, timeout: TimeAmount = .seconds(5)) {

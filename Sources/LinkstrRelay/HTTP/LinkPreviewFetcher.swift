@@ -16,7 +16,7 @@ public struct LinkPreviewFetcher: Sendable {
     /// Allows loopback and private addresses: for tests against a local server only.
     public var allowPrivateAddresses: Bool
     public var timeout: TimeAmount
-    /// Hosts never contacted: those of the relays we blocked (issue 30).
+    /// Hosts never contacted: those of the relays we blocked.
     public var refusesHost: @Sendable (String) -> Bool = { _ in false }
 
     public init(allowPrivateAddresses: Bool = false, timeout: TimeAmount = .seconds(5)) {
@@ -33,7 +33,7 @@ public struct LinkPreviewFetcher: Sendable {
         let web = PublicWebGet(allowPrivateAddresses: allowPrivateAddresses, timeout: timeout, refusesHost: refusesHost)
         let (url, response) = try await web.get(link, accept: "text/html,application/xhtml+xml", maxBytes: Self.maxBytes, overflow: .truncate)
         let type = response.header("Content-Type")?.lowercased() ?? "text/html"
-        // A link that is itself a picture: its name is its title, and it is its own image (issue 54: it
+        // A link that is itself a picture: its name is its title, and it is its own image (it
         // was "not a web page" and drew nothing). The thumbnail's fetch checks it as any page's image.
         if type.hasPrefix("image/"), ["image/png", "image/jpeg", "image/gif", "image/webp"].contains(where: { type.hasPrefix($0) }) {
             let name = url.lastPathComponent.isEmpty ? (url.host ?? link) : url.lastPathComponent

@@ -7,7 +7,7 @@ import NIOPosix
 public enum WebFetchFailure: Error, Equatable, CustomStringConvertible {
     case notWeb
     case privateAddress(String)
-    /// The host is a relay we blocked (issue 30: never dialled, for previews neither).
+    /// The host is a relay we blocked (never dialled, for previews neither).
     case blockedHost(String)
     case unresolvable(String)
     case status(Int)

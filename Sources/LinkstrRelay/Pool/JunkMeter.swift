@@ -1,5 +1,5 @@
 /// How much of what one connection sends is junk (events that fail their checks: bad signatures, not
-/// for us, undecryptable, unparseable), over a sliding window of two buckets (issue 32, item 12). An
+/// for us, undecryptable, unparseable), over a sliding window of two buckets. An
 /// endless junk stream cost the app a full core and up to 986 MB; a relay whose traffic is mostly junk
 /// beyond a rate is dropped instead, and reconnects only after a long backoff.
 public struct JunkMeter: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import Foundation
 import NostrProtocol
 
-/// One relay's connection as a pure state machine (issue 12): lifecycle (connecting, connected,
+/// One relay's connection as a pure state machine: lifecycle (connecting, connected,
 /// read-only, failed, disabled), reconnect backoff with exactly one timer, NIP-42 (through `AuthState`),
 /// messages held until AUTH, read-only marking and NIP-11 limits. `RelayPool` feeds it what happened
 /// (socket opened or failed, a message, a timer fired) and carries out the actions it answers; time

@@ -37,7 +37,7 @@ public enum RelayProbe {
         }
     }
 
-    /// Every step has the deadline `timeout`; silence is said as "no answer in N s" (issue 33 item 7).
+    /// Every step has the deadline `timeout`; silence is said as "no answer in N s".
     public static func run(_ relay: String, timeout: TimeAmount = .seconds(5)) async throws(ConnectionError) -> Result {
         do { return try await probe(relay, timeout: timeout) } catch is TimeoutError {
             throw ConnectionError.io(silence(timeout))

@@ -305,7 +305,7 @@ struct TimeoutError: Error {}
 /// Runs `body`, failing with `TimeoutError` when it takes longer than `timeout`. The answer comes at the
 /// deadline even when `body` cannot be cancelled (an `EventLoopFuture.get()` never answered): a task
 /// group would wait for it, and `relays test` against a relay that accepts TCP and never answers hung
-/// for good (issue 33 item 7). The body is cancelled and left to end on its own.
+/// for good. The body is cancelled and left to end on its own.
 /// `sleep`: the caller's clock (the live one for sockets, which run in real time).
 func withTimeout<T: Sendable>(_ timeout: TimeAmount, sleep: @escaping @Sendable (Duration) async -> Void = TimeSource.live.sleep,
                              _ body: @escaping @Sendable () async throws -> T) async throws -> T {

@@ -3,7 +3,7 @@ import LinkstrDomain
 import NostrProtocol
 import Synchronization
 
-/// The account's media cache (issue 29): thumbnails and saved media under `<cache>/<pubkey>/media`,
+/// The account's media cache: thumbnails and saved media under `<cache>/<pubkey>/media`,
 /// every file sealed with the account's data key, as the database's sealed fields are. A file's name is
 /// a blind reference of its key (the link it belongs to), so neither names nor bytes say what it holds;
 /// its content is read back only through this type (a saved video is streamed out chunk by chunk).

@@ -1,7 +1,7 @@
 import Foundation
 import LinkstrDomain
 
-/// Unsent composer text per session (issue 14, item 8): sealed like every other content column, so a
+/// Unsent composer text per session: sealed like every other content column, so a
 /// draft survives a restart without lying on disk in plain text.
 extension AccountStore {
     public struct StoredDraft: Equatable, Sendable, Codable {

@@ -1,7 +1,7 @@
 import LinkstrDomain
 import Logging
 
-/// Posts the membership gate holds (issue 53): they stay staged (sealed, surviving restarts, checked
+/// Posts the membership gate holds: they stay staged (sealed, surviving restarts, checked
 /// again whenever their session's snapshots change); these are the reads that make them visible.
 extension AccountStore {
     /// The posts of `sessionID` held for want of membership, oldest first, with why.
@@ -35,7 +35,7 @@ extension AccountStore {
     /// The membership rule staged messages were last checked under (`Setting.membershipRule`).
     static let membershipRule = "2"
 
-    /// Once per account after the membership rule changed (issue 53): what an older build held is checked
+    /// Once per account after the membership rule changed: what an older build held is checked
     /// again, so a post five seconds early comes in after the upgrade instead of waiting for a snapshot.
     /// Best effort: a store that cannot be written (a read-only home) keeps them held, shown by `:held`.
     func recheckHeldUnderTheCurrentRule() {

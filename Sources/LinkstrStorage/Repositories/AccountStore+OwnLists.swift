@@ -40,7 +40,7 @@ extension AccountStore {
 extension AccountStore {
     public func ownRelayList() throws -> OwnRelayList.Current? {
         guard let text = try setting(.relayListPublished) else { return nil }
-        // Before issue 30 this held nothing: a list was never published.
+        // Older databases hold nothing here: a list was never published before.
         guard let o = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
               let tags = o["tags"] as? [[String]], let content = o["content"] as? String,
               let createdAt = (o["created_at"] as? NSNumber)?.int64Value, let added = o["added"] as? [String] else {

@@ -60,7 +60,7 @@ extension AccountStore {
 
     /// A page of visible posts, newest first; `before` continues after the last post of the previous page.
     /// Ties within one second are ordered as this device sent them, then by id, so the order is the
-    /// same on every load (issue 16, item 5).
+    /// same on every load.
     public func postPage(in sessionID: String, limit: Int = 50, before: (createdAt: Int64, id: String)? = nil) throws -> [PostView] {
         // One snapshot: the page and its reactions agree even while a sync batch commits.
         let (posts, reactions) = try db.read { c in
@@ -159,7 +159,7 @@ extension AccountStore {
     }
 }
 
-/// What search reads: every post of the listed sessions, opened in memory (issue 14 item 7).
+/// What search reads: every post of the listed sessions, opened in memory.
 extension AccountStore {
     /// The listed sessions' ids, for reading their posts a few sessions at a time.
     public func listedSessionIDs() throws -> [String] {

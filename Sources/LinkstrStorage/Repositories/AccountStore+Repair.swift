@@ -1,6 +1,6 @@
 import LinkstrDomain
 
-/// Finding and dropping rows whose sealed values no longer open (issue 32, item 9). Each table says
+/// Finding and dropping rows whose sealed values no longer open. Each table says
 /// how its sealed columns were sealed; a dropped row comes back with the next sync where relays still
 /// hold it: a post's gift wraps are forgotten as processed, and when a row carries no wrap id
 /// (snapshots, reactions, tombstones, staged messages) every wrap is, so history is read again.

@@ -2,7 +2,7 @@ import Foundation
 import LinkstrDomain
 import NostrProtocol
 
-/// What the user did, waiting for a relay (issue 49): applied here and queued in one transaction, as
+/// What the user did, waiting for a relay: applied here and queued in one transaction, as
 /// the exact events that will be published (built once, so every retry sends the same ids and a relay's
 /// duplicate is harmless). Sealed like every other content column; the account's rows go with it.
 public struct QueuedSend: Equatable, Sendable {

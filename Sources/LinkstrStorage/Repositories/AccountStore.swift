@@ -297,7 +297,7 @@ public enum Setting: String, Sendable, CaseIterable {
     /// Where the app was when it quit (JSON: pane, session, post), to open there again.
     case uiPosition = "app.ui.position"
     /// The membership rule what is staged was last checked under ("2": ten minutes allowed before a first
-    /// membership, issue 53); absent on a database staged under the first.
+    /// membership); absent on a database staged under the first.
     case membershipRule = "ingest.membership.rule"
     /// The digest of the hooks the user said yes to (`HookSettings.fingerprint`): others ask first.
     case trustedHooks = "hooks.trusted"

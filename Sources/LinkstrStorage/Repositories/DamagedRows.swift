@@ -2,8 +2,7 @@ import Synchronization
 
 /// A sealed value that no longer opens (a bad sector, an edited file, a damaged copy) costs only its
 /// row: readers leave the row out and note it here, and `repairDamagedRows` drops such rows so the
-/// next sync can bring them back. Before, one bad field made its whole session unreadable (issue 32,
-/// item 9).
+/// next sync can bring them back. Before, one bad field made its whole session unreadable.
 public struct DamagedRow: Hashable, Sendable {
     public let table: String
     public let key: String

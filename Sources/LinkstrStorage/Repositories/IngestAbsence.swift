@@ -1,7 +1,7 @@
 import LinkstrDomain
 
 /// What a batch's messages refer to and the store does not hold, found with a few `IN (…)` queries
-/// before the batch is ingested (issue 31). A cold sync is almost all new posts, and the ingest rules
+/// before the batch is ingested. A cold sync is almost all new posts, and the ingest rules
 /// ask of each one whether it exists, whether a delete notice waits for it and which reactions point
 /// at it: five lookups that find nothing. Answering those from here saves them.
 ///

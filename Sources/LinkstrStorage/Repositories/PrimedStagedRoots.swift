@@ -4,7 +4,7 @@ import LinkstrDomain
 /// the session again (`rederive`, through `postIDs(inSession:)`): the create that a cold sync meets after
 /// hundreds of its session's posts (NIP-59 randomises the wraps' dates, so a session's posts come
 /// before or after it) releases them all, and each was read with two queries of its own, one of them a
-/// miss in `posts` (issue 31: a cold sync in wrap order cost 34 µs a message against 18 in order).
+/// miss in `posts` (a cold sync in wrap order cost 34 µs a message against 18 in order).
 ///
 /// Each entry is the row as it was when read; it is handed out once (`take`) and forgotten as soon as
 /// the id is written or removed, so it can never stand for a row that changed since. A class, so the

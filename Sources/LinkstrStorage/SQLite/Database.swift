@@ -25,7 +25,7 @@ public final class Database: Sendable {
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA secure_delete = ON")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // The writer (issue 31, measured with `linkstr-bench ingest`): a cold sync's batches touch the
+            // The writer (measured with `linkstr-bench ingest`): a cold sync's batches touch the
             // posts and their indexes all over; with SQLite's default 2 MiB cache every batch read
             // pages back from the file. Checkpoints every 16 MiB instead of 4 MiB of WAL: a page the
             // batches keep changing (an index's, a session row's) is copied back once, not four times.
@@ -250,7 +250,7 @@ public struct Connection {
 
     /// How many placeholders an `IN (…)` of `count` values gets: a power of two from 8, at most `chunk`.
     /// Each distinct count is a statement kept in every connection's cache, and a batch's ids come in
-    /// every count: a 60 000-wrap sync held 13 MB of such statements (issue 31). The rest are NULL,
+    /// every count: a 60 000-wrap sync held 13 MB of such statements. The rest are NULL,
     /// which `IN` never matches.
     static func placeholders(for count: Int, chunk: Int) -> Int {
         var n = 8

@@ -1,4 +1,4 @@
-/// Migration 14 (issue 31, a faster store): accounts get a small number, and every table names its
+/// Migration 14 (a faster store): accounts get a small number, and every table names its
 /// owner by that number instead of the 64-character hex key. The owner leads every primary key and
 /// index, so each entry was ~65 bytes longer than it needed to be: a batch of posts dirtied twice the
 /// index pages it now does (a model of the two hot tables wrote 30 % faster). SQLite cannot change a

@@ -201,7 +201,7 @@ enum Migrations {
         UPDATE sessions SET last_post_id = (SELECT p.post_id FROM posts p WHERE p.owner = sessions.owner AND p.session_id = sessions.session_id
                                             ORDER BY p.created_at DESC, p.sent_seq DESC, p.post_id DESC LIMIT 1);
         """,
-        // 6: the user's decision on a session request (0 undecided, 1 accepted, 2 declined; issue 18).
+        // 6: the user's decision on a session request (0 undecided, 1 accepted, 2 declined).
         // Sessions already here were in the user's list before requests existed: they stay there.
         """
         ALTER TABLE sessions ADD COLUMN request_decision INTEGER NOT NULL DEFAULT 0;
@@ -229,7 +229,7 @@ enum Migrations {
                                       AND p.inbound = 1 AND p.read_at IS NULL)
             WHERE listed = 1;
         """,
-        // 9: unsent composer text per session (issue 14 item 8), sealed.
+        // 9: unsent composer text per session, sealed.
         """
         CREATE TABLE drafts (
             owner TEXT NOT NULL REFERENCES accounts(pubkey) ON DELETE CASCADE,
@@ -250,7 +250,7 @@ enum Migrations {
             last_url_enc = (SELECT p.url_enc FROM posts p WHERE p.owner = sessions.owner AND p.post_id = sessions.last_post_id)
             WHERE last_post_id IS NOT NULL;
         """,
-        // 11: issue 30. When a relay list was fetched and where it was found (sealed); the NIP-05
+        // 11: When a relay list was fetched and where it was found (sealed); the NIP-05
         // identifier a profile names (sealed: where to look for their relays); each member's
         // delivery of what we sent (sealed `MemberDelivery`, by the member's blind reference); the
         // relays someone was added with (an nprofile's hints, sealed).
@@ -274,7 +274,7 @@ enum Migrations {
             PRIMARY KEY (owner, pubkey_ref)
         );
         """,
-        // 12: issue 31 (NIP-77). Each processed wrap's own `created_at` when it was addressed to us (the
+        // 12: Each processed wrap's own `created_at` when it was addressed to us (the
         // local set a negentropy sync compares; rows from before stay NULL until a sync fetches them
         // again and fills it in); when a relay last refused NIP-77 (it is paged instead for a while).
         """
@@ -286,16 +286,16 @@ enum Migrations {
             PRIMARY KEY (owner, url)
         ) WITHOUT ROWID;
         """,
-        // 13: issue 31 (a faster store). A session's unread count reads a small index of unread posts
+        // 13: A session's unread count reads a small index of unread posts
         // instead of every post of the session at each batch; `posts_in_order` (4) starts with the same
         // columns as `posts_by_session`, which every post paid to keep up to date for nothing.
         """
         DROP INDEX posts_by_session;
         CREATE INDEX posts_unread ON posts(owner, session_id) WHERE inbound = 1 AND read_at IS NULL;
         """,
-        // 14: issue 31. Accounts are numbered and every table's owner is that number (see the file).
+        // 14: Accounts are numbered and every table's owner is that number (see the file).
         numberedAccounts,
-        // 15: issue 31. Valid events a sync brought and we keep nothing of (a profile or relay list older
+        // 15: Valid events a sync brought and we keep nothing of (a profile or relay list older
         // than ours, another app's kind 30078 under our key), by scope (`preferences`, or an author's
         // blind reference): NIP-77 counts them as held, so a relay that keeps them does not send them
         // at every start (`AccountStore+PassedOver`).
@@ -314,7 +314,7 @@ enum Migrations {
         ALTER TABLE posts ADD COLUMN dated_ahead INTEGER;
         """,
         // 17: the relays that accepted a member's copies of what we sent (sealed, a line each): what
-        // "shared relays" in the doctor counts besides the ones both lists name (issue 53, item 5).
+        // "shared relays" in the doctor counts besides the ones both lists name.
         """
         ALTER TABLE deliveries ADD COLUMN accepted_on_enc BLOB;
         """,
@@ -329,7 +329,7 @@ enum Migrations {
             PRIMARY KEY (owner, pubkey_ref)
         ) WITHOUT ROWID;
         """,
-        // 19: the send queue (issue 49): what the user did, applied here and waiting for a relay, as the
+        // 19: the send queue: what the user did, applied here and waiting for a relay, as the
         // exact events that will go (sealed, with what it is); the session and post ids in clear like every table's.
         """
         CREATE TABLE send_queue (

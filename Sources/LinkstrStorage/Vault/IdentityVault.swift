@@ -50,7 +50,7 @@ public struct IdentityVault: Sendable {
     public func ncryptsec(for pubkey: Pubkey) throws(VaultError) -> String {
         let path = file(for: pubkey).path
         guard FileManager.default.fileExists(atPath: path) else { throw .unknownIdentity }
-        // A key another user planted (or can replace) is not ours to unlock (issue 53).
+        // A key another user planted (or can replace) is not ours to unlock.
         if let why = FileTrust.distrust(path, allowRoot: false) { throw .io(why + ".") }
         // An unreadable file is not a missing identity: say what is wrong with it.
         let bytes: [UInt8]

@@ -17,7 +17,7 @@ struct OutboxState {
     }
 }
 
-/// Honest delivery (issue 30): after a send, each member's wraps go to a relay that member reads (their
+/// Honest delivery: after a send, each member's wraps go to a relay that member reads (their
 /// 10050, else their NIP-65 read relays; `DeliveryRelayChoice` picks, within a budget of connections),
 /// and what became of each member's copy is recorded (`MemberDelivery`): delivered only when such a
 /// relay accepted it. A relay that refuses or does not answer is replaced by the member's next one while

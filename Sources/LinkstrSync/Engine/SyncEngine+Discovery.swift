@@ -10,7 +10,7 @@ struct DiscoveryState {
     var lookedUp: [Pubkey: Int64] = [:]
 }
 
-/// Discovery (issue 30): a member's kind 10050 and 10002 asked of our relays, of the indexer relays and of
+/// Discovery: a member's kind 10050 and 10002 asked of our relays, of the indexer relays and of
 /// the relays they were added with (an nprofile's hints), the newest list kept with when and where it
 /// was found. Bounded: each relay has the delivery's deadlines, blocked relays are never asked.
 extension SyncEngine {
@@ -54,7 +54,7 @@ extension SyncEngine {
         // The relays their NIP-05 documents list, for those with no list at all whose kind 0 names one
         // (the fallback: at most `nip05PerLookup` documents fetched at once). Read here, on the actor,
         // into values: a lazy chain over our state iterated in the fetches' task group ran off the actor
-        // and aborted every command for anyone who knew such a person (issue 52).
+        // and aborted every command for anyone who knew such a person.
         var identified = [(member: Pubkey, id: NIP05Relays.Identifier)]()
         for member in wanted where identified.count < Self.nip05PerLookup {
             let known = deliveryRecipient(member)

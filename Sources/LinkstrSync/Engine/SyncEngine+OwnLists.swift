@@ -8,7 +8,7 @@ struct OwnListsState {
     var relaysOverridden = false
 }
 
-/// Our own lists (issue 30): the inbox relays (kind 10050), the NIP-65 relay list (kind 10002) and the
+/// Our own lists: the inbox relays (kind 10050), the NIP-65 relay list (kind 10002) and the
 /// blocked relays (kind 10006). Published when they changed, to our relays and, best effort, to the
 /// indexers (where people who share no relay with us look); read back from our relays, newest wins.
 extension SyncEngine {
@@ -18,7 +18,7 @@ extension SyncEngine {
         return await pool.snapshots().filter(\.enabled).map(\.url).sorted()
     }
 
-    /// The pool's relays are `--relay`'s, for this run only (issue 53): our kind 10002 and a kind 10050 of
+    /// The pool's relays are `--relay`'s, for this run only: our kind 10002 and a kind 10050 of
     /// the relays we use would name them, announcing to the indexers a relay used once for a test. Nothing
     /// is published from them; a list chosen meanwhile goes out on the next run with our own relays.
     public func setRelaysOverridden(_ overridden: Bool) { ownLists.relaysOverridden = overridden }

@@ -97,7 +97,7 @@ extension SyncEngine {
             if case .ignore(.older) = decision, current?.eventID != e.id.hex { passOver(e, .author(author)) }
             return
         }
-        // Where to look for their relays when their lists are nowhere else (issue 30).
+        // Where to look for their relays when their lists are nowhere else.
         let nip05 = NIP05Relays.identifier(fromProfileContent: e.content)?.text
         write("a profile's NIP-05") { try store.setProfileNIP05(author, nip05) }
         scheduleProfilesChanged()
@@ -112,7 +112,7 @@ extension SyncEngine {
     }
 
     /// Publishes a profile name typed while offline on a task of the engine's, ended by `stop()`: a sync's
-    /// deadline and the app's updates never wait for it (issue 53: `sync --timeout 10` took 27.5 s with
+    /// deadline and the app's updates never wait for it (`sync --timeout 10` took 27.5 s with
     /// every relay down and a name pending). What has not gone out by then stays pending (`profileNamePending`).
     public func startPublishingPendingProfileName() {
         guard profiles.pendingNameTask == nil else { return }

@@ -24,7 +24,7 @@ struct SendQueueState {
     var actions = [Int64: QueuedAction]()
 }
 
-/// The sealed send queue (issue 49): the user's action is applied here and queued in one transaction
+/// The sealed send queue: the user's action is applied here and queued in one transaction
 /// (`enqueue`), and returns at once; a pass publishes what is due, oldest first and in order per session
 /// (`SendQueuePolicy.due`), with the events built at queueing (a retry sends the same ids). Accepted: the
 /// item leaves the queue, inbox delivery starts as for a direct send, follow-ups (a NIP-09 request) go

@@ -222,7 +222,7 @@ public actor SyncEngine {
     func handle(_ event: PoolEvent) async {
         switch event {
         case .event(let relay, let id, let e):
-            // Still queued from a relay dropped for junk: not worth checking (issue 32, item 12).
+            // Still queued from a relay dropped for junk: not worth checking.
             if pool.isDroppedForJunk(relay) { return }
             guard let subscription = SyncSubscription(id: id) else { return }
             if case .reconcileFetch(let chain, _, let batch) = subscription {

@@ -47,7 +47,7 @@ public struct ConfigFile: Equatable, Sendable {
     public var mpvArguments: [String] = []
     /// `playback`: "window" (default) or "terminal" (mpv draws in this terminal, the app suspended).
     public var playsInTerminal = false
-    /// `indexer_relays`: where people's relay lists are looked up beyond our relays (issue 30).
+    /// `indexer_relays`: where people's relay lists are looked up beyond our relays.
     public var indexerRelays = ConfigFile.defaultIndexers
     /// Well-known public indexers of kinds 0, 3, 10002 and 10050.
     public static let defaultIndexers = ["wss://purplepag.es", "wss://user.kindpag.es", "wss://indexer.coracle.social"]

@@ -21,7 +21,7 @@ public enum DisplayWidth {
         if first.properties.isEmojiPresentation { return 2 }
         // A text-default character made an emoji by VS16 (❤️, ✔️, ☺️) is drawn without the selector, one
         // column: terminals disagree on its width (tmux 3.3 and xterm say 1, kitty and WezTerm 2), so the
-        // selector shifted box borders and left stray characters (issue 33 item 12). See `drawable`.
+        // selector shifted box borders and left stray characters. See `drawable`.
         if scalars.count > 1, scalars.contains(where: { $0.properties.isEmojiModifier || $0 == "\u{200D}" }), first.properties.isEmoji { return 2 }
         let w = sw_wcwidth(first.value)
         return w < 0 ? 1 : Int(w)

@@ -2,7 +2,7 @@ import Foundation
 import LinkstrMedia
 import Synchronization
 
-/// Pictures made into terminal sequences off the UI thread, cached per link and box size (issue 29): the
+/// Pictures made into terminal sequences off the UI thread, cached per link and box size: the
 /// UI thread only looks them up; a miss is drawn on a background queue, and `wake` tells the loop to
 /// paint it. The cache is bounded in bytes, least recently used first out.
 public final class ImageArt: Sendable {

@@ -132,7 +132,7 @@ extension EffectRunner {
                 dispatch(.failed(.wipe, ClientError(error)))
             }
         case .you(.switchIdentity(let pk)):
-            // Nothing of the account being left stays open, running or in memory (issue 28).
+            // Nothing of the account being left stays open, running or in memory.
             await closeAccount()
             pendingUnlock = pk
             let passphrase = try? environmentPassphrase()

@@ -2,7 +2,7 @@ import LinkstrApp
 import LinkstrClient
 import LinkstrDomain
 
-/// Delivery (issue 30): Settings' blocked relays (read, block, unblock: the use cases of `linkstr relays
+/// Delivery: Settings' blocked relays (read, block, unblock: the use cases of `linkstr relays
 /// block`), a newer list from another client taken in (the pool drops a relay blocked there), and
 /// `:doctor`.
 extension EffectRunner {

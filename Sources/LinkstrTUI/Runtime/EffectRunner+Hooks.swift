@@ -11,7 +11,7 @@ final class HookSlot: Sendable {
     func set(_ runner: HookRunner?) { held.withLock { $0 = runner } }
 }
 
-/// Hooks in the app (issue 51, item 2): the same runner and rules as `linkstr sync --follow`; hooks that
+/// Hooks in the app: the same runner and rules as `linkstr sync --follow`; hooks that
 /// are new or changed since the user's last yes ask first (a config edited by someone else must not
 /// silently gain a command); what a hook could not do goes to the status line and `:messages`.
 extension EffectRunner {

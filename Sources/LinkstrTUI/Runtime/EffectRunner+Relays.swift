@@ -63,7 +63,7 @@ extension EffectRunner {
     func startSync() {
         guard let account, let actions else { return }
         let engine = account.engine, store = account.store
-        // Everything the updates answer reaches the app only while this account is open (issue 28).
+        // Everything the updates answer reaches the app only while this account is open.
         let dispatch = account.tasks.guarded(self.dispatch), search = account.search, tasks = account.tasks
         let shownList = self.shownList, policy = requestPolicy
         accountView.updatesTask?.cancel()
@@ -164,7 +164,7 @@ extension EffectRunner {
     /// The pool takes the edited list (on its own actor), then the rows on screen follow.
     func applyRelays() async -> [AppAction] {
         await account?.applyRelays()
-        // Our kind 10050 and 10002 follow the edit (issue 30), beside it: they need a connected relay.
+        // Our kind 10050 and 10002 follow the edit, beside it: they need a connected relay.
         if let engine = account?.engine { startAccountTask { _ in await engine.publishOwnListsIfChanged() } }
         return [.settings(.relaysChanged(relayRows()))]
     }

@@ -1,7 +1,7 @@
 import LinkstrApp
 import LinkstrStorage
 
-/// Damaged stored records (issue 32, item 9): readers leave them out and count them; the count is
+/// Damaged stored records: readers leave them out and count them; the count is
 /// reported when it grows, and `:repair` drops them.
 extension EffectRunner {
     func sayDamagedRecords() {

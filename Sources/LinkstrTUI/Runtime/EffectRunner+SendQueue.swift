@@ -2,7 +2,7 @@ import LinkstrApp
 import LinkstrClient
 import LinkstrDomain
 
-/// The send queue's items from the app (issue 49): retried now, or taken out.
+/// The send queue's items from the app: retried now, or taken out.
 extension EffectRunner {
     func runSendQueue(_ effect: AppEffect) throws {
         guard let engine = account?.engine else { return }

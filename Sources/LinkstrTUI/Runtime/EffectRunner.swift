@@ -155,7 +155,7 @@ public actor EffectRunner {
     }
 
     /// Stops the engine (closing sockets) before the process exits; no effect runs after it.
-    /// `position`: where the app was, saved first for the next start (issue 33 item 16).
+    /// `position`: where the app was, saved first for the next start.
     public nonisolated func shutdown(saving position: UIPosition? = nil) {
         effects.finish()
         let done = DispatchSemaphore(value: 0)

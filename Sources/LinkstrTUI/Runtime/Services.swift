@@ -23,7 +23,7 @@ public struct Browser: Sendable {
     public var open: @Sendable (String) -> Result<String, DomainError>
 }
 
-/// Plays videos (issue 29): `play` starts the player when this machine has one for the link and answers
+/// Plays videos: `play` starts the player when this machine has one for the link and answers
 /// true, then tells `report` what happens; false: the link is opened another way (the browser).
 public struct Player: Sendable {
     public var play: @Sendable (_ url: String, _ report: @escaping @Sendable (PlaybackEvent) -> Void) -> Bool

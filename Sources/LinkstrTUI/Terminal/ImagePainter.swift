@@ -1,6 +1,6 @@
 import LinkstrMedia
 
-/// Puts the canvas's pictures on the terminal after curses' refresh, and takes them off again (issue 29).
+/// Puts the canvas's pictures on the terminal after curses' refresh, and takes them off again.
 /// Curses knows nothing of them: their cells are blank in its idea of the screen. So a picture drawn in
 /// cells (symbols, sixel, iTerm2) is taken off by writing the canvas's own cells again where it was and
 /// no new picture goes (`cellsLeaving`; repainting whole rows through curses cost a 200-column terminal a

@@ -1,7 +1,7 @@
 import Foundation
 import LinkstrMedia
 
-/// `images` in config.toml and `--images` (issue 29): how pictures are drawn, or "auto" to ask the terminal.
+/// `images` in config.toml and `--images`: how pictures are drawn, or "auto" to ask the terminal.
 public enum ImageSetting: String, Equatable, Sendable, CaseIterable {
     case auto, kitty, sixel, iterm, symbols, off
 

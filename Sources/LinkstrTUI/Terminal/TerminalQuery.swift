@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// What the terminal says about pictures (issue 29), asked once before curses starts: kitty's graphics
+/// What the terminal says about pictures, asked once before curses starts: kitty's graphics
 /// query (a 1×1 image it answers OK to, never shows), the cell size in pixels (`CSI 16 t`) and the primary
 /// device attributes (DA1: attribute 4 is sixel). Every terminal answers DA1, so its answer ends the wait;
 /// one that answers nothing costs the timeout.

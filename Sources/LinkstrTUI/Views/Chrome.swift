@@ -43,7 +43,7 @@ public enum AppView {
         let summary = " \(state.settings.header) "
         var rx = c.width - summary.count - relays.count - 1
         if rx > x + 1 {
-            // What waits to be sent, left of the dots (issue 49): only when there is room for it.
+            // What waits to be sent, left of the dots: only when there is room for it.
             let queue = queueCount(state.sendQueue.counts)
             if !queue.text.isEmpty, rx - DisplayWidth.of(queue.text) - 1 > x + 1 {
                 c.put(queue.text, x: rx - DisplayWidth.of(queue.text) - 1, y: 0, Style(queue.failed ? .error : .warning, bold: true))
@@ -88,7 +88,7 @@ public enum AppView {
         case .success: role = .success
         case .info: role = .dim
         }
-        // Longer than the line: cut, saying where the whole of it is (issue 54).
+        // Longer than the line: cut, saying where the whole of it is.
         let text = DisplayText.singleLine(status.text), hint = " (… :messages)"
         var shown = text
         if DisplayWidth.of(text) > c.width - 2 {

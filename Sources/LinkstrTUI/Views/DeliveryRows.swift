@@ -1,7 +1,7 @@
 import LinkstrApp
 import LinkstrDomain
 
-/// Under one of our posts: what became of each member's copy (issue 30). Delivered only when a relay
+/// Under one of our posts: what became of each member's copy. Delivered only when a relay
 /// that member reads accepted it; otherwise it says so, and why.
 enum DeliveryRows {
     static func render(_ c: inout Canvas, _ state: AppState, _ rows: [MemberDeliveryRow], y start: Int, bottom: Int) -> Int {

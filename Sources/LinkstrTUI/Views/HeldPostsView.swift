@@ -2,7 +2,7 @@ import Foundation
 import LinkstrApp
 import LinkstrDomain
 
-/// `:held`: the open session's held posts in a box over the feed (issue 53), oldest first, each with
+/// `:held`: the open session's held posts in a box over the feed, oldest first, each with
 /// who, when and why, its link and the start of its note; scrolled like the doctor's report.
 enum HeldPostsView {
     static func render(_ c: inout Canvas, _ state: AppState, _ held: [HeldPost], scroll: Int) {

@@ -63,7 +63,7 @@ enum PostViews {
         c.put("  [\(classification.label)]", x: 0, y: y, Style(.label, bold: true))
         c.put(AppView.name(p.author, state) + " · " + AppView.relative(p.createdAt, now: state.now), x: 12, y: y, Style(.accent))
         y += 1
-        // Not sent yet, or refused for good (issue 49), with what can be done about it.
+        // Not sent yet, or refused for good, with what can be done about it.
         if let mark = state.sendQueue.posts[p.id] {
             let keys = mark.state == .sending ? "" : "  (r retry now · x cancel)"
             c.put(AppView.sendMark(mark) + keys, x: 2, y: y, Style(mark.state.isFailed ? .error : .warning), limit: c.width - 3)

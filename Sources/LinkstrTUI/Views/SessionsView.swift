@@ -30,7 +30,7 @@ enum SessionsView {
         let top = area.y + 1
         let capacity = Layout.sessionCapacity(screenRows: c.height)  // the reducer scrolls with the same figure
         if rows.isEmpty, s.list == .active, s.search == nil, !s.loading, s.requestCount > 0 {
-            // A first session from someone not yet a contact looked like an empty app (issue 33 item 2).
+            // A first session from someone not yet a contact looked like an empty app.
             let names = s.requestSenders.prefix(3).map { DisplayText.singleLine(state.displayName($0)) }.joined(separator: ", ")
                 + (s.requestSenders.count > 3 ? ", …" : "")
             let lines = ["no sessions of yours yet, but \(s.requestCount) session request\(s.requestCount == 1 ? " waits" : "s wait")"
@@ -77,9 +77,9 @@ enum SessionsView {
             if !row.isMember { detail += " · read-only" }
             if row.archived { detail += " · archived" }
             if state.muted.contains(row.id) { detail += " · muted" }
-            // Something written and not sent waits here (issue 54: nothing in the list said so).
+            // Something written and not sent waits here (nothing in the list said so).
             if let draft = state.drafts[row.id], !draft.isEmpty { detail = "✎ draft · " + detail }
-            // Something done and not sent yet (issue 49).
+            // Something done and not sent yet.
             if state.sendQueue.sessions.contains(row.id) { detail = "⧗ unsent · " + detail }
             // The unread dot, with how many (99+ beyond).
             let count = row.showsUnread && row.unreadCount > 0 ? (row.unreadCount > 99 ? "99+" : "\(row.unreadCount)") : ""
@@ -168,7 +168,7 @@ enum FeedView {
             if !view.reactions.isEmpty {
                 out.append(Line(text: AppView.reactionSummary(view.reactions), style: Style(.text), x: 6 + indent, post: i))
             }
-            // Not sent yet, or refused for good (issue 49): said under the post until it goes.
+            // Not sent yet, or refused for good: said under the post until it goes.
             if let mark = state.sendQueue.posts[p.id] {
                 out.append(Line(text: AppView.sendMark(mark), style: Style(mark.state.isFailed ? .error : .warning), x: 6 + indent, post: i))
             }
@@ -239,7 +239,7 @@ enum FeedView {
         }
         let dots = feed.summary?.standing ?? .listed == .listed
         let top = area.y + 1
-        // Posts held for want of membership (issue 53) are said on the feed's last row, never hidden.
+        // Posts held for want of membership are said on the feed's last row, never hidden.
         var bottom = area.bottom
         if let held = HeldReason.summary(feed.held.map(\.reason)), bottom - top > 2 {
             bottom -= 1
@@ -277,7 +277,7 @@ enum FeedView {
             // A box only when all of it is in view: a picture is never cut at the pane's edge.
             if let image = line.image, row + image.rows <= height { c.image(image.thumbnail, x: 4, y: y, columns: image.columns, rows: image.rows) }
         }
-        // Older posts exist beyond the last one loaded: said under it (issue 33 item 4: nothing said so).
+        // Older posts exist beyond the last one loaded: said under it (nothing said so).
         let below = top + min(height, all.count - start)
         if feed.hasMore, start + height >= all.count, below < bottom {
             c.put(feed.loading ? "  loading older posts…" : "  ··· older posts: j or PgDn load them, G goes to the oldest", x: 0, y: below,

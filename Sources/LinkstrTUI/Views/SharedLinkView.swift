@@ -2,7 +2,7 @@ import LinkstrApp
 import LinkstrDomain
 
 /// The "Shared link" box: the link, its note and kind, then the sessions it can go into, filtered by
-/// what is typed (issue 33 item 5).
+/// what is typed.
 enum SharedLinkView {
     static func render(_ c: inout Canvas, _ state: AppState, _ picker: SharedLinkPicker) {
         let link = picker.link

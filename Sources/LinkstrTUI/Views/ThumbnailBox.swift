@@ -2,7 +2,7 @@ import LinkstrApp
 import LinkstrDomain
 import LinkstrMedia
 
-/// Where thumbnails go and how big (issue 29): a small one beside each feed post, a large one in the post
+/// Where thumbnails go and how big: a small one beside each feed post, a large one in the post
 /// detail, each the image's shape; none for a stranger's session request or when pictures are off.
 enum ThumbnailBox {
     static let feedColumns = 12

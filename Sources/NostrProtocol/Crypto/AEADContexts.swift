@@ -8,7 +8,7 @@ import Darwin
 
 /// One ChaCha20-Poly1305 context per thread and direction, kept for the thread's life. Allocating a
 /// context, setting it up for the cipher and freeing it again cost more than sealing a 30-byte field
-/// (issue 31: about a third of the store's sealing). After its first use a context is re-keyed with
+/// (about a third of the store's sealing). After its first use a context is re-keyed with
 /// no cipher given, so OpenSSL keeps the provider's state and takes only the new key and nonce, which
 /// also resets the AEAD's lengths and tag.
 ///

@@ -60,7 +60,7 @@ public enum KeyError: Error, Equatable, Sendable, CustomStringConvertible {
         case .isPublicKey: return "that is an npub, not a secret key."
         case .isSecretKey: return "that is an nsec (a secret key), not a public key. Keep it private."
         case .isEncryptedSecretKey: return "that is an ncryptsec (an encrypted secret key); it needs its password."
-        // A sentence of its own (issue 54: "contains a character that bech32 does not use." was a fragment).
+        // A sentence of its own ("contains a character that bech32 does not use." was a fragment).
         case .bech32(let e): return "not a valid key: it " + e.description
         case .wrongPrefix(let expected, let got): return "expected \(expected)…, got \(got)…."
         case .unrecognized: return "not a key: expected nsec1…, npub1… or 64 hex characters."

@@ -72,7 +72,7 @@ public enum NIP59 {
     /// one-time key a point; decryption (NIP-44's MAC); seal kind, tags, id and signature; rumor unsigned,
     /// rumor id, and seal author == rumor author.
     ///
-    /// The wrap's own signature is checked (issue 53), as the iOS app's strict decoder does (wire 2026
+    /// The wrap's own signature is checked, as the iOS app's strict decoder does (wire 2026
     /// §9) and rust-nostr's pool does on receipt: it binds the wrap's date and tags to the one-time key,
     /// so nobody but the sender (a relay included) can mint variants of a genuine wrap that would each cost
     /// a full unwrap. The cheap checks come first and the verify before any ECDH, on the same lifted key

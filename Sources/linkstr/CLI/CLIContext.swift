@@ -98,7 +98,7 @@ final class CLIContext: Sendable {
         try RelayList(store: store, overrides: options.relays, now: now)
     }
 
-    /// The session `typed` names: its id, its name, or the start of one session's name (issue 54). Several
+    /// The session `typed` names: its id, its name, or the start of one session's name. Several
     /// starting so are listed, to choose from; none is left as typed (the use case says it is unknown).
     func sessionID(_ typed: String, in store: AccountStore) throws -> String {
         let sessions = try store.sessionSummaries(archived: nil).map { (id: $0.id, name: $0.name) }

@@ -4,7 +4,7 @@ import LinkstrRelay
 import LinkstrStorage
 import NostrProtocol
 
-/// The exit codes a script can tell apart (issue 33 item 10), after sysexits(3); `linkstr(1)` and the
+/// The exit codes a script can tell apart, after sysexits(3); `linkstr(1)` and the
 /// README list them. Anything not named here is 1; a mistyped command line is 64 (ArgumentParser).
 enum ExitStatus: Int32, CaseIterable {
     case failure = 1

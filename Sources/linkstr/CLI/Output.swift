@@ -14,7 +14,7 @@ enum Output {
     }
 
     /// Whether this process printed a JSON document (under `--json` a command that had nothing to say
-    /// prints `{"ok":true}`, so every command prints exactly one; issue 33 item 9).
+    /// prints `{"ok":true}`, so every command prints exactly one).
     static let madeDocument = Atomic<Bool>(false)
 
     /// Plain text, or under `--json` the object `fields` (for commands whose plain output is one line).
@@ -24,10 +24,10 @@ enum Output {
 
     static func key(_ hex: Pubkey) -> [(String, JSONValue)] { JSONShapes.key(hex) }
 
-    /// `held`: the account's counts of posts the membership gate holds, by session (issue 53).
+    /// `held`: the account's counts of posts the membership gate holds, by session.
     static func session(_ s: SessionSummary, held: [String: Int]) -> JSONValue { JSONShapes.session(s, held: held) }
 
-    /// `deliveries`: of our post, each member's (issue 30); nil leaves the field out.
+    /// `deliveries`: of our post, each member's; nil leaves the field out.
     static func post(_ p: PostView, title: String? = nil, deliveries: [MemberDeliveryRow]? = nil) -> JSONValue {
         JSONShapes.post(p, title: title, deliveries: deliveries)
     }

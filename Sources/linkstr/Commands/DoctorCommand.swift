@@ -5,7 +5,7 @@ import LinkstrTUI
 import NostrProtocol
 
 /// `linkstr doctor [SESSION_ID]`: can the people of a session (or everyone we know) be reached where
-/// they read, and what to do if not (issue 30).
+/// they read, and what to do if not.
 struct DoctorCommand: LinkstrCommand {
     static let besideTheApp = true
     static let configuration = CommandConfiguration(
@@ -19,7 +19,7 @@ struct DoctorCommand: LinkstrCommand {
         let ctx = try CLIContext(global)
         let (key, store) = try ctx.account()
         let report = try await ctx.withActions(key, store) { try await DeliveryDoctor(actions: $0).run(session: sessionID) }
-        // What waits to be sent (issue 49): said when it waited over an hour or was refused for good.
+        // What waits to be sent: said when it waited over an hour or was refused for good.
         let queue = try store.sendQueue()
         if global.json {
             guard case .object(var fields) = Self.json(report) else { return }

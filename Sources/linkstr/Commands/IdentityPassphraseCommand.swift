@@ -5,7 +5,7 @@ import LinkstrStorage
 import NostrProtocol
 
 extension IdentityCommand {
-    /// `linkstr identity passphrase`: the active identity's key file under a new passphrase (issue 50).
+    /// `linkstr identity passphrase`: the active identity's key file under a new passphrase.
     /// The current one comes from the usual sources (file, environment, command, prompt); the new one only
     /// from `--new-passphrase-file` or a prompt typed twice, never from the environment that unlocked it.
     struct ChangePassphrase: LinkstrCommand {

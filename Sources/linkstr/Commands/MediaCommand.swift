@@ -6,7 +6,7 @@ import LinkstrStorage
 import NostrProtocol
 import Synchronization
 
-/// `linkstr media`: what the media cache holds for a post (issue 29).
+/// `linkstr media`: what the media cache holds for a post.
 struct MediaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "media", abstract: "A post's media: its title, thumbnail and saved copy.",
                                                     subcommands: [MediaInfoCommand.self, MediaPlayCommand.self, MediaSaveCommand.self])

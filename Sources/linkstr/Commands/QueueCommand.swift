@@ -5,7 +5,7 @@ import LinkstrDomain
 import LinkstrStorage
 import NostrProtocol
 
-/// The send queue (issue 49): what waits to be sent, trying it again, taking it out.
+/// The send queue: what waits to be sent, trying it again, taking it out.
 struct QueueCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "queue", abstract: "What waits to be sent: list it, try it again, or take an item out.",

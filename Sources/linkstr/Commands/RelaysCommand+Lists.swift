@@ -3,7 +3,7 @@ import LinkstrClient
 import LinkstrDomain
 import NostrProtocol
 
-/// `linkstr relays block|unblock|blocked|inbox`: our kind 10006 and kind 10050 (issue 30).
+/// `linkstr relays block|unblock|blocked|inbox`: our kind 10006 and kind 10050.
 extension RelaysCommand {
     struct Block: LinkstrCommand {
         static let configuration = CommandConfiguration(abstract: "Never dial a relay again (published as your NIP-51 kind 10006).")

@@ -198,7 +198,7 @@ struct PostCommand: LinkstrCommand {
         } else {
             printLine(sent.postID)
         }
-        // Said per member, never as delivered when no relay they read took it (issue 30).
+        // Said per member, never as delivered when no relay they read took it.
         if !global.json {
             let naming = try PersonNaming(store)
             for row in deliveries where !row.outcome.isDelivered {

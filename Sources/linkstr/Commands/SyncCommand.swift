@@ -76,7 +76,7 @@ struct SyncCommand: LinkstrCommand {
         await hooks?.finish()
         // The reader went (`| head -1`): nothing more to say to it, and nothing failed.
         if out.readerGone { return }
-        // Posts the membership gate holds in listed sessions (issue 53), kept and shown, never dropped.
+        // Posts the membership gate holds in listed sessions, kept and shown, never dropped.
         let listed = Set(try session.store.listedSessionIDs())
         let held = try session.store.heldPostCounts().filter { listed.contains($0.key) }
         // What could not be stored (a full disk) will be read again next time: this run is not complete.

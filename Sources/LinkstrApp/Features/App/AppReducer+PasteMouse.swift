@@ -59,7 +59,7 @@ extension AppReducer {
         case .post:
             if case .composer(var c) = state.post.mode {
                 // Bracketed paste into whichever field has focus; a note keeps its paragraphs (iOS users send
-                // them; issue 33 item 1), made safe line by line.
+                // them), made safe line by line.
                 if c.focus == .link { c.link.insert(clean.trimmingWhitespace()) } else { c.note.insert(DisplayText.multiLine(text)) }
                 c.error = nil
                 state.post.mode = .composer(c)

@@ -12,9 +12,9 @@ extension AppReducer {
         case .clockTicked(let now):
             state.now = now
             if let until = state.settings.revealedUntil, now >= until { hideSecret(&state) }
-            // Notes fade; errors stay until replaced or acknowledged (issue 16, item 3).
+            // Notes fade; errors stay until replaced or acknowledged.
             if let s = state.status, s.kind != .error, let since = s.since, now - since >= StatusLine.lifetime { state.status = nil }
-            // Relay figures are live while shown (issue 16, item 2).
+            // Relay figures are live while shown.
             if state.phase == .main, state.pane == .settings, state.settings.showStats { return [.settings(.refreshRelayStats)] }
             return []
 

@@ -1,7 +1,7 @@
 import LinkstrDomain
 
 /// Tab again on the `:` command line, once candidates are listed, takes the next one in turn, as zsh and
-/// vim do (issue 54: `:re` Tab listed them and a second Tab did nothing). The listed candidates stay on
+/// vim do (`:re` Tab listed them and a second Tab did nothing). The listed candidates stay on
 /// screen while cycling; any other key ends it.
 extension AppReducer {
     /// The field with the word being completed replaced by the candidate after the one it holds (the

@@ -1,6 +1,6 @@
 import LinkstrDomain
 
-/// `:messages` (vim's word): the status line's last 200 messages, newest last (issue 54: a message longer
+/// `:messages` (vim's word): the status line's last 200 messages, newest last (a message longer
 /// than the line was cut, and each went when the next came; `:relay test` cleared "testing…" before its
 /// verdict could be read).
 extension AppReducer {

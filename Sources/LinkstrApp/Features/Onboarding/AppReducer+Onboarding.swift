@@ -120,7 +120,7 @@ extension AppReducer {
         case .passphrase(var p, var confirm, let focusConfirm):
             switch key {
             case .escape where focusConfirm, .backTab where focusConfirm, .up where focusConfirm:
-                // Back to the first field, with what was typed (issue 33 item 8: Esc lost everything).
+                // Back to the first field, with what was typed (Esc lost everything).
                 o.step = .passphrase(p, confirm: confirm, focusConfirm: false)
                 o.error = nil
             case .escape:

@@ -5,7 +5,7 @@ extension AppReducer {
     static func overlayKey(_ state: inout AppState, _ key: Key) -> [AppEffect] {
         switch state.overlay {
         case .help:
-            // ? Esc q close help; any other key does what it does, with the help kept open (issue 16, 7).
+            // ? Esc q close help; any other key does what it does, with the help kept open.
             let total = HelpText.lines(for: state.pane, keymap: state.keymap).count
             let page = HelpText.visibleLines(screenRows: state.screen.rows, total: total)
             let furthest = HelpText.maxScroll(screenRows: state.screen.rows, total: total)
@@ -68,7 +68,7 @@ extension AppReducer {
                 }
                 let completed = complete(field, state)
                 state.overlay = .commandLine(completed)
-                // Several left: they are listed above the prompt, as a shell's second Tab does (issue 33 item 14).
+                // Several left: they are listed above the prompt, as a shell's second Tab does.
                 state.completions = candidates(completed, state)
             default:
                 editField(&field, key)
@@ -158,7 +158,7 @@ extension AppReducer {
             if let link = f.sharing { backToSharedLink(&state, link) }
             return []
         case .tab, .backTab: f.focus = f.focus == 0 && !state.contacts.isEmpty ? 1 : 0
-        // Enter creates from either field, as the box says (issue 54: from the name it only moved on, which
+        // Enter creates from either field, as the box says (from the name it only moved on, which
         // showed nothing); no member ticked is a session of one's own, as the iOS app allows. Tab picks members.
         case .enter, .ctrl("s"):
             let name = f.name.text.trimmingWhitespace()

@@ -21,9 +21,9 @@ public enum Overlay: Equatable, Sendable {
     case keyring(KeyringForm)
     /// The hits of a search across sessions (`state.postSearch`); `selection` indexes them.
     case searchResults(selection: Int)
-    /// `:doctor`: can each member be reached where they read (issue 30).
+    /// `:doctor`: can each member be reached where they read.
     case doctor(DoctorReport)
-    /// `:held`: the open session's posts held for want of membership (issue 53), scrolled.
+    /// `:held`: the open session's posts held for want of membership, scrolled.
     case heldPosts(sessionID: String, scroll: Int)
     /// `:messages`: the status line's past messages, newest last.
     case messages(scroll: Int)
@@ -43,7 +43,7 @@ public struct Confirmation: Equatable, Sendable {
         case deletePost(String)
         /// Takes a send-queue item out (never sent).
         case cancelSend(item: Int64)
-        /// Runs the hooks config.toml names (issue 51).
+        /// Runs the hooks config.toml names.
         case allowHooks
         /// The creator deletes a session for every member (wire 2026 §1).
         case deleteSession(String)

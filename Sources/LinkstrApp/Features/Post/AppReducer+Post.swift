@@ -155,7 +155,7 @@ extension AppReducer {
             state.status = StatusLine("refreshing the title and picture…")
             return [.post(.refreshPreview(url))]
         case .down, .char("j"), .pageDown, .up, .char("k"), .pageUp:
-            // The note scrolls (issue 33 item 1: it was cut at three lines). The view stops at its end;
+            // The note scrolls (it was cut at three lines). The view stops at its end;
             // here the bound is the most lines the note could take at this width.
             let step = key == .pageDown ? 5 : key == .pageUp ? -5 : (key == .down || key == .char("j")) ? 1 : -1
             let most = Layout.noteLineBound(d.view?.post.note ?? "", width: state.screen.columns - 6)

@@ -1,6 +1,6 @@
 import LinkstrDomain
 
-/// The send queue in the app (issue 49): a send is applied and queued at once, so the composer never
+/// The send queue in the app: a send is applied and queued at once, so the composer never
 /// waits for the network; what is unsent is marked (feed, detail, session list, the tab bar's count),
 /// "sent." is said when a relay took it, "sent N that waited" when the network came back, and a queued
 /// or failed post can be retried (`r`) or cancelled (`x`) from its detail.

@@ -32,7 +32,7 @@ public enum PostAction: Equatable, Sendable {
     case deliveriesChanged([String])
     /// Members a post to the session would not reach where they read, one line each (none: all reached).
     case reachChecked(sessionID: String, warnings: [String])
-    /// The send queue changed (issue 49).
+    /// The send queue changed.
     case sendQueueChanged(SendQueueNews)
     /// A queued item was taken out (never sent): a post of it is gone here too.
     case sendCancelled(action: QueuedAction, postID: String?, sessionID: String)

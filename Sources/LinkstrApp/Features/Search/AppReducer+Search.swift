@@ -1,6 +1,6 @@
 import LinkstrDomain
 
-/// Post search (issue 14 item 7): `/` in a feed searches that session, `:search` every session; `n`/`N`
+/// Post search: `/` in a feed searches that session, `:search` every session; `n`/`N`
 /// walk the hits, opening sessions as needed. The index lives in memory in the runtime.
 extension AppReducer {
     /// The `/` prompt in a feed: typing edits it; Enter searches; Esc drops it.

@@ -1,6 +1,6 @@
 import LinkstrDomain
 
-/// `:held` (issue 53): the open session's posts the membership gate holds (dated before their sender
+/// `:held`: the open session's posts the membership gate holds (dated before their sender
 /// joined, sent after a removal, from non-members), shown over the feed with why, scrolled like the
 /// doctor's report. They come in by themselves when a snapshot makes their sender a member at their date.
 extension AppReducer {

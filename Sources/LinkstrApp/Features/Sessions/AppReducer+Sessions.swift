@@ -134,7 +134,7 @@ extension AppReducer {
         let start = current.flatMap { order.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
         let candidates = order[start...] + order[..<start]
         // Only the session being read is skipped: from the list, a selected unread row is the next one
-        // (issue 33 item 3: `u` on the only unread session said "nothing else unread").
+        // (`u` on the only unread session said "nothing else unread").
         let reading = state.sessions.open?.sessionID
         let target = candidates.first { unreadIDs.contains($0) && $0 != reading } ?? unread.first { $0.id != reading }?.id
         guard let target, let row = unread.first(where: { $0.id == target }) else {
@@ -224,7 +224,7 @@ extension AppReducer {
         case .char("g"), .home: feed.selection = 0
         case .char("G"), .end:
             feed.selection = max(0, count - 1)
-            // The oldest post, not the last one loaded (issue 33 item 4: G stopped at a page boundary).
+            // The oldest post, not the last one loaded (G stopped at a page boundary).
             if feed.hasMore {
                 feed.selectOldestWhenLoaded = true
                 feed.loading = true

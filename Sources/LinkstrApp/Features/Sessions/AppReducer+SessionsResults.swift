@@ -120,7 +120,7 @@ extension AppReducer {
             return sessionExportAnswered(&state, outcome)
         case .sessionDeleted(let sid, let warnings):
             if state.sessions.open?.sessionID == sid { state.sessions.open = nil }
-            // Deleted for everyone either way; what relays kept is the detail (issue 33 item 13).
+            // Deleted for everyone either way; what relays kept is the detail.
             state.status = StatusLine(PostDeletionWording.sessionSummary(warnings), warnings.isEmpty ? .success : .warning)
             return [.sessions(.loadSessions(state.sessions.list))]
         case .sessionRenamed(let sid, let name):

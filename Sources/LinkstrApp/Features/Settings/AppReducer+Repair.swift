@@ -1,6 +1,6 @@
 import LinkstrDomain
 
-/// Damaged stored records (issue 32, item 9): said once per new count, dropped by `:repair`.
+/// Damaged stored records: said once per new count, dropped by `:repair`.
 extension AppReducer {
     static func applyRepair(_ state: inout AppState, _ action: SettingsAction) -> [AppEffect] {
         switch action {

@@ -12,7 +12,7 @@ extension AppReducer {
                 if state.status?.kind == .error { state.status = nil }
             case .enter:
                 // Checked here first: a bad URL keeps the field open with its text and the reason, and the
-                // keys that follow still go to it (issue 33 item 6: they ran Settings actions).
+                // keys that follow still go to it (they ran Settings actions).
                 switch RelayURL.validateNew(field.text, existing: state.settings.relays.map(\.url)) {
                 case .failure(let error):
                     state.status = StatusLine(error.description, .error)

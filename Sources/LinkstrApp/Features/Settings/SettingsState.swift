@@ -58,7 +58,7 @@ public struct MediaUsage: Equatable, Sendable {
     public init(files: Int, bytes: Int64, limit: Int64) { self.files = files; self.bytes = bytes; self.limit = limit }
 }
 
-/// One of our own relay lists in Settings (issue 30), edited here as with `linkstr relays`: the blocked
+/// One of our own relay lists in Settings, edited here as with `linkstr relays`: the blocked
 /// relays (kind 10006: never dialled) or the inbox relays (kind 10050: where we read gift wraps).
 public struct OwnRelayListState: Equatable, Sendable {
     public enum Kind: Equatable, Sendable { case blocked, inbox }

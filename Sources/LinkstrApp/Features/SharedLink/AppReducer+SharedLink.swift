@@ -1,6 +1,6 @@
 import LinkstrDomain
 
-/// The "Shared link" box (issue 33 item 5): type part of a session's name to pick where the link goes,
+/// The "Shared link" box: type part of a session's name to pick where the link goes,
 /// Enter opens that session's composer with the link (and a `share` link's note) filled in. When no
 /// session matches, Enter starts one named as typed, and the link waits for it. Esc never drops the
 /// link without asking.

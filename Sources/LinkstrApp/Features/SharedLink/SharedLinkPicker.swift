@@ -1,7 +1,7 @@
 import LinkstrDomain
 
 /// The "Shared link" box: a link handed in from outside and the session it will be shared into,
-/// picked from the sessions the user can post to by typing part of a name (issue 33 item 5).
+/// picked from the sessions the user can post to by typing part of a name.
 public struct SharedLinkPicker: Equatable, Sendable {
     public var link: DeepLink.Link
     public var filter = TextField()
