@@ -6,8 +6,8 @@ import XCTest
 /// The HTML export in a real browser (issue 51, item 1): Debian's Chromium, headless, opens the file
 /// with every host but loopback unresolvable. Hostile notes (a script, a picture on a loopback server,
 /// a style that would fetch) load nothing (the server counts connections: none), no script is in the
-/// page the browser built, the post count and the session's name are in it, and its screenshot is a
-/// drawn page.
+/// page the browser built, the post count and the session's name are drawn (its print, read back by
+/// pdftotext), and its screenshot is a drawn page.
 final class ExportBrowserTests: XCTestCase {
     func testTheHTMLLoadsNothingRunsNothingAndShowsThePosts() throws {
         let chromium = URL(fileURLWithPath: "/usr/bin/chromium")
@@ -50,6 +50,16 @@ final class ExportBrowserTests: XCTestCase {
         XCTAssertTrue(page.contains("<h1>Browser check</h1>"), "the session's name")
         XCTAssertTrue(page.contains("&lt;script&gt;document.title='pwned'&lt;/script&gt;"), "the hostile note as text")
         XCTAssertTrue(page.contains("<title>Browser check</title>"), "no script ran (the title is the session's)")
+
+        // What it drew: printed, and its text read back.
+        let pdf = profile.appendingPathComponent("page.pdf")
+        let printed = try ProcessRunner.run(chromium, base + ["--no-pdf-header-footer", "--print-to-pdf=\(pdf.path)", out.absoluteString], timeout: 120)
+        XCTAssertEqual(printed.status, 0, printed.stderrText)
+        let text = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/pdftotext"), [pdf.path, "-"], timeout: 60)
+        let drawn = String(decoding: text.stdout, as: UTF8.self)
+        XCTAssertTrue(drawn.contains("Browser check"), "the session's name is drawn: \(drawn)")
+        XCTAssertTrue(drawn.contains("3 posts"), "the post count is drawn: \(drawn)")
+        XCTAssertTrue(drawn.contains("<script>document.title='pwned'</script>"), "the hostile note drawn as text: \(drawn)")
 
         let screenshot = try ProcessRunner.run(chromium, base + ["--window-size=900,1200", "--screenshot=\(shot.path)", out.absoluteString], timeout: 120)
         XCTAssertEqual(screenshot.status, 0, screenshot.stderrText)

@@ -8,8 +8,8 @@ cd "$ROOT"
 SYSTEM_PACKAGES=(pkg-config libsecp256k1-dev libssl-dev libsqlite3-dev libncurses-dev libqrencode-dev
                  libchafa-dev libglib2.0-dev libstb-dev libwebp-dev libsecret-1-dev)
 # What the install test checks with: man pages, the desktop entry, the linkstr:// handler; and the
-# browser the HTML export is opened in.
-INSTALL_TEST_PACKAGES=(man-db desktop-file-utils xdg-utils chromium)
+# browser the HTML export is opened in, with pdftotext to read what it drew.
+INSTALL_TEST_PACKAGES=(man-db desktop-file-utils xdg-utils chromium poppler-utils)
 # What the keyring tests run: a session bus and GNOME Keyring's Secret Service, started by the tests.
 KEYRING_TEST_PACKAGES=(dbus-daemon dbus-bin gnome-keyring libsecret-tools)
 
