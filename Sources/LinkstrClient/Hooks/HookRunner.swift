@@ -1,5 +1,6 @@
 import Foundation
 import LinkstrDomain
+import LinkstrLogging
 import LinkstrStorage
 import NostrProtocol
 
@@ -134,7 +135,11 @@ public actor HookRunner {
         return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(ms) ms"
     }
 
+    /// Logged each time (the hook's name and what went wrong, never its command line: it may hold a
+    /// token), said once.
     private func sayOnce(_ key: String, _ words: String) {
+        let what = key.split(separator: ":").map(String.init)
+        LinkstrLogging.logger("hooks").warning("hook did not run as it should", metadata: ["hook": "\(what.last ?? "")", "what": "\(what.first ?? "")"])
         guard said.insert(key).inserted else { return }
         say(words)
     }
