@@ -192,12 +192,23 @@ extension Home {
     /// `linkstr sync` started in the background on `directory` (this home or a copy of it) with `relay`,
     /// its output dropped: for tests that kill it midway.
     func startSync(at directory: URL, relay: String) throws -> Process {
+        try start(["sync", "--json", "--timeout", "60"], at: directory, relay: relay)
+    }
+
+    /// `linkstr ARGS` started in the background on `directory` (this home unless said) with `relay`; its
+    /// output goes to the files named (created empty first), else nowhere.
+    func start(_ arguments: [String], at directory: URL? = nil, relay: String, stdout: URL? = nil, stderr: URL? = nil) throws -> Process {
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["--home", directory.path, "--relay", relay, "sync", "--json", "--timeout", "60"]
+        process.arguments = ["--home", (directory ?? self.directory).path, "--relay", relay] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(["LINKSTR_PASSPHRASE": Home.passphrase]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        func sink(_ file: URL?) throws -> Any {
+            guard let file else { return FileHandle.nullDevice }
+            FileManager.default.createFile(atPath: file.path, contents: nil)
+            return try FileHandle(forWritingTo: file)
+        }
+        process.standardOutput = try sink(stdout)
+        process.standardError = try sink(stderr)
         try process.run()
         return process
     }

@@ -10,15 +10,7 @@ import XCTest
 /// else breaks.
 final class HookTests: XCTestCase {
     private func follow(_ home: Home, relay: String, seconds: Int, extra: [String] = [], stderr: URL) throws -> Process {
-        let process = Process()
-        process.executableURL = home.binary
-        process.arguments = ["--home", home.directory.path, "--relay", relay, "sync", "--follow", "--timeout", String(seconds)] + extra
-        process.environment = ProcessInfo.processInfo.environment.merging(["LINKSTR_PASSPHRASE": Home.passphrase]) { $1 }
-        FileManager.default.createFile(atPath: stderr.path, contents: nil)
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: stderr)
-        try process.run()
-        return process
+        try home.start(["sync", "--follow", "--timeout", String(seconds)] + extra, relay: relay, stderr: stderr)
     }
 
     /// Each run the stub recorded: the hook's name, its environment's passphrase (or "none"), its input.

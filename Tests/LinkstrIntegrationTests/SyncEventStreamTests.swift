@@ -7,15 +7,7 @@ import XCTest
 /// SIGTERM ends it with exit 0 after the summary.
 final class SyncEventStreamTests: XCTestCase {
     private func follow(_ home: Home, relay: String, seconds: Int, output: URL) throws -> Process {
-        let process = Process()
-        process.executableURL = home.binary
-        process.arguments = ["--home", home.directory.path, "--relay", relay, "sync", "--follow", "--json", "--timeout", String(seconds)]
-        process.environment = ProcessInfo.processInfo.environment.merging(["LINKSTR_PASSPHRASE": Home.passphrase]) { $1 }
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+        try home.start(["sync", "--follow", "--json", "--timeout", String(seconds)], relay: relay, stdout: output)
     }
 
     private func lines(_ file: URL) throws -> [[String: Any]] {
