@@ -26,16 +26,10 @@ extension AccountActions {
     /// Toggles (or with `active` sets) our reaction; nil when it already was so (nothing queued).
     public func queueReaction(post postID: String, emoji: String, active wanted: Bool? = nil, now: Int64,
                               drain: Bool = true) async throws -> (queued: Queued?, change: ReactionChange) {
-        let view = try store.postView(postID)
-        let session = try view.flatMap { try store.session($0.post.sessionID) }
-        let current = try store.myReaction(postID: postID, emoji: emoji.trimmingWhitespace())
-        let active = current?.active == true
-        if let wanted, wanted == active { return (nil, .unchanged) }
-        let rumor = try OutboundPlanner.react(post: view?.post, session: session, me: me, emoji: emoji, current: current, now: now).get()
-        if let session { try refuseRequest(session.id) }
-        let sid = session?.id ?? ""
-        let queued = try await engine().enqueue([rumor], action: .reaction, sessionID: sid, postID: postID, drain: drain)
-        return (Queued(item: queued.item, sessionID: sid, postID: postID), active ? .removed : .added)
+        let plan = try planReaction(post: postID, emoji: emoji, active: wanted, now: now)
+        guard let rumor = plan.rumor else { return (nil, .unchanged) }
+        let queued = try await engine().enqueue([rumor], action: .reaction, sessionID: plan.sessionID, postID: postID, drain: drain)
+        return (Queued(item: queued.item, sessionID: plan.sessionID, postID: postID), plan.change)
     }
 
     /// Deletes one of our posts for everyone: the `root_delete` queued, the NIP-09 request after it.

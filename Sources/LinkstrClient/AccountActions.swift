@@ -46,15 +46,22 @@ public struct AccountActions: Sendable {
 
     /// Toggles our reaction, or with `active` sets it (nothing is sent when it already is so).
     public func react(post postID: String, emoji: String, active wanted: Bool? = nil, now: Int64) async throws -> (change: ReactionChange, sessionID: String) {
+        let plan = try planReaction(post: postID, emoji: emoji, active: wanted, now: now)
+        if let rumor = plan.rumor { _ = try await engine().send([rumor]) }
+        return (plan.change, plan.sessionID)
+    }
+
+    /// The reaction's rumor (nil when it already is as asked) and what it changes, the rules checked.
+    func planReaction(post postID: String, emoji: String, active wanted: Bool?, now: Int64) throws
+        -> (rumor: OutboundRumor?, change: ReactionChange, sessionID: String) {
         let view = try store.postView(postID)
         let session = try view.flatMap { try store.session($0.post.sessionID) }
         let current = try store.myReaction(postID: postID, emoji: emoji.trimmingWhitespace())
         let active = current?.active == true
-        if let wanted, wanted == active { return (.unchanged, session?.id ?? "") }
+        if let wanted, wanted == active { return (nil, .unchanged, session?.id ?? "") }
         let rumor = try OutboundPlanner.react(post: view?.post, session: session, me: me, emoji: emoji, current: current, now: now).get()
         if let session { try refuseRequest(session.id) }
-        _ = try await engine().send([rumor])
-        return (active ? .removed : .added, session?.id ?? "")
+        return (rumor, active ? .removed : .added, session?.id ?? "")
     }
 
     /// Deletes one of our posts for everyone (see `PostDeletion`).
