@@ -36,6 +36,9 @@ extension AccountActions {
 
     public func blockedRelays() throws -> [String] { try store.blockedRelayRecord()?.relays ?? [] }
 
+    /// Our blocked relays as stored, and whether the list waits to go out.
+    public func blockedRelayRecord() throws -> AccountStore.BlockedRelayRecord? { try store.blockedRelayRecord() }
+
     /// Blocks `input` (not one of `ours`: the relays we use are removed from the list first).
     public func blockRelay(_ input: String, ours: [String], now: Int64) async throws -> ListEdit {
         guard let url = RelayURL.normalized(input) else { throw OwnListFailure.invalid(input) }

@@ -7,14 +7,14 @@ import NostrProtocol
 /// domain rules first (a refused input never connects), then gets the engine and sends. Results are
 /// typed; errors are the domain's, the relays' or the store's, each with its own wording.
 public struct AccountActions: Sendable {
-    public let store: AccountStore
+    let store: AccountStore
     public let me: Pubkey
     /// The engine, started on first use (the CLI connects only when something is to be sent).
-    public let engine: @Sendable () async throws -> SyncEngine
+    let engine: @Sendable () async throws -> SyncEngine
     /// Whether strangers' sessions wait as requests (`config.toml`'s `session_requests`).
     public let requests: SessionRequestPolicy
 
-    public init(store: AccountStore, me: Pubkey, requests: SessionRequestPolicy = SessionRequestPolicy(),
+    init(store: AccountStore, me: Pubkey, requests: SessionRequestPolicy = SessionRequestPolicy(),
                 engine: @escaping @Sendable () async throws -> SyncEngine) {
         self.store = store
         self.me = me

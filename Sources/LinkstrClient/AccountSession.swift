@@ -12,8 +12,10 @@ import Synchronization
 /// running or in memory when the next one opens.
 public final class AccountSession: Sendable {
     public let key: SecretKey
-    public let store: AccountStore
-    public let sync: AccountSync
+    /// The store, pool and engine are the account's own: front ends read through `reads` and act
+    /// through the use cases and the methods of `AccountSession+Door`, so no rule is gone round.
+    let store: AccountStore
+    let sync: AccountSync
     public let previews: LinkPreviewCache
     /// Links' thumbnails, sealed in the account's media cache (nil for a store in memory).
     public let thumbnails: Thumbnails?
@@ -27,10 +29,13 @@ public final class AccountSession: Sendable {
     public let time: TimeSource
     private let relayList: Mutex<RelayList>
     private let closed = Mutex(false)
+    /// The pool was given the relay list (`applyRelays`): a use case that needs the network finds it
+    /// connected, and `finish` has work to wait for.
+    private let connected = Mutex(false)
 
     public var me: Pubkey { key.publicKey.hex }
-    public var pool: RelayPool { sync.pool }
-    public var engine: SyncEngine { sync.engine }
+    var pool: RelayPool { sync.pool }
+    var engine: SyncEngine { sync.engine }
 
     /// Opens `key`'s account in `local`: its store, its relays (`overrides`: `--relay`, for this run),
     /// a pool and engine that connect only when `sync.connect` gives them the relays.
@@ -68,12 +73,32 @@ public final class AccountSession: Sendable {
     }
 
     /// The pool takes the relay list as it stands now.
-    public func applyRelays() async { await sync.connect(relays) }
+    public func applyRelays() async {
+        connected.withLock { $0 = true }
+        await sync.connect(relays)
+    }
+
+    /// The engine, its pool given the relay list first if nothing did yet (a CLI command's first use
+    /// case that needs the network connects it; the app connects at its start).
+    func connectedEngine() async -> SyncEngine {
+        if !connected.withLock({ $0 }) { await applyRelays() }
+        return sync.engine
+    }
 
     /// The account's use cases.
     public func actions(requests: SessionRequestPolicy) -> AccountActions {
-        let engine = sync.engine
-        return AccountActions(store: store, me: me, requests: requests, engine: { engine })
+        AccountActions(store: store, me: me, requests: requests, engine: { [self] in await connectedEngine() })
+    }
+
+    /// What a command leaves going out is given its chance before the account closes: preference records
+    /// saved by it, and a post's deliveries to its recipients' inbox relays (each within its deadline).
+    /// Nothing when the network was never used. Then `close()`.
+    public func finish() async {
+        if connected.withLock({ $0 }), !isClosed {
+            await engine.publishPendingPreferences()
+            await engine.finishDeliveries()
+        }
+        await close()
     }
 
     public var isClosed: Bool { closed.withLock { $0 } }

@@ -1,10 +1,11 @@
-import LinkstrClient
 import LinkstrDomain
 import LinkstrStorage
 import LinkstrSync
 import LinkstrTestSupport
 import NostrProtocol
 import XCTest
+
+@testable import LinkstrClient
 
 /// The shared use cases refuse bad input with the domain's words before they ask for the engine (so the
 /// CLI never connects for nothing), against a real in-memory store and no network.

@@ -1,9 +1,10 @@
-import LinkstrClient
 import LinkstrDomain
 import LinkstrStorage
 import LinkstrTestSupport
 import NostrProtocol
 import XCTest
+
+@testable import LinkstrClient
 
 /// News pushes the rows it touched: the list made from the table in memory is the list a full read
 /// makes, after posts, a new session, a session deleted and a stranger's request, with one full read.

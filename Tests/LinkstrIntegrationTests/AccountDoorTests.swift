@@ -68,7 +68,7 @@ final class AccountDoorTests: XCTestCase {
         await saving.value
         XCTAssertEqual(progress.withLock { $0.last }, .cancelled)
         XCTAssertEqual(Self.processes(containing: marker), [], "no yt-dlp left")
-        let media = try XCTUnwrap(local.mediaCache(for: account.store, limitBytes: 1 << 30)).directory
+        let media = try XCTUnwrap(account.mediaCache).directory
         XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: media.path)) ?? [], [], "nothing kept in the closed account's cache")
         // A save asked of the closed account does not start.
         let late = Mutex<SaveProgress?>(nil)

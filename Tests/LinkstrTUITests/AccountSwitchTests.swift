@@ -1,10 +1,10 @@
 import Foundation
 import LinkstrApp
-import LinkstrClient
 import LinkstrDomain
 import LinkstrStorage
 import XCTest
 
+@testable import LinkstrClient
 @testable import LinkstrTUI
 
 /// Issue 28: the open account is one `AccountSession`. Switching identity in the middle of a search and

@@ -4,6 +4,7 @@ import LinkstrDomain
 import NostrProtocol
 import XCTest
 
+@testable import LinkstrClient
 @testable import LinkstrStorage
 @testable import LinkstrTUI
 

@@ -44,7 +44,7 @@ extension EffectRunner {
             do {
                 guard let local else { throw StorageError.closed }
                 let passphrase = try given ?? environmentPassphrase() ?? { throw VaultError.noPassphrase }()
-                let (key, _) = try IdentityActions(vault: vault, local: local).create(name: name, passphrase: passphrase, now: now)
+                let (key, _) = try local.identities.create(name: name, passphrase: passphrase, now: now)
                 try await prepareAccount(key)
                 dispatch(.onboarding(.identityCreated(info(key, profileName: name, backedUp: false), nsec: RevealedSecret(key.revealNsecBytes()))))
             } catch {
@@ -54,7 +54,7 @@ extension EffectRunner {
             do {
                 guard let local else { throw StorageError.closed }
                 let passphrase = try given ?? environmentPassphrase() ?? { throw VaultError.noPassphrase }()
-                let key = try IdentityActions(vault: vault, local: local).importKey(text, passphrase: passphrase)
+                let key = try local.identities.importKey(text, passphrase: passphrase)
                 try await openAccount(key)
             } catch {
                 dispatch(.onboarding(.onboardingFailed(ClientError(error))))
@@ -76,20 +76,20 @@ extension EffectRunner {
                 guard let local else { throw StorageError.closed }
                 let backup = try BackupActions.load(Self.expandingTilde(path), passphrase: backupPassphrase)
                 let passphrase = try given ?? environmentPassphrase() ?? { throw VaultError.noPassphrase }()
-                let (key, _, outcome) = try BackupActions(vault: vault, local: local).restore(backup, passphrase: passphrase, now: now)
+                let (key, _, outcome) = try local.backups.restore(backup, passphrase: passphrase, now: now)
                 try await openAccount(key)
                 dispatch(.onboarding(.backupRestored(sessionsAdded: outcome.sessionsAdded, postsAdded: outcome.postsAdded)))
             } catch {
                 dispatch(.onboarding(.onboardingFailed(ClientError(error))))
             }
         case .settings(.exportBackup(let path, let passphrase)):
-            guard let store, let identity, let local else { return }
+            guard let account, let local else { return }
             let vault = self.vault, now = self.now
             run({
-                let data = try BackupActions(vault: vault, local: local)
-                    .export(store, key: identity, format: passphrase == nil ? .ios : .sealed, passphrase: passphrase, now: now)
+                let data = try account.exportBackup(local.backups, format: passphrase == nil ? .ios : .sealed,
+                                                    passphrase: passphrase, now: now)
                 try BackupActions.write(data, to: Self.expandingTilde(path))
-                try vault.setBackedUp(identity.publicKey.hex, true)
+                try vault.setBackedUp(account.me, true)
             }, { [.settings(.backupExported(path: path))] }, failed: { .settings(.backupExportFailed($0)) })
         case .you(.loadIdentities):
             let active = vault.activePubkey()
@@ -146,7 +146,7 @@ extension EffectRunner {
         case .settings(.logout(let clear)):
             let leaving = account
             await closeAccount()
-            if let leaving, let local { try IdentityActions(vault: vault, local: local).forget(leaving.me, store: leaving.store, clearData: clear) }
+            if let leaving, let local { try leaving.forget(with: local.identities, clearData: clear) }
             dispatch(.loggedOut)
         case .settings(.deleteAccount):
             guard let actions, let leaving = account else { return }
@@ -172,7 +172,7 @@ extension EffectRunner {
         await closeAccount()
         var failure: ClientError?
         do {
-            if let local { try IdentityActions(vault: vault, local: local).forget(leaving.me, store: leaving.store, clearData: true) }
+            if let local { try leaving.forget(with: local.identities, clearData: true) }
         } catch {
             failure = ClientError(error)
         }
@@ -183,7 +183,7 @@ extension EffectRunner {
     func boot(inMemory: Bool) async {
         dispatch(.bootStepReached(.loadingAccount))
         do {
-            local = inMemory ? try LocalStore() : try LocalStore(paths: paths)
+            local = inMemory ? try LocalDevice(inMemoryWith: vault) : try LocalDevice(paths: paths, vault: vault)
             self.inMemory = inMemory
         } catch {
             dispatch(.storeOpenFailed(ClientError(error)))
@@ -245,7 +245,7 @@ extension EffectRunner {
     func openAccount(_ key: SecretKey) async throws {
         try await prepareAccount(key)
         dispatch(.bootStepReached(.startingSession))
-        let name = try store?.setting(.profileName) ?? store?.setting(.profileNamePending)
+        let name = try reads?.setting(.profileName) ?? reads?.setting(.profileNamePending)
         dispatch(.identityReady(info(key, profileName: name, backedUp: vault.isBackedUp(key.publicKey.hex)), inMemory: inMemory))
     }
 

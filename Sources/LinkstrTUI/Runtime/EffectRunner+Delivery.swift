@@ -10,7 +10,7 @@ extension EffectRunner {
         guard let actions else { return }
         switch effect {
         case .settings(.loadBlockedRelays):
-            let record = try actions.store.blockedRelayRecord()
+            let record = try actions.blockedRelayRecord()
             dispatch(.settings(.blockedRelaysLoaded(record?.relays ?? [], pending: record?.pending ?? false)))
         case .settings(.blockRelay(let url)):
             let ours = relays.entries.map(\.url), now = self.now

@@ -22,9 +22,7 @@ struct AccountView {
 /// The open account, read through its session: one place to open it, one to close it.
 extension EffectRunner {
     var identity: SecretKey? { account?.key }
-    var store: AccountStore? { account?.store }
-    var engine: SyncEngine? { account?.engine }
-    var pool: RelayPool? { account?.pool }
+    var reads: (any AccountReads)? { account?.reads }
     var previews: LinkPreviewCache? { account?.previews }
     var search: PostSearch? { account?.search }
     var relays: RelayList { account?.relays ?? .empty }
@@ -39,10 +37,10 @@ extension EffectRunner {
     func openSession(_ key: SecretKey) async throws {
         guard let local else { throw StorageError.closed }
         await closeAccount()
-        account = try AccountSession(key, in: local, relayOverrides: options.relays, mediaCacheBytes: options.mediaCacheBytes,
-                                     // The app took the data lock before it started (`linkstr` with no command).
-                                     indexers: options.indexerRelays, holdsDataLock: true, queueHoldAfterDays: options.queueHoldAfterDays,
-                                     time: services.time)
+        account = try local.openAccount(key, relayOverrides: options.relays, mediaCacheBytes: options.mediaCacheBytes,
+                                        // The app took the data lock before it started (`linkstr` with no command).
+                                        indexers: options.indexerRelays, holdsDataLock: true, queueHoldAfterDays: options.queueHoldAfterDays,
+                                        time: services.time)
         services.pictures.use(account?.thumbnails)
         accountView = AccountView()
     }

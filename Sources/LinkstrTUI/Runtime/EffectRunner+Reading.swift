@@ -16,59 +16,58 @@ extension EffectRunner {
             guard let account else { return [] }
             return [.sessions(.sessionsLoaded(try account.sessions.reload(list, policy: requestPolicy)))]
         case .sessions(.loadFeed(let sid, let limit)):
-            guard let store, let actions else { return [] }
-            let page = try store.postPage(in: sid, limit: limit + 1)
+            guard let reads, let actions else { return [] }
+            let page = try reads.postPage(in: sid, limit: limit + 1)
             let summary = try actions.summary(of: sid)
             return [.sessions(.feedLoaded(sessionID: sid, summary: summary, posts: Array(page.prefix(limit)),
-                                changes: try store.membershipChanges(in: sid), hasMore: page.count > limit, held: try store.heldPosts(in: sid)))]
+                                changes: try reads.membershipChanges(in: sid), hasMore: page.count > limit, held: try reads.heldPosts(in: sid)))]
                 + loadLinkTitles(page.map(\.post.url), fetching: summary?.standing == .listed, session: sid)
         case .post(.loadPost(let id)):
-            guard let store, let actions else { return [] }
-            let view = try store.postView(id)
+            guard let account, let actions else { return [] }
+            let view = try account.reads.postView(id)
             let summary = try view.flatMap { try actions.summary(of: $0.post.sessionID) }
             return [.post(.postLoaded(postID: id, view: view, sessionName: summary?.name ?? "", listed: summary?.standing == .listed)),
-                    .post(.deliveriesLoaded(postID: id, try view.map { try store.deliveryRows(of: $0.post) } ?? []))]
+                    .post(.deliveriesLoaded(postID: id, try view.map { try account.deliveryRows(of: $0.post) } ?? []))]
                 + (view.map { loadLinkTitles([$0.post.url], fetching: summary?.standing == .listed, session: $0.post.sessionID) } ?? [])
         case .you(.loadContacts):
-            guard let store, let account else { return [] }
+            guard let account else { return [] }
             let marks = try account.nip05Marks()
-            return [.you(.contactsLoaded(try store.contacts())), .you(.profileNamesLoaded(try store.profileNames()))]
+            return [.you(.contactsLoaded(try account.reads.contacts())), .you(.profileNamesLoaded(try account.reads.profileNames()))]
                 + (marks.isEmpty ? [] : [.you(.nip05Loaded(marks))])
         case .sessions(.loadDrafts):
-            guard let store else { return [] }
-            return [.sessions(.draftsLoaded(try store.drafts().mapValues { Draft(link: $0.link, note: $0.note) }))]
+            guard let reads else { return [] }
+            return [.sessions(.draftsLoaded(try reads.drafts().mapValues { Draft(link: $0.link, note: $0.note) }))]
         case .loadLocalPreferences:
-            guard let store else { return [] }
+            guard let reads else { return [] }
             // Unreadable JSON (written by a future build) counts as none: these are conveniences.
-            let history = try store.setting(.commandHistory).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
-            let muted = try store.setting(.mutedSessions).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
-            let position = options.reopen ? try store.setting(.uiPosition).flatMap { try? JSONDecoder().decode(UIPosition.self, from: Data($0.utf8)) } : nil
+            let history = try reads.setting(.commandHistory).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+            let muted = try reads.setting(.mutedSessions).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+            let position = options.reopen ? try reads.setting(.uiPosition).flatMap { try? JSONDecoder().decode(UIPosition.self, from: Data($0.utf8)) } : nil
             return [.commandHistoryLoaded(history), .sessions(.mutedLoaded(Set(muted)))] + (position.map { [.positionLoaded($0)] } ?? [])
         case .sessions(.exportSession(let sid, let path, let replacing)):
-            guard let store, let identity else { return [] }
+            guard let account else { return [] }
             do throws(SessionExportFile.Failure) {
-                let exported = try SessionExportFile.write(store, me: identity.publicKey.hex, sessionID: sid, to: path,
-                                                           format: SessionExportFile.format(forPath: path), replacing: replacing,
-                                                           dataDirectory: paths.home, now: now)
+                let exported = try account.exportSession(sid, to: path, format: SessionExportFile.format(forPath: path), replacing: replacing,
+                                                         dataDirectory: paths.home, now: now)
                 return [.sessions(.sessionExportAnswered(.written(path: SessionExportFile.resolved(path), posts: exported.posts.count)))]
             } catch {
                 if case .exists(let full) = error { return [.sessions(.sessionExportAnswered(.exists(sessionID: sid, path: full)))] }
                 return [.sessions(.sessionExportAnswered(.failed(error.description)))]
             }
         case .savePosition(let position):
-            try store?.setSetting(.uiPosition, String(decoding: try JSONEncoder().encode(position), as: UTF8.self))
+            try account?.saveScreenSetting(.uiPosition, String(decoding: try JSONEncoder().encode(position), as: UTF8.self))
             return []
         case .sessions(.saveMuted(let muted)):
-            try store?.setSetting(.mutedSessions, String(decoding: try JSONEncoder().encode(muted.sorted()), as: UTF8.self))
+            try account?.saveScreenSetting(.mutedSessions, String(decoding: try JSONEncoder().encode(muted.sorted()), as: UTF8.self))
             return []
         case .saveCommandHistory(let history):
-            try store?.setSetting(.commandHistory, String(decoding: try JSONEncoder().encode(history), as: UTF8.self))
+            try account?.saveScreenSetting(.commandHistory, String(decoding: try JSONEncoder().encode(history), as: UTF8.self))
             return []
         case .sessions(.saveDraft(let sid, let draft)):
-            try store?.setDraft(draft.map { AccountStore.StoredDraft(link: $0.link, note: $0.note) }, for: sid, now: now)
+            try account?.saveDraft(draft.map { AccountStore.StoredDraft(link: $0.link, note: $0.note) }, for: sid, now: now)
             return []
         case .sessions(.markSessionRead(let sid)):
-            try store?.markSessionRead(sid, now: now)
+            try account?.markSessionRead(sid, now: now)
             return [.sessions(.readStateChanged(sessionID: sid))]
         case .search(.buildSearchIndex):
             guard let search else { return [] }
@@ -94,8 +93,8 @@ extension EffectRunner {
             }
             return []
         case .post(.markPostRead(let id)):
-            try store?.markRead(postID: id, now: now)
-            return try store?.postView(id).map { [.sessions(.readStateChanged(sessionID: $0.post.sessionID))] } ?? []
+            try account?.markRead(postID: id, now: now)
+            return try reads?.postView(id).map { [.sessions(.readStateChanged(sessionID: $0.post.sessionID))] } ?? []
         default:
             assertionFailure("\(effect) is not a reading effect")  // `run` routes by area
             return []
@@ -108,9 +107,9 @@ extension EffectRunner {
     /// (only where pictures are drawn). Fetched titles are searchable: the session's posts are read into
     /// the search index again.
     func loadLinkTitles(_ urls: [String], fetching: Bool, session: String) -> [AppAction] {
-        guard let store, let previews, !urls.isEmpty else { return [] }
+        guard let reads, let previews, !urls.isEmpty else { return [] }
         // A cache: when it cannot be read, the titles are fetched again.
-        let cached = (try? store.linkTitles(for: urls)) ?? [:]
+        let cached = (try? reads.linkTitles(for: urls)) ?? [:]
         let thumbnails = options.images == nil ? nil : account?.thumbnails
         let cachedThumbnails = fetching ? thumbnails?.cached(urls) ?? [:] : [:]
         // Fetched titles merge into what is shown, so they may land before or after this answer.

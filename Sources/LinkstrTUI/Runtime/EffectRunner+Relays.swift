@@ -37,7 +37,7 @@ extension EffectRunner {
             guard let account else { return [] }
             // The pool answers from its own actor; the rows are built back here, from the runner's state.
             startAccountTask { [weak self] answer in
-                let snapshots = await account.pool.snapshots()
+                let snapshots = await account.relaySnapshots()
                 if let rows = await self?.relayRows(updating: snapshots, of: account) { answer(.settings(.relaysChanged(rows))) }
             }
             return []
@@ -62,7 +62,7 @@ extension EffectRunner {
 
     func startSync() {
         guard let account, let actions else { return }
-        let engine = account.engine, store = account.store
+        let reads = account.reads
         // Everything the updates answer reaches the app only while this account is open.
         let dispatch = account.tasks.guarded(self.dispatch), search = account.search, tasks = account.tasks
         let shownList = self.shownList, policy = requestPolicy
@@ -73,7 +73,7 @@ extension EffectRunner {
         // the effects, so a feed opened during a long sync does not wait behind them. Only relay rows,
         // which are the runner's state, go through it.
         accountView.updatesTask = Task.detached { [weak self] in
-            let updates = engine.updates
+            let updates = account.updates
             // The same start as `linkstr sync` (AccountSession+Sync).
             do { try await account.startSync(relaysApplied: true) } catch {
                 dispatch(.failed(.startSync, ClientError(error)))
@@ -103,14 +103,14 @@ extension EffectRunner {
                     do { listing = try account.sessions.refresh(touched, shownList.value, policy: policy) } catch { listing = nil }
                     dispatch(.sessions(.messagesArrived(touchedSessions: touched, notifications: shown, listing: listing, details: details)))
                 case .contactsChanged:
-                    if let contacts = try? store.contacts() { dispatch(.you(.contactsLoaded(contacts))) }
+                    if let contacts = try? reads.contacts() { dispatch(.you(.contactsLoaded(contacts))) }
                 case .addedYouChanged(let followers):
                     dispatch(.you(.addedYouChanged(followers)))
                 case .profilesChanged:
-                    if let names = try? store.profileNames() { dispatch(.you(.profileNamesLoaded(names))) }
+                    if let names = try? reads.profileNames() { dispatch(.you(.profileNamesLoaded(names))) }
                     // Our own name may have come from another device or client.
                     do {
-                        if try store.setting(.profileNamePending) == nil { dispatch(.you(.ownProfileNameLoaded(try store.setting(.profileName)))) }
+                        if try reads.setting(.profileNamePending) == nil { dispatch(.you(.ownProfileNameLoaded(try reads.setting(.profileName)))) }
                     } catch {
                         dispatch(.failed(.readProfileName, ClientError(error)))
                     }
@@ -165,7 +165,7 @@ extension EffectRunner {
     func applyRelays() async -> [AppAction] {
         await account?.applyRelays()
         // Our kind 10050 and 10002 follow the edit, beside it: they need a connected relay.
-        if let engine = account?.engine { startAccountTask { _ in await engine.publishOwnListsIfChanged() } }
+        if let account { startAccountTask { _ in await account.publishOwnListsIfChanged() } }
         return [.settings(.relaysChanged(relayRows()))]
     }
 

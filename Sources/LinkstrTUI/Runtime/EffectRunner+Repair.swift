@@ -5,15 +5,15 @@ import LinkstrStorage
 /// reported when it grows, and `:repair` drops them.
 extension EffectRunner {
     func sayDamagedRecords() {
-        guard let seen = store?.damagedRowsSeen, seen > accountView.damagedRecordsReported else { return }
+        guard let seen = reads?.damagedRowsSeen, seen > accountView.damagedRecordsReported else { return }
         accountView.damagedRecordsReported = seen
         dispatch(.settings(.damagedRecordsLeftOut(seen)))
     }
 
     func runRepair() throws -> [AppAction] {
-        guard let store else { return [] }
-        let report = try store.repairDamagedRows()
-        accountView.damagedRecordsReported = store.damagedRowsSeen
+        guard let account else { return [] }
+        let report = try account.repairDamagedRows()
+        accountView.damagedRecordsReported = account.reads.damagedRowsSeen
         return [.settings(.damagedRecordsRepaired(dropped: report.total, historyReread: report.historyReread))]
     }
 }

@@ -5,17 +5,17 @@ import LinkstrDomain
 /// The send queue's items from the app: retried now, or taken out.
 extension EffectRunner {
     func runSendQueue(_ effect: AppEffect) throws {
-        guard let engine = account?.engine else { return }
+        guard let account else { return }
         let search = self.search
         switch effect {
         case .post(.retrySend(let item)):
             startAccountTask { answer in
-                do { answer(.post(.sendRetried(try await engine.retryQueued(item)))) } catch { answer(.failed(.unexpected, ClientError(error))) }
+                do { answer(.post(.sendRetried(try await account.retryQueued(item)))) } catch { answer(.failed(.unexpected, ClientError(error))) }
             }
         case .post(.cancelSend(let item)):
             startAccountTask { answer in
                 do {
-                    let send = try await engine.cancelQueued(item)
+                    let send = try await account.cancelQueued(item)
                     search?.invalidate([send.sessionID])
                     answer(.post(.sendCancelled(action: send.action, postID: send.postID, sessionID: send.sessionID)))
                 } catch { answer(.failed(.unexpected, ClientError(error))) }

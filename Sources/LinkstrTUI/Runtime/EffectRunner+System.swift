@@ -31,9 +31,9 @@ extension EffectRunner {
             services.player.stop()
             return []
         case .settings(.clearCache):
-            guard let store else { return [] }
-            try store.clearLinkMetadata()
-            let cache = paths.cache(for: store.owner)
+            guard let account else { return [] }
+            try account.clearLinkMetadata()
+            let cache = paths.cache(for: account.me)
             if FileManager.default.fileExists(atPath: cache.path) {
                 do { try FileManager.default.removeItem(at: cache) } catch {
                     return [.failed(.clearCache, ClientError(error))]

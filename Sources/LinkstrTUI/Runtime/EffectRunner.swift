@@ -84,7 +84,7 @@ public actor EffectRunner {
     let paths: DataPaths
     let vault: IdentityVault
 
-    var local: LocalStore?
+    var local: LocalDevice?
     var inMemory = false
     /// The open account: everything of it is owned there and closed with it (`closeAccount`).
     var account: AccountSession?
@@ -223,8 +223,8 @@ public actor EffectRunner {
         case .post(.retrySend), .post(.cancelSend):
             try runSendQueue(effect)
         case .post(.checkReach(let sid)):
-            guard let store else { return }
-            dispatch(.post(.reachChecked(sessionID: sid, warnings: try store.reachWarnings(session: sid, ours: relays.enabledURLs, now: now))))
+            guard let account else { return }
+            dispatch(.post(.reachChecked(sessionID: sid, warnings: try account.reachWarnings(session: sid, ours: relays.enabledURLs, now: now))))
         case .post(.refreshPreview(let url)):
             refreshPreview(url)
         case .post(.saveMedia(let url)):

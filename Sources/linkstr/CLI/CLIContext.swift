@@ -16,7 +16,9 @@ final class CLIContext: Sendable {
     let config: ConfigFile
     /// `--passphrase-command`, else `passphrase_command`.
     let passphraseCommand: PassphraseCommand?
-    private let openedStore = Mutex<LocalStore?>(nil)
+    private let openedDevice = Mutex<LocalDevice?>(nil)
+    private let unlocked = Mutex<SecretKey?>(nil)
+    private let opened = Mutex<AccountSession?>(nil)
 
     init(_ options: GlobalOptions) throws {
         self.options = options
@@ -31,12 +33,13 @@ final class CLIContext: Sendable {
 
     var now: Int64 { Int64(Date().timeIntervalSince1970) }
 
-    func store() throws -> LocalStore {
-        try openedStore.withLock { opened in
+    /// This device's database and identities, opened on first use.
+    func device() throws -> LocalDevice {
+        try openedDevice.withLock { opened in
             if let opened { return opened }
-            let s = try LocalStore(paths: paths)
-            opened = s
-            return s
+            let d = try LocalDevice(paths: paths, vault: vault)
+            opened = d
+            return d
         }
     }
 
@@ -82,26 +85,58 @@ final class CLIContext: Sendable {
         return (active, (try? PublicKey(hex: active))?.npub ?? active)
     }
 
-    /// The active identity, unlocked.
+    /// The active identity, unlocked (asked once per command).
     func identity() throws -> SecretKey {
-        let (active, _) = try activeIdentity()
-        return try vault.unlock(active, passphrase: try passphrase(keyringFor: active))
+        try unlocked.withLock { key in
+            if let key { return key }
+            let (active, _) = try activeIdentity()
+            let opened = try vault.unlock(active, passphrase: try passphrase(keyringFor: active))
+            key = opened
+            return opened
+        }
     }
 
-    func account() throws -> (SecretKey, AccountStore) {
-        let key = try identity()
-        return (key, try store().account(key, now: now))
+    /// The active identity's account, opened as the app opens it (`--relay` for this run): the one way
+    /// to it for every command, so its previews, thumbnails and saves keep the app's rules (a host we
+    /// blocked is never fetched from). Opened once; again after `withAccount` closed it.
+    /// `holdsDataLock`: the command took the data lock (it writes), so the media cache's unfinished
+    /// files are leftovers and go.
+    func account(holdsDataLock: Bool = false) throws -> AccountSession {
+        if let open = opened.withLock({ $0 }), !open.isClosed { return open }
+        let session = try device().openAccount(try identity(), relayOverrides: options.relays, mediaCacheBytes: Int64(config.mediaCacheMB) << 20,
+                                               indexers: config.indexerRelays, holdsDataLock: holdsDataLock,
+                                               queueHoldAfterDays: config.queueHoldAfterDays)
+        opened.withLock { $0 = session }
+        return session
     }
 
-    /// `--relay` values (validated), else the stored relays.
-    func relayList(_ store: AccountStore) throws -> RelayList {
-        try RelayList(store: store, overrides: options.relays, now: now)
+    /// Runs `body` on the account, then finishes it whatever happens: what the command left going out gets
+    /// its chance (`AccountSession.finish`), and what the account started ends with it.
+    func withAccount<T>(holdsDataLock: Bool = false, _ body: (AccountSession) async throws -> T) async throws -> T {
+        let session = try account(holdsDataLock: holdsDataLock)
+        do {
+            let result = try await body(session)
+            await session.finish()
+            return result
+        } catch {
+            await session.finish()
+            throw error
+        }
     }
+
+    /// Runs `body` with the account's use cases (the engine connects only if one needs it), then
+    /// finishes the account (`withAccount`).
+    func withActions<T>(_ body: (AccountActions) async throws -> T) async throws -> T {
+        try await withAccount { try await body($0.actions(requests: requestPolicy)) }
+    }
+
+    /// Whether strangers' sessions wait as requests (`session_requests`).
+    var requestPolicy: SessionRequestPolicy { SessionRequestPolicy(holdsStrangers: config.sessionRequests) }
 
     /// The session `typed` names: its id, its name, or the start of one session's name. Several
     /// starting so are listed, to choose from; none is left as typed (the use case says it is unknown).
-    func sessionID(_ typed: String, in store: AccountStore) throws -> String {
-        let sessions = try store.sessionSummaries(archived: nil).map { (id: $0.id, name: $0.name) }
+    func sessionID(_ typed: String, in account: AccountSession) throws -> String {
+        let sessions = try account.reads.sessionSummaries(archived: nil).map { (id: $0.id, name: $0.name) }
         switch SessionChoice.choose(typed, among: sessions) {
         case .session(let id): return id
         case .none: return typed
@@ -110,83 +145,9 @@ final class CLIContext: Sendable {
             throw CLIError("“\(DisplayText.singleLine(typed))” starts more than one session's name: \(listed). Give more of it, or the id.", .invalidInput)
         }
     }
-
-    /// The stored list, which the `relays` commands edit (`--relay` only chooses where to connect).
-    func storedRelays(_ store: AccountStore) throws -> RelayList {
-        try RelayList(store: store, overrides: [], now: now)
-    }
-
-    /// The active identity's account, opened as the app opens it (`--relay` for this run): its previews,
-    /// thumbnails and saves keep the app's rules (a host we blocked is never fetched from).
-    /// `holdsDataLock`: the command took the data lock (it writes), so the media cache's unfinished
-    /// files are leftovers and go.
-    func session(holdsDataLock: Bool = false) throws -> AccountSession {
-        try AccountSession(try identity(), in: try store(), relayOverrides: options.relays, mediaCacheBytes: Int64(config.mediaCacheMB) << 20,
-                           indexers: config.indexerRelays, holdsDataLock: holdsDataLock, queueHoldAfterDays: config.queueHoldAfterDays)
-    }
-
-    /// Runs `body` on the account, closed afterwards whatever happens (what it started ends with it).
-    func withSession<T>(holdsDataLock: Bool = false, _ body: (AccountSession) async throws -> T) async throws -> T {
-        let session = try session(holdsDataLock: holdsDataLock)
-        do {
-            let result = try await body(session)
-            await session.close()
-            return result
-        } catch {
-            await session.close()
-            throw error
-        }
-    }
-
-    /// A sync engine connected to the relays (subscriptions are installed by `start()` only).
-    func engine(_ key: SecretKey, _ store: AccountStore) async throws -> SyncEngine {
-        let sync = AccountSync(key, store: store, indexers: config.indexerRelays, queueHoldAfterDays: config.queueHoldAfterDays)
-        await sync.connect(try relayList(store))
-        return sync.engine
-    }
 }
 
 extension CLIContext {
     /// The identities on this device (create, import, forget).
-    func identities() throws -> IdentityActions { IdentityActions(vault: vault, local: try store()) }
-
-    /// Runs `body` with the account's use cases; the engine (and its relay connections) starts only if
-    /// a use case needs it, and is stopped afterwards, also on errors.
-    func withActions<T>(_ key: SecretKey, _ store: AccountStore, _ body: (AccountActions) async throws -> T) async throws -> T {
-        let engines = EngineOnDemand { try await self.engine(key, store) }
-        let policy = SessionRequestPolicy(holdsStrangers: config.sessionRequests)
-        let actions = AccountActions(store: store, me: key.publicKey.hex, requests: policy, engine: engines.get)
-        do {
-            let result = try await body(actions)
-            await engines.stop()
-            return result
-        } catch {
-            await engines.stop()
-            throw error
-        }
-    }
-}
-
-/// The CLI's engine, made on first use (commands run one use case, sequentially).
-final class EngineOnDemand: Sendable {
-    private let engine = Mutex<SyncEngine?>(nil)
-    private let make: @Sendable () async throws -> SyncEngine
-
-    init(_ make: @escaping @Sendable () async throws -> SyncEngine) { self.make = make }
-
-    @Sendable func get() async throws -> SyncEngine {
-        if let existing = engine.withLock({ $0 }) { return existing }
-        let made = try await make()
-        engine.withLock { $0 = made }
-        return made
-    }
-
-    /// Preference records saved by the command go out before the engine stops (bounded by the relay gate),
-    /// and a post's deliveries to its recipients' inbox relays end (each within its deadline).
-    func stop() async {
-        guard let e = engine.withLock({ $0 }) else { return }
-        await e.publishPendingPreferences()
-        await e.finishDeliveries()
-        await e.stop()
-    }
+    func identities() throws -> IdentityActions { try device().identities }
 }

@@ -41,7 +41,7 @@ struct BackupCommand: AsyncParsableCommand {
             let sealed = try BackupActions.needsPassphrase(file)
             let backup = try BackupActions.load(file, passphrase: sealed ? try backupPassphrase.read("passphrase of the backup: ") : nil)
             let known = try ctx.vault.list().contains { $0.pubkey == backup.owner }
-            let actions = BackupActions(vault: ctx.vault, local: try ctx.store())
+            let actions = try ctx.device().backups
             let (key, _, outcome) = try actions.restore(backup, passphrase: known ? nil : try ctx.newPassphrase(), logN: kdfCost, now: ctx.now)
             if global.json {
                 printLine(Output.json(.object(JSONObject([
@@ -70,14 +70,14 @@ struct BackupCommand: AsyncParsableCommand {
         func execute() async throws {
             guard let chosen = BackupActions.Format(rawValue: format) else { throw CLIError("--format is sealed or ios.", .usage) }
             let ctx = try CLIContext(global)
-            let (key, store) = try ctx.account()
+            let account = try ctx.account()
             let passphrase = chosen == .sealed ? try backupPassphrase.read("passphrase for the backup: ") : nil
-            let data = try BackupActions(vault: ctx.vault, local: try ctx.store())
-                .export(store, key: key, format: chosen, passphrase: passphrase, logN: kdfCost, now: ctx.now)
+            let data = try account.exportBackup(try ctx.device().backups, format: chosen, passphrase: passphrase,
+                                                logN: kdfCost, now: ctx.now)
             if chosen == .ios { printError("warning: " + BackupActions.plaintextWarning) }
             try BackupActions.write(data, to: file)
             // The key has a copy now: logging out no longer loses it.
-            try ctx.vault.setBackedUp(key.publicKey.hex, true)
+            try ctx.vault.setBackedUp(account.me, true)
             Output.say(file, json: global.json, [("file", .string(file)), ("format", .string(chosen.rawValue))])
         }
     }

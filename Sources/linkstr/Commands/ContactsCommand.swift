@@ -18,9 +18,9 @@ struct ContactsCommand: AsyncParsableCommand {
         func execute() async throws {
             let pk = try PubkeyNormalizer.cliKey(key)
             let ctx = try CLIContext(global)
-            let (me, store) = try ctx.account()
+            let account = try ctx.account()
             if queue {
-                let q = try await ctx.withActions(me, store) { actions -> AccountActions.Queued? in
+                let q = try await ctx.withActions { actions -> AccountActions.Queued? in
                     try actions.keepRelayHints(pk, from: key)
                     return try await actions.queueAddContact(pk, alias: alias, drain: false)
                 }
@@ -28,7 +28,7 @@ struct ContactsCommand: AsyncParsableCommand {
                 return Output.say((try? PublicKey(hex: pk))?.npub ?? pk, json: global.json, Output.key(pk) + [("alias", alias.map { .string($0) } ?? .null)])
             }
             // Re-adding only updates the alias (no republish).
-            try await ctx.withActions(me, store) {
+            try await ctx.withActions {
                 try await $0.addContact(pk, alias: alias)
                 try $0.keepRelayHints(pk, from: key)
             }
@@ -44,12 +44,12 @@ struct ContactsCommand: AsyncParsableCommand {
         func execute() async throws {
             guard let pk = PubkeyNormalizer.fromAnyForm(key) else { throw CLIError("that is not a public key.", .invalidInput) }
             let ctx = try CLIContext(global)
-            let (me, store) = try ctx.account()
+            let account = try ctx.account()
             if queue {
-                let q = try await ctx.withActions(me, store) { try await $0.queueRemoveContact(pk, drain: false) }
+                let q = try await ctx.withActions { try await $0.queueRemoveContact(pk, drain: false) }
                 return QueuedOutput.print(q, json: global.json, shown: nil)
             }
-            try await ctx.withActions(me, store) { try await $0.removeContact(pk) }
+            try await ctx.withActions { try await $0.removeContact(pk) }
         }
     }
 
@@ -60,8 +60,8 @@ struct ContactsCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         func execute() async throws {
             let ctx = try CLIContext(global)
-            let (me, store) = try ctx.account()
-            let answer = try await ctx.withActions(me, store) { try await $0.addedYou() }
+            let account = try ctx.account()
+            let answer = try await ctx.withActions { try await $0.addedYou() }
             let followers = answer.followers
             if !answer.complete { printError(AddedYouRule.partialNote) }
             if global.json {
@@ -84,10 +84,10 @@ struct ContactsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Contacts with their aliases and profile names (kind 0, fetched by sync).")
         @OptionGroup var global: GlobalOptions
         func execute() async throws {
-            let (_, store) = try CLIContext(global).account()
-            let contacts = try store.contacts()
-            let names = try store.profileNames()
-            let marks = try NIP05Names.marks(store, people: contacts.map(\.pubkey))
+            let account = try CLIContext(global).account()
+            let contacts = try account.reads.contacts()
+            let names = try account.reads.profileNames()
+            let marks = try account.nip05Marks(of: contacts.map(\.pubkey))
             if global.json {
                 printLine(Output.json(.array(contacts.map { c in
                     .object(JSONObject([("pubkey", .string(c.pubkey)), ("npub", .string((try? PublicKey(hex: c.pubkey))?.npub ?? "")),

@@ -17,10 +17,10 @@ struct DoctorCommand: LinkstrCommand {
 
     func execute() async throws {
         let ctx = try CLIContext(global)
-        let (key, store) = try ctx.account()
-        let report = try await ctx.withActions(key, store) { try await DeliveryDoctor(actions: $0).run(session: sessionID) }
+        let account = try ctx.account()
+        let report = try await ctx.withActions { try await DeliveryDoctor(actions: $0).run(session: sessionID) }
         // What waits to be sent: said when it waited over an hour or was refused for good.
-        let queue = try store.sendQueue()
+        let queue = try account.reads.sendQueue()
         if global.json {
             guard case .object(var fields) = Self.json(report) else { return }
             let long = queue.filter { $0.state == .queued && ctx.now - $0.createdAt > SendQueuePolicy.longWait }

@@ -32,19 +32,17 @@ struct ExportCommand: LinkstrCommand {
         let sinceTime = try since.map(Self.day)
         if withThumbnails && format != .html { throw CLIError("--with-thumbnails goes with --format html (the other forms hold no pictures).", .usage) }
         let ctx = try CLIContext(global)
-        let (key, store) = try ctx.account()
-        let sid = try ctx.sessionID(session, in: store)
+        let account = try ctx.account()
+        let sid = try ctx.sessionID(session, in: account)
         // The account's media cache, through the account (nothing is fetched: an export reads what is kept);
         // closed once the file is written, whatever happens.
-        guard withThumbnails else { return try write(ctx, key, store, sid, format, sinceTime, media: nil) }
-        try await ctx.withSession { account in try write(ctx, key, store, sid, format, sinceTime, media: account.thumbnails?.media) }
+        try await ctx.withAccount { account in try write(ctx, account, sid, format, sinceTime, media: withThumbnails ? account.thumbnails?.media : nil) }
     }
 
-    private func write(_ ctx: CLIContext, _ key: SecretKey, _ store: AccountStore, _ sid: String, _ format: ExportFormat, _ sinceTime: Int64?,
+    private func write(_ ctx: CLIContext, _ account: AccountSession, _ sid: String, _ format: ExportFormat, _ sinceTime: Int64?,
                        media: MediaCache?) throws {
         guard let output else {
-            guard let exported = try SessionExportReader.read(store, me: key.publicKey.hex, sessionID: sid, since: sinceTime, now: ctx.now,
-                                                              thumbnails: media) else {
+            guard let exported = try account.readExport(sid, since: sinceTime, now: ctx.now, thumbnails: media) else {
                 throw CLIError("no session \(sid).", .notFound)
             }
             FileHandle.standardOutput.write(Data(SessionExport.write(exported, as: format).utf8))
@@ -61,8 +59,8 @@ struct ExportCommand: LinkstrCommand {
         }
         let exported: ExportedSession
         do throws(SessionExportFile.Failure) {
-            exported = try SessionExportFile.write(store, me: key.publicKey.hex, sessionID: sid, to: path, format: format, since: sinceTime,
-                                                   replacing: replacing, dataDirectory: ctx.paths.home, now: ctx.now, thumbnails: media)
+            exported = try account.exportSession(sid, to: path, format: format, since: sinceTime, replacing: replacing,
+                                                 dataDirectory: ctx.paths.home, now: ctx.now, thumbnails: media)
         } catch {
             switch error {
             case .noSession: throw CLIError("no session \(sid).", .notFound)

@@ -82,10 +82,9 @@ struct IdentityCommand: AsyncParsableCommand {
             if let nip05, !nip05.trimmingWhitespace().isEmpty, NIP05Relays.identifier(nip05) == nil {
                 throw CLIError("not a NIP-05 name: it is NAME@DOMAIN, NAME of letters, digits, '-', '_' or '.'.", .invalidInput)
             }
-            let (_, store) = try CLIContext(global).account()
+            let account = try CLIContext(global).account()
             // Kept as pending until a relay accepted the kind 0, like the name given at creation.
-            if let nip05 { try store.setSetting(.profileNIP05Pending, nip05.trimmingWhitespace()) }
-            try store.setSetting(.profileNamePending, name.trimmingWhitespace())
+            try account.setPendingProfileName(name.trimmingWhitespace(), nip05: nip05?.trimmingWhitespace())
             Output.say(name.trimmingWhitespace(), json: global.json, [("name", .string(name.trimmingWhitespace()))]
                        + (nip05.map { [("nip05", JSONValue.string($0.trimmingWhitespace()))] } ?? []))
         }
@@ -127,7 +126,8 @@ struct LogoutCommand: LinkstrCommand {
         let ctx = try CLIContext(global)
         guard let active = ctx.vault.activePubkey() else { throw CLIError("no identity is active.", .notFound) }
         try Self.refuseUnsavedKey(ctx, active, forgetting: forgetUnsaved)
-        if let problem = try ctx.identities().forget(active, store: clear ? try ctx.account().1 : nil, clearData: clear) {
+        let identities = try ctx.identities()
+        if let problem = clear ? try ctx.account().forget(with: identities, clearData: true) : try identities.forget(active, store: nil, clearData: false) {
             FileHandle.standardError.write(Data("linkstr: the keyring item could not be removed: \(problem)\n".utf8))
         }
         Output.say(clear ? "logged out; local data cleared." : "logged out; local data kept.", json: global.json,
@@ -154,11 +154,11 @@ struct AccountCommand: AsyncParsableCommand {
         func execute() async throws {
             guard yes else { throw CLIError("this deletes your account from relays and this device; add --yes if you mean it.", .usage) }
             let ctx = try CLIContext(global)
-            let (key, store) = try ctx.account()
-            try LogoutCommand.refuseUnsavedKey(ctx, key.publicKey.hex, forgetting: forgetUnsaved)
-            let relays = try ctx.relayList(store).enabledURLs
-            try await ctx.withActions(key, store) { try await $0.announceDeletion(relays: relays, now: ctx.now) }
-            try ctx.identities().forget(key.publicKey.hex, store: store, clearData: true)
+            let account = try ctx.account()
+            try LogoutCommand.refuseUnsavedKey(ctx, account.me, forgetting: forgetUnsaved)
+            let relays = account.relays.enabledURLs
+            try await ctx.withActions { try await $0.announceDeletion(relays: relays, now: ctx.now) }
+            try account.forget(with: ctx.identities(), clearData: true)
             Output.say("account deleted.", json: global.json, [("deleted", .bool(true))])
         }
     }

@@ -20,10 +20,10 @@ struct MediaInfoCommand: LinkstrCommand {
 
     func execute() async throws {
         let ctx = try CLIContext(global)
-        let (_, store) = try ctx.account()
-        let post = try ctx.post(postID, in: store)
-        let media = try ctx.mediaCache(store)
-        let title = try store.linkTitles(for: [post.url])[post.url].map(DisplayText.singleLine)
+        let account = try ctx.account()
+        let post = try ctx.post(postID, in: account)
+        let media = account.mediaCache
+        let title = try account.reads.linkTitles(for: [post.url])[post.url].map(DisplayText.singleLine)
         let thumbnail: MediaCache.Entry?
         do { thumbnail = try media?.entry(Thumbnails.key(post.url)) } catch { throw CLIError("the media cache: \(error)") }
         let kind = URLClassifier.classify(post.url)
@@ -60,12 +60,12 @@ struct MediaPlayCommand: LinkstrCommand {
 
     func execute() async throws {
         let ctx = try CLIContext(global)
-        let (_, store) = try ctx.account()
-        let post = try ctx.post(postID, in: store)
+        let account = try ctx.account()
+        let post = try ctx.post(postID, in: account)
         let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
         let settings = ctx.config.playerSettings(terminalOutput: inTerminal || ctx.config.playsInTerminal(environment: ProcessInfo.processInfo.environment) ? (term == "xterm-kitty" ? "kitty" : "tct") : nil)
         let events = Mutex<[PlaybackEvent]>([])
-        let saved = try ctx.mediaCache(store).flatMap { SavedCopy.of(post.url, in: $0) }
+        let saved = account.mediaCache.flatMap { SavedCopy.of(post.url, in: $0) }
         await MediaPlayer.play(post.url, settings: settings, saved: saved) { event in
             events.withLock { $0.append(event) }
             FileHandle.standardError.write(Data("linkstr: \(event.words)\n".utf8))
@@ -89,14 +89,13 @@ struct MediaSaveCommand: LinkstrCommand {
         let ctx = try CLIContext(global)
         // The account's own saver: a host we blocked is not fetched from; this command holds the data
         // lock, so what a killed save left goes first.
-        try await ctx.withSession(holdsDataLock: true) { try await run(ctx, $0) }
+        try await ctx.withAccount(holdsDataLock: true) { try await run(ctx, $0) }
     }
 
     private func run(_ ctx: CLIContext, _ session: AccountSession) async throws {
-        let (me, store) = (session.key, session.store)
-        let post = try ctx.post(postID, in: store)
+        let post = try ctx.post(postID, in: session)
         // Saving fetches the link: a stranger's request does not get our address until it is accepted.
-        guard try await ctx.withActions(me, store, { try $0.allowsPreviews(inSession: post.sessionID) }) else {
+        guard try session.actions(requests: ctx.requestPolicy).allowsPreviews(inSession: post.sessionID) else {
             throw CLIError("that post is in a session request: accept the session first (`linkstr session accept \(post.sessionID)`).")
         }
         guard let saver = session.saver else { throw CLIError("there is no media cache here.") }
@@ -154,7 +153,7 @@ struct CacheClearCommand: LinkstrCommand {
         let ctx = try CLIContext(global)
         let (media, usage) = try ctx.mediaUsage()
         do { try media?.clear() } catch { throw CLIError("the media cache: \(error)") }
-        try ctx.account().1.clearLinkMetadata()
+        try ctx.account().clearLinkMetadata()
         Output.say("cleared \(usage.files) file\(usage.files == 1 ? "" : "s") (\(MediaSize.words(usage.bytes))) and the cached page titles; posts stay.",
                    json: global.json, [("cleared_files", .integer(Int64(usage.files))), ("cleared_bytes", .integer(usage.bytes))])
     }
@@ -162,19 +161,14 @@ struct CacheClearCommand: LinkstrCommand {
 
 extension CLIContext {
     /// The post `id`, or the error that says there is none.
-    func post(_ id: String, in store: AccountStore) throws -> PostRecord {
-        guard let post = try store.postView(id)?.post else { throw CLIError("no post \(id).", .notFound) }
+    func post(_ id: String, in account: AccountSession) throws -> PostRecord {
+        guard let post = try account.reads.postView(id)?.post else { throw CLIError("no post \(id).", .notFound) }
         return post
     }
 
     /// The open account's media cache and what it holds now.
     func mediaUsage() throws -> (MediaCache?, MediaCache.Usage) {
-        let media = try mediaCache(try account().1)
+        let media = try account().mediaCache
         do { return (media, try media?.usage() ?? .init(files: 0, bytes: 0)) } catch { throw CLIError("the media cache: \(error)") }
-    }
-
-    /// The account's sealed media cache, at `media_cache_mb`.
-    func mediaCache(_ store: AccountStore) throws -> MediaCache? {
-        try self.store().mediaCache(for: store, limitBytes: Int64(config.mediaCacheMB) << 20)
     }
 }

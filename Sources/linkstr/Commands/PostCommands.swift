@@ -23,27 +23,24 @@ struct PostCommand: LinkstrCommand {
     func execute() async throws {
         let ctx = try CLIContext(global)
         let text = try NoteInput.read(note: note, file: noteFile)
-        let (me, store) = try ctx.account()
-        let session = try ctx.sessionID(self.session, in: store)
+        let account = try ctx.account()
+        let session = try ctx.sessionID(self.session, in: account)
         if queue {
-            let q = try await ctx.withActions(me, store) { try await $0.queuePost(session: session, url: url, note: text, now: ctx.now, drain: false) }
+            let q = try await ctx.withActions { try await $0.queuePost(session: session, url: url, note: text, now: ctx.now, drain: false) }
             return QueuedOutput.print(q, json: global.json, shown: q.postID)
         }
-        let sent = try await ctx.withActions(me, store) { actions in
-            let sent = try await actions.sendPost(session: session, url: url, note: text, now: ctx.now)
-            // Each member's delivery to the relays they read is known once it ended (each relay has its deadline).
-            await (try await actions.engine()).finishDeliveries()
-            return sent
-        }
-        let deliveries = try store.deliveryRows(of: sent.postID)
-        if global.json, let view = try store.postView(sent.postID) {
+        // Each member's delivery to the relays they read is known once it ended (each relay has its deadline):
+        // finishing the account waits for it.
+        let sent = try await ctx.withActions { try await $0.sendPost(session: session, url: url, note: text, now: ctx.now) }
+        let deliveries = try account.deliveryRows(of: sent.postID)
+        if global.json, let view = try account.reads.postView(sent.postID) {
             printLine(Output.json(Output.post(view, deliveries: deliveries)))
         } else {
             printLine(sent.postID)
         }
         // Said per member, never as delivered when no relay they read took it.
         if !global.json {
-            let naming = try PersonNaming(store)
+            let naming = try account.naming()
             for row in deliveries where !row.outcome.isDelivered {
                 printError("warning: \(DisplayText.singleLine(naming.name(row.member))): \(DisplayText.singleLine(row.outcome.words))")
             }
@@ -63,17 +60,17 @@ struct PostsCommand: LinkstrCommand {
     var held = false
 
     func execute() async throws {
-        let (_, store) = try CLIContext(global).account()
-        guard try store.sessionSummary(session) != nil else { throw SendRuleError.unknownSession }
-        let holding = try store.heldPosts(in: session)
-        if held { return try Self.printHeld(holding, store, json: global.json) }
-        try Self.print(try store.postPage(in: session, limit: limit), store, json: global.json)
+        let account = try CLIContext(global).account()
+        guard try account.reads.sessionSummary(session) != nil else { throw SendRuleError.unknownSession }
+        let holding = try account.reads.heldPosts(in: session)
+        if held { return try Self.printHeld(holding, account, json: global.json) }
+        try Self.print(try account.reads.postPage(in: session, limit: limit), account, json: global.json)
         // Said on stderr, so a script reading the JSON array still gets only posts.
         if let summary = HeldReason.summary(holding.map(\.reason)) { printError("\(summary) (`linkstr posts \(session) --held` to see them).") }
     }
 
     /// Held posts: as `posts` prints posts, each with `held_reason` (JSON) or its reason on its first line.
-    static func printHeld(_ held: [HeldPost], _ store: AccountStore, json: Bool) throws {
+    static func printHeld(_ held: [HeldPost], _ account: AccountSession, json: Bool) throws {
         let views = held.map { PostView(post: $0.post, unread: false, reactions: []) }
         if json {
             let values = zip(views, held).map { view, h -> JSONValue in
@@ -84,21 +81,21 @@ struct PostsCommand: LinkstrCommand {
             printLine(Output.json(.array(values)))
             return
         }
-        let naming = try PersonNaming(store)
+        let naming = try account.naming()
         for (view, h) in zip(views, held) { printLine("held: \(h.reason.rawValue)\n" + Output.postLines(view) { naming.name($0) }) }
     }
 
     /// Posts as `posts` and `search` print them: JSON, or a few lines each with names as the app shows them.
-    static func print(_ posts: [PostView], _ store: AccountStore, json: Bool) throws {
+    static func print(_ posts: [PostView], _ account: AccountSession, json: Bool) throws {
         // Titles already fetched (by the app or `linkstr preview`); nothing is fetched here.
-        let titles = try store.linkTitles(for: posts.map(\.post.url))
+        let titles = try account.reads.linkTitles(for: posts.map(\.post.url))
         if json {
-            let me = store.owner
-            let values = try posts.map { Output.post($0, title: titles[$0.post.url], deliveries: $0.post.author == me ? try store.deliveryRows(of: $0.id) : nil) }
+            let me = account.me
+            let values = try posts.map { Output.post($0, title: titles[$0.post.url], deliveries: $0.post.author == me ? try account.deliveryRows(of: $0.id) : nil) }
             printLine(Output.json(.array(values)))
             return
         }
-        let naming = try PersonNaming(store)
+        let naming = try account.naming()
         posts.forEach { printLine(Output.postLines($0) { naming.name($0) }) }
     }
 }
@@ -113,13 +110,13 @@ struct ReactCommand: LinkstrCommand {
 
     func execute() async throws {
         let ctx = try CLIContext(global)
-        let (me, store) = try ctx.account()
+        let account = try ctx.account()
         if queue {
-            let r = try await ctx.withActions(me, store) { try await $0.queueReaction(post: post, emoji: emoji, active: !off, now: ctx.now, drain: false) }
+            let r = try await ctx.withActions { try await $0.queueReaction(post: post, emoji: emoji, active: !off, now: ctx.now, drain: false) }
             guard let q = r.queued else { return printLine(global.json ? Output.json(.object(JSONObject([("post_id", .string(post)), ("changed", .bool(false))]))) : (off ? "no such reaction to take back." : "already reacted.")) }
             return QueuedOutput.print(q, json: global.json, shown: nil)
         }
-        let result = try await ctx.withActions(me, store) { try await $0.react(post: post, emoji: emoji, active: !off, now: ctx.now) }
+        let result = try await ctx.withActions { try await $0.react(post: post, emoji: emoji, active: !off, now: ctx.now) }
         if global.json {
             printLine(Output.json(.object(JSONObject([("post_id", .string(post)), ("emoji", .string(emoji)), ("active", .bool(!off)),
                                                       ("changed", .bool(result.change != .unchanged))]))))
@@ -135,12 +132,12 @@ struct DeleteCommand: LinkstrCommand {
 
     func execute() async throws {
         let ctx = try CLIContext(global)
-        let (me, store) = try ctx.account()
+        let account = try ctx.account()
         if queue {
-            let q = try await ctx.withActions(me, store) { try await $0.queueDeletePost(post, now: ctx.now, drain: false) }
+            let q = try await ctx.withActions { try await $0.queueDeletePost(post, now: ctx.now, drain: false) }
             return QueuedOutput.print(q, json: global.json, shown: nil)
         }
-        let outcome = try await ctx.withActions(me, store) { try await $0.deletePost(post, now: ctx.now) }
+        let outcome = try await ctx.withActions { try await $0.deletePost(post, now: ctx.now) }
         if !outcome.warnings.isEmpty { printError(outcome.summary) }
         if global.json {
             printLine(Output.json(.object(JSONObject([("id", .string(post)), ("deleted", .bool(true)),
@@ -158,9 +155,9 @@ struct ReadCommand: LinkstrCommand {
 
     func execute() async throws {
         let ctx = try CLIContext(global)
-        let (_, store) = try ctx.account()
-        if try store.sessionSummary(id) != nil { try store.markSessionRead(id, now: ctx.now) } else if try store.postView(id) != nil {
-            try store.markRead(postID: id, now: ctx.now)
+        let account = try ctx.account()
+        if try account.reads.sessionSummary(id) != nil { try account.markSessionRead(id, now: ctx.now) } else if try account.reads.postView(id) != nil {
+            try account.markRead(postID: id, now: ctx.now)
         } else { throw CLIError("no post or session with that id.", .notFound) }
     }
 }

@@ -19,8 +19,8 @@ struct QueueCommand: AsyncParsableCommand {
 
         func execute() async throws {
             let ctx = try CLIContext(global)
-            let (_, store) = try ctx.account()
-            let entries = try store.sendQueueEntries()
+            let account = try ctx.account()
+            let entries = try account.reads.sendQueueEntries()
             let hold = ctx.config.queueHoldAfterDays
             if global.json {
                 printLine(Output.json(.array(entries.map { Self.json($0, now: ctx.now, hold: hold) })))
@@ -70,18 +70,11 @@ struct QueueCommand: AsyncParsableCommand {
 
         func execute() async throws {
             let ctx = try CLIContext(global)
-            let (me, store) = try ctx.account()
-            let n = try store.retryQueuedSends(id)
+            let account = try ctx.account()
+            let n = try account.actions(requests: ctx.requestPolicy).retryQueued(id)
             var sent = 0
-            if now && n > 0 {
-                sent = try await ctx.withActions(me, store) { actions in
-                    let engine = try await actions.engine()
-                    await engine.drainSendQueue()
-                    await engine.finishDeliveries()
-                    return await engine.sendQueueTotals.sent
-                }
-            }
-            let left = try store.sendQueue()
+            if now && n > 0 { sent = try await ctx.withAccount { await $0.drainSendQueue() } }
+            let left = try account.reads.sendQueue()
             if global.json {
                 printLine(Output.json(.object(JSONObject([("retried", .integer(Int64(n))), ("queue_sent", .integer(Int64(sent))),
                                                           ("queue_waiting", .integer(Int64(left.filter { $0.state == .queued }.count))),
@@ -102,8 +95,8 @@ struct QueueCommand: AsyncParsableCommand {
 
         func execute() async throws {
             let ctx = try CLIContext(global)
-            let (_, store) = try ctx.account()
-            let send = try store.cancelQueuedSend(id)
+            let account = try ctx.account()
+            let send = try account.actions(requests: ctx.requestPolicy).cancelQueued(id)
             let words = send.action == .post
                 ? "cancelled: the post will not be sent, and is gone from this device."
                 : "cancelled: the \(send.action.words) will not be sent; it was applied on this device and stays here only."

@@ -11,9 +11,8 @@ extension RelaysCommand {
         @Argument var url: String
         func execute() async throws {
             let ctx = try CLIContext(global)
-            let (key, store) = try ctx.account()
-            let ours = try ctx.storedRelays(store).entries.map(\.url)
-            let edit = try await ctx.withActions(key, store) { try await $0.blockRelay(url, ours: ours, now: ctx.now) }
+            let ours = try ctx.account().storedRelays().entries.map(\.url)
+            let edit = try await ctx.withActions { try await $0.blockRelay(url, ours: ours, now: ctx.now) }
             RelaysCommand.report(edit, verb: "blocked", json: global.json)
         }
     }
@@ -24,8 +23,7 @@ extension RelaysCommand {
         @Argument var url: String
         func execute() async throws {
             let ctx = try CLIContext(global)
-            let (key, store) = try ctx.account()
-            let edit = try await ctx.withActions(key, store) { try await $0.unblockRelay(url, now: ctx.now) }
+            let edit = try await ctx.withActions { try await $0.unblockRelay(url, now: ctx.now) }
             RelaysCommand.report(edit, verb: "unblocked", json: global.json)
         }
     }
@@ -36,7 +34,7 @@ extension RelaysCommand {
         @OptionGroup var global: GlobalOptions
         func execute() async throws {
             let ctx = try CLIContext(global)
-            let record = try ctx.account().1.blockedRelayRecord()
+            let record = try ctx.account().reads.blockedRelayRecord()
             let relays = record?.relays ?? []
             if global.json {
                 printLine(Output.json(.object(JSONObject([("relays", .array(relays.map { .string($0) })), ("pending", .bool(record?.pending ?? false))]))))
@@ -56,14 +54,14 @@ extension RelaysCommand {
         @Flag(help: "Use the relays you use as your inbox again.") var reset = false
         func execute() async throws {
             let ctx = try CLIContext(global)
-            let (key, store) = try ctx.account()
-            let ours = try ctx.storedRelays(store).enabledURLs
+            let account = try ctx.account()
+            let ours = try account.storedRelays().enabledURLs
             if !urls.isEmpty || reset {
                 guard urls.isEmpty || !reset else { throw CLIError("give relays or --reset, not both.", .usage) }
-                let edit = try await ctx.withActions(key, store) { try await $0.setInboxRelays(reset ? nil : urls) }
+                let edit = try await ctx.withActions { try await $0.setInboxRelays(reset ? nil : urls) }
                 if let note = edit.note, !global.json { printError("warning: " + note) }
             }
-            let (relays, chosen) = try AccountActions(store: store, me: key.publicKey.hex, engine: { throw CLIError("no engine", .usage) }).inboxRelays(ours: ours)
+            let (relays, chosen) = try account.actions(requests: ctx.requestPolicy).inboxRelays(ours: ours)
             if global.json {
                 printLine(Output.json(.object(JSONObject([("relays", .array(relays.map { .string($0) })), ("chosen", .bool(chosen))]))))
             } else {

@@ -14,7 +14,7 @@ struct RelaysCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         func execute() async throws {
             let ctx = try CLIContext(global)
-            let relays = try ctx.storedRelays(try ctx.account().1).entries
+            let relays = try ctx.account().storedRelays().entries
             if global.json {
                 printLine(Output.json(.array(relays.map { .object(JSONObject([("url", .string($0.url)), ("enabled", .bool($0.enabled))])) })))
             } else {
@@ -28,7 +28,7 @@ struct RelaysCommand: AsyncParsableCommand {
         @Argument var url: String
         func execute() async throws {
             let ctx = try CLIContext(global)
-            var list = try ctx.storedRelays(try ctx.account().1)
+            var list = try ctx.account().storedRelays()
             let added = try list.add(url, now: ctx.now)
             Output.say(added, json: global.json, [("url", .string(added)), ("enabled", .bool(true))])
         }
@@ -39,7 +39,7 @@ struct RelaysCommand: AsyncParsableCommand {
         @Argument var url: String
         func execute() async throws {
             let ctx = try CLIContext(global)
-            var list = try ctx.storedRelays(try ctx.account().1)
+            var list = try ctx.account().storedRelays()
             try list.remove(url)
         }
     }
@@ -49,7 +49,7 @@ struct RelaysCommand: AsyncParsableCommand {
         @Argument var url: String
         func execute() async throws {
             let ctx = try CLIContext(global)
-            var list = try ctx.storedRelays(try ctx.account().1)
+            var list = try ctx.account().storedRelays()
             try list.setEnabled(url, true)
         }
     }
@@ -59,7 +59,7 @@ struct RelaysCommand: AsyncParsableCommand {
         @Argument var url: String
         func execute() async throws {
             let ctx = try CLIContext(global)
-            var list = try ctx.storedRelays(try ctx.account().1)
+            var list = try ctx.account().storedRelays()
             try list.setEnabled(url, false)
         }
     }
@@ -72,7 +72,7 @@ struct RelaysCommand: AsyncParsableCommand {
         func execute() async throws {
             let ctx = try CLIContext(global)
             // A relay given here is tested without opening the account.
-            let probes = try await (url != nil ? RelayList(store: nil, overrides: [], now: ctx.now) : ctx.relayList(try ctx.account().1)).test(url)
+            let probes = try await (url != nil ? RelayList(store: nil, overrides: [], now: ctx.now) : ctx.account().relays).test(url)
             var results = [JSONValue]()
             for p in probes {
                 var fields: [(String, JSONValue)] = [("url", .string(p.url)), ("ok", .bool(p.ok))]
@@ -94,7 +94,7 @@ struct RelaysCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         func execute() async throws {
             let ctx = try CLIContext(global)
-            var list = try ctx.storedRelays(try ctx.account().1)
+            var list = try ctx.account().storedRelays()
             try list.reset(now: ctx.now)
         }
     }

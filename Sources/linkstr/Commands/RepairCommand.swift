@@ -20,17 +20,17 @@ struct RepairCommand: LinkstrCommand {
         defer { lock?.release() }
         let ctx = try CLIContext(global)
         let key = try ctx.identity()
-        let local = try ctx.store()
+        let local = try ctx.device()
         if rebuild {
             guard try !local.dataKeyOpens(key) else {
                 throw CLIError("this account's data key opens, so there is nothing to rebuild; `linkstr repair` drops damaged records.")
             }
-            _ = try local.rebuildAccount(key, now: ctx.now)
+            try local.rebuildAccount(key, now: ctx.now)
             print(rebuilt: true, report: AccountStore.DamageReport(), dropped: false)
             return
         }
-        let store = try local.account(key, now: ctx.now)
-        let report = check ? try store.findDamagedRows() : try store.repairDamagedRows()
+        let account = try ctx.account()
+        let report = check ? try account.reads.findDamagedRows() : try account.repairDamagedRows()
         print(rebuilt: false, report: report, dropped: !check && report.total > 0)
         if check && report.total > 0 { throw ExitCode.failure }
     }

@@ -20,14 +20,14 @@ struct SessionCommand: AsyncParsableCommand {
 
         func execute() async throws {
             let ctx = try CLIContext(global)
-            let (me, store) = try ctx.account()
+            let account = try ctx.account()
             let members = try members.map(PubkeyNormalizer.cliKey)
             if queue {
-                let q = try await ctx.withActions(me, store) { try await $0.queueCreateSession(name: name, members: members, now: ctx.now, random: SystemRandom(), drain: false) }
+                let q = try await ctx.withActions { try await $0.queueCreateSession(name: name, members: members, now: ctx.now, random: SystemRandom(), drain: false) }
                 return QueuedOutput.print(q, json: global.json, shown: q.sessionID)
             }
-            let id = try await ctx.withActions(me, store) { try await $0.createSession(name: name, members: members, now: ctx.now, random: SystemRandom()) }
-            if global.json, let s = try store.sessionSummary(id) { printLine(Output.json(Output.session(s, held: try store.heldPostCounts()))) } else { printLine(id) }
+            let id = try await ctx.withActions { try await $0.createSession(name: name, members: members, now: ctx.now, random: SystemRandom()) }
+            if global.json, let s = try account.reads.sessionSummary(id) { printLine(Output.json(Output.session(s, held: try account.reads.heldPostCounts()))) } else { printLine(id) }
         }
     }
 
@@ -40,14 +40,14 @@ struct SessionCommand: AsyncParsableCommand {
 
         func execute() async throws {
             let ctx = try CLIContext(global)
-            let (me, store) = try ctx.account()
+            let account = try ctx.account()
             let members = try members.map(PubkeyNormalizer.cliKey)
             if queue {
-                let q = try await ctx.withActions(me, store) { try await $0.queueSetMembers(session: id, members: members, now: ctx.now, random: SystemRandom(), drain: false) }
+                let q = try await ctx.withActions { try await $0.queueSetMembers(session: id, members: members, now: ctx.now, random: SystemRandom(), drain: false) }
                 return QueuedOutput.print(q, json: global.json, shown: nil)
             }
-            try await ctx.withActions(me, store) { try await $0.setMembers(session: id, members: members, now: ctx.now, random: SystemRandom()) }
-            if global.json, let s = try store.sessionSummary(id) { printLine(Output.json(Output.session(s, held: try store.heldPostCounts()))) }
+            try await ctx.withActions { try await $0.setMembers(session: id, members: members, now: ctx.now, random: SystemRandom()) }
+            if global.json, let s = try account.reads.sessionSummary(id) { printLine(Output.json(Output.session(s, held: try account.reads.heldPostCounts()))) }
         }
     }
 
@@ -60,13 +60,13 @@ struct SessionCommand: AsyncParsableCommand {
 
         func execute() async throws {
             let ctx = try CLIContext(global)
-            let (me, store) = try ctx.account()
+            let account = try ctx.account()
             if queue {
-                let q = try await ctx.withActions(me, store) { try await $0.queueRenameSession(id, to: name, now: ctx.now, random: SystemRandom(), drain: false) }
+                let q = try await ctx.withActions { try await $0.queueRenameSession(id, to: name, now: ctx.now, random: SystemRandom(), drain: false) }
                 return QueuedOutput.print(q, json: global.json, shown: nil)
             }
-            try await ctx.withActions(me, store) { try await $0.renameSession(id, to: name, now: ctx.now, random: SystemRandom()) }
-            if global.json, let s = try store.sessionSummary(id) { printLine(Output.json(Output.session(s, held: try store.heldPostCounts()))) }
+            try await ctx.withActions { try await $0.renameSession(id, to: name, now: ctx.now, random: SystemRandom()) }
+            if global.json, let s = try account.reads.sessionSummary(id) { printLine(Output.json(Output.session(s, held: try account.reads.heldPostCounts()))) }
         }
     }
 
@@ -81,12 +81,12 @@ struct SessionCommand: AsyncParsableCommand {
         func execute() async throws {
             guard yes else { throw CLIError("this deletes the session for every member, for good: add --yes to confirm.", .usage) }
             let ctx = try CLIContext(global)
-            let (me, store) = try ctx.account()
+            let account = try ctx.account()
             if queue {
-                let q = try await ctx.withActions(me, store) { try await $0.queueDeleteSession(id, now: ctx.now, random: SystemRandom(), drain: false) }
+                let q = try await ctx.withActions { try await $0.queueDeleteSession(id, now: ctx.now, random: SystemRandom(), drain: false) }
                 return QueuedOutput.print(q, json: global.json, shown: nil)
             }
-            let warnings = try await ctx.withActions(me, store) { try await $0.deleteSession(id, now: ctx.now, random: SystemRandom()) }
+            let warnings = try await ctx.withActions { try await $0.deleteSession(id, now: ctx.now, random: SystemRandom()) }
             if !warnings.isEmpty { printError(PostDeletionWording.sessionSummary(warnings)) }
             if global.json {
                 printLine(Output.json(.object(JSONObject([("id", .string(id)), ("deleted", .bool(true)),
@@ -109,11 +109,11 @@ struct SessionCommand: AsyncParsableCommand {
 
         func execute() async throws {
             let ctx = try CLIContext(global)
-            let (me, store) = try ctx.account()
+            let account = try ctx.account()
             let list: SessionList = requests ? .requests : archived ? .archived : .active
-            let sessions = try await ctx.withActions(me, store) { try $0.sessionListing(list).rows }
+            let sessions = try await ctx.withActions { try $0.sessionListing(list).rows }
             if global.json {
-                let held = try store.heldPostCounts()
+                let held = try account.reads.heldPostCounts()
                 printLine(Output.json(.array(sessions.map { Output.session($0, held: held) })))
             } else { sessions.forEach { printLine(Output.sessionLine($0)) } }
         }
@@ -134,8 +134,8 @@ struct SessionCommand: AsyncParsableCommand {
     /// Archive state is applied here and synced to your own devices as a private preference.
     static func setArchived(_ global: GlobalOptions, _ id: String, _ archived: Bool) async throws {
         let ctx = try CLIContext(global)
-        let (me, store) = try ctx.account()
-        try await ctx.withActions(me, store) { try await $0.setArchived(id, archived) }
+        let account = try ctx.account()
+        try await ctx.withActions { try await $0.setArchived(id, archived) }
     }
 
     struct Accept: LinkstrCommand {
@@ -157,12 +157,12 @@ struct SessionCommand: AsyncParsableCommand {
     /// Records the decision; with --json prints the session as it now stands.
     static func decide(_ global: GlobalOptions, _ id: String, _ decision: RequestDecision) async throws {
         let ctx = try CLIContext(global)
-        let (me, store) = try ctx.account()
-        let row = try await ctx.withActions(me, store) { actions in
+        let account = try ctx.account()
+        let row = try await ctx.withActions { actions in
             do { try actions.decideRequest(id, decision) } catch let e as AccountActions.RequestError { throw CLIError(e.description) }
             return try actions.summary(of: id)
         }
-        if global.json, let row { printLine(Output.json(Output.session(row, held: try store.heldPostCounts()))) }
+        if global.json, let row { printLine(Output.json(Output.session(row, held: try account.reads.heldPostCounts()))) }
     }
 }
 
@@ -175,18 +175,17 @@ struct PreviewCommand: LinkstrCommand {
     func execute() async throws {
         let ctx = try CLIContext(global)
         // The account's own previews and thumbnails: the app's rules hold (a blocked host is not fetched from).
-        try await ctx.withSession { try await run(ctx, $0) }
+        try await ctx.withAccount { try await run(ctx, $0) }
     }
 
     private func run(_ ctx: CLIContext, _ session: AccountSession) async throws {
-        let (me, store) = (session.key, session.store)
-        let post = try store.postView(target)
+        let post = try session.reads.postView(target)
         let url = post?.post.url ?? WebURL.normalized(target)
         guard let url else { throw CLIError("that is not a web address or a post id.", .invalidInput) }
         if let post {
             // The app's preview rule: a stranger's request does not get our address through its links
             // until it is accepted.
-            let allowed = try await ctx.withActions(me, store) { try $0.allowsPreviews(inSession: post.post.sessionID) }
+            let allowed = try session.actions(requests: ctx.requestPolicy).allowsPreviews(inSession: post.post.sessionID)
             if !allowed {
                 throw CLIError("that post is in a session request: accept the session first (`linkstr session accept \(post.post.sessionID)`).")
             }
@@ -252,13 +251,13 @@ struct SearchCommand: LinkstrCommand {
     @Option(parsing: .unconditional, help: "At most this many.", transform: Count.parse) var limit = 200
 
     func execute() async throws {
-        let (_, store) = try CLIContext(global).account()
-        if let session, try store.sessionSummary(session) == nil { throw SendRuleError.unknownSession }
+        let account = try CLIContext(global).account()
+        if let session, try account.reads.sessionSummary(session) == nil { throw SendRuleError.unknownSession }
         let query = words.joined(separator: " ")
         guard !query.trimmingWhitespace().isEmpty else { throw CLIError("give the words to look for.", .usage) }
-        let found = try PostSearch(store: store).find(query, in: session, limit: limit)
+        let found = try account.search.find(query, in: session, limit: limit)
         let (answer, posts) = (found.answer, found.posts)
-        try PostsCommand.print(posts, store, json: global.json)
+        try PostsCommand.print(posts, account, json: global.json)
         if answer.result.hits.count > posts.count || answer.result.truncated {
             printError("\(answer.result.hits.count)\(answer.result.truncated ? "+" : "") posts match; showing \(posts.count) (--limit).")
         }

@@ -22,8 +22,8 @@ struct SyncCommand: LinkstrCommand {
 
     func execute() async throws {
         let ctx = try CLIContext(global)
-        let session = try ctx.session()
-        let updates = session.engine.updates
+        let session = try ctx.account()
+        let updates = session.updates
         let requests = SessionRequestPolicy(holdsStrangers: ctx.config.sessionRequests)
         // Following ends at its deadline, at SIGINT/SIGTERM, or when the reader of the lines goes.
         let (stop, stopper) = AsyncStream<Void>.makeStream()
@@ -77,8 +77,8 @@ struct SyncCommand: LinkstrCommand {
         // The reader went (`| head -1`): nothing more to say to it, and nothing failed.
         if out.readerGone { return }
         // Posts the membership gate holds in listed sessions, kept and shown, never dropped.
-        let listed = Set(try session.store.listedSessionIDs())
-        let held = try session.store.heldPostCounts().filter { listed.contains($0.key) }
+        let listed = Set(try session.reads.listedSessionIDs())
+        let held = try session.reads.heldPostCounts().filter { listed.contains($0.key) }
         // What could not be stored (a full disk) will be read again next time: this run is not complete.
         let complete = run.complete
         if global.json {
