@@ -72,4 +72,25 @@ final class EngineWaitersTests: XCTestCase {
         XCTAssertNil(gone, "nothing holds a stopped engine (its debounce still sleeps on the clock)")
         clock.advance(by: .seconds(10))
     }
+
+    /// `stop()` leaves no task running: the engine's timers, debounces, a caller's deadline, the profile
+    /// name going out and the queue's pass are each cancelled, end once their clock moves, and a task
+    /// started after the stop is cancelled at birth.
+    func testStopLeavesNoTaskRunning() async throws {
+        let t = try EngineUnderTest()
+        let engine = t.engine
+        try t.store.setSetting(.profileNamePending, "Ann")
+        await engine.debounce(.profilesChanged, .seconds(10))
+        let waiting = Task { await engine.waitForBackfill(timeout: .seconds(100)) }
+        await engine.startPublishingPendingProfileName()
+        await engine.kickSendQueue()
+        await eventually("the timers started") { t.clock.sleepers >= 3 }
+        XCTAssertGreaterThanOrEqual(engine.tasks.count, 3, "the debounce, the deadline and the name's wait")
+        await engine.stop()
+        XCTAssertTrue(engine.tasks.handles.allSatisfy(\.isCancelled), "every task left is cancelled")
+        _ = await waiting.value
+        await engine.debounce(.flush, .seconds(1))
+        t.clock.advance(by: .seconds(600))
+        await eventually("every task ended") { engine.tasks.count == 0 }
+    }
 }

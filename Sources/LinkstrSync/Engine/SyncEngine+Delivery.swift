@@ -39,7 +39,7 @@ extension SyncEngine {
         }
         outbox.nextDelivery += 1
         let n = outbox.nextDelivery
-        outbox.deliveries[n] = Task { [weak self] in
+        outbox.deliveries[n] = tasks.start { [weak self] in
             await self?.deliverToInboxes(wraps, rumorsOf: rumorsOf, receipt: receipt)
             await self?.deliveryEnded(n)
         }

@@ -2,13 +2,9 @@ import LinkstrDomain
 import LinkstrRelay
 import NostrProtocol
 
-/// Where people's relay lists are looked for beyond the profiles subscription.
-struct DiscoveryState {
-    /// `indexer_relays`: relays that keep everyone's kinds 0, 3, 10002 and 10050.
-    var indexers: [String] = []
-    /// When each person was last looked up (found or not): one lookup an hour at most.
-    var lookedUp: [Pubkey: Int64] = [:]
-}
+/// Where people's relay lists are looked for beyond the profiles subscription (`RelayListLookup`, pure):
+/// one lookup an hour at most per person.
+typealias DiscoveryState = RelayListLookup
 
 /// Discovery: a member's kind 10050 and 10002 asked of our relays, of the indexer relays and of
 /// the relays they were added with (an nprofile's hints), the newest list kept with when and where it
@@ -28,29 +24,26 @@ extension SyncEngine {
     /// one, not looked up within the hour. Returns which relays answered, and what each said if not.
     @discardableResult
     public func discoverRelayLists(for members: [Pubkey], onlyMissingOrStale: Bool = false) async -> [String: String?] {
-        let now = clock(), staleAfter = outbox.budget.staleAfter
-        let wanted = members.filter { member in
-            guard member != me else { return false }
-            guard onlyMissingOrStale else { return true }
-            if let at = discovery.lookedUp[member], now - at < Self.lookupInterval { return false }
-            let known = deliveryRecipient(member)
-            return (known.inbox == nil && known.readRelays == nil) || now - (known.listedAt ?? 0) > staleAfter
-        }.sorted()
+        let now = clock()
+        // Read first, then decided: who is due, with which filters, and where else to ask.
+        var known = [Pubkey: RelayListLookup.Known]()
+        if onlyMissingOrStale {
+            for member in Set(members) where member != me {
+                let r = deliveryRecipient(member)
+                known[member] = RelayListLookup.Known(hasList: r.inbox != nil || r.readRelays != nil, listedAt: r.listedAt)
+            }
+        }
+        let wanted = discovery.due(members, me: me, onlyMissingOrStale: onlyMissingOrStale, known: known, now: now,
+                                   staleAfter: outbox.budget.staleAfter, interval: Self.lookupInterval)
         guard !wanted.isEmpty else { return [:] }
-        for member in wanted { discovery.lookedUp[member] = now }
         let blocked = blockedRelaySet()
         var configured = self.delivery
         configured.isBlocked = { blocked.contains($0) }
         configured.readsInformation = false
         let delivery = configured, most = 2 * wanted.count + 10
-        let kinds = [InboxRelayRule.inboxKind, InboxRelayRule.relayListKind]
-        let filters = stride(from: 0, to: wanted.count, by: Self.authorsPerFilter).map {
-            let part = Array(wanted[$0..<min($0 + Self.authorsPerFilter, wanted.count)])
-            return Filter(authors: part, kinds: kinds, limit: part.count * kinds.count)
-        }
-        let ours = Set(await pool.snapshots().filter(\.enabled).map(\.url))
-        var elsewhere = Set(discovery.indexers)
-        for member in wanted { for hint in read("someone's relay hints", { try store.relayHints(member) }) ?? [] { elsewhere.insert(hint) } }
+        let filters = RelayListLookup.filters(for: wanted, perFilter: Self.authorsPerFilter, kinds: [InboxRelayRule.inboxKind, InboxRelayRule.relayListKind])
+        var hints = Set<String>()
+        for member in wanted { for hint in read("someone's relay hints", { try store.relayHints(member) }) ?? [] { hints.insert(hint) } }
         // The relays their NIP-05 documents list, for those with no list at all whose kind 0 names one
         // (the fallback: at most `nip05PerLookup` documents fetched at once). Read here, on the actor,
         // into values: a lazy chain over our state iterated in the fetches' task group ran off the actor
@@ -64,14 +57,11 @@ extension SyncEngine {
             identified.append((member, id))
         }
         let fromNIP05 = await Concurrently.map(identified) { person in await delivery.nip05Relays(person.id, pubkey: person.member) ?? [] }
-        elsewhere.formUnion(fromNIP05.joined())
-        elsewhere.subtract(ours)
-        elsewhere = elsewhere.filter { !blocked.contains($0) }
+        let ours = Set(await pool.snapshots().filter(\.enabled).map(\.url))
+        // Bounded: the indexers first, then the others, at most `relaysPerLookup` connections.
+        let asked = discovery.relaysToAsk(hints: hints, fromNIP05: Array(fromNIP05.joined()), ours: ours, blocked: blocked, cap: Self.relaysPerLookup)
         var answered = [String: String?]()
         // Our relays through the pool (already connected), the others on short connections, all at once.
-        // Bounded: the indexers first, then the others, at most `relaysPerLookup` connections.
-        let indexers = discovery.indexers.filter(elsewhere.contains)
-        let asked = Array((indexers + elsewhere.subtracting(indexers).sorted()).prefix(Self.relaysPerLookup))
         async let othersAnswers = Concurrently.map(asked) { relay in (relay, await delivery.query(filters, on: relay, maxEvents: most)) }
         let fromOurs = await queryEach(filters, timeout: .nanoseconds(delivery.timeout.nanoseconds))
         let others = await othersAnswers

@@ -148,10 +148,11 @@ extension SyncEngine {
     /// (Re)starts one chain's pages from the newest events.
     func startPaging(_ relay: String, _ chain: SyncSubscription.HistoryChain) async {
         let key = HistoryKey(relay: relay, chain: chain)
-        if history.pagers[key] == nil {
-            let limits = profilePageLimits(chain) ?? .history
-            history.pagers[key] = HistoryPager(relayLimit: await pool.effectiveLimit(limits.max, relay), limits: limits)
-        }
+        let limits = profilePageLimits(chain) ?? .history
+        // The relay's limit is asked first; the pager is made and started with nothing awaited between
+        // (a chain restarted meanwhile finds it there, not a second one made over it).
+        let relayLimit = history.pagers[key] == nil ? await pool.effectiveLimit(limits.max, relay) : nil
+        if history.pagers[key] == nil { history.pagers[key] = HistoryPager(relayLimit: relayLimit, limits: limits) }
         guard let actions = history.pagers[key]?.start() else { return }
         await carryOut(actions, key)
     }
@@ -203,7 +204,7 @@ extension SyncEngine {
                     await checkBackfillComplete()
                 }
                 // Seeding and uploading wait for the stored preferences (wire 2026 §3.5).
-                if key.chain == .preferences { await preferencesHistoryAnswered() }
+                if key.chain == .preferences { preferencesHistoryAnswered() }
             }
         }
     }
@@ -212,7 +213,7 @@ extension SyncEngine {
     private func startPageTimer(_ key: HistoryKey, after wait: Duration, _ then: @escaping @Sendable (SyncEngine) async -> Void) {
         history.pageTimers[key]?.cancel()
         let sleep = self.sleep
-        history.pageTimers[key] = Task { [weak self] in
+        history.pageTimers[key] = tasks.start { [weak self] in
             await sleep(wait)
             guard !Task.isCancelled, let self else { return }
             await then(self)

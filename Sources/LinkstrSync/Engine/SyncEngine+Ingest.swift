@@ -95,7 +95,7 @@ extension SyncEngine {
 
     private func kickWorker() {
         guard ingestion.worker == nil else { return }
-        ingestion.worker = Task { await self.drainFullBatches() }
+        ingestion.worker = tasks.start { await self.drainFullBatches() }
     }
 
     /// Full batches as long as there are some, up to `maxBatchesInFlight` at once (one is opened while

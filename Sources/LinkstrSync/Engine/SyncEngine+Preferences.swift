@@ -2,14 +2,11 @@ import LinkstrDomain
 import LinkstrRelay
 import NostrProtocol
 
-/// Private preferences: whether the stored ones were read, the initial backup, the upload running.
+/// Private preferences: what was decided (`PreferenceSync`, pure) and the upload's task.
 struct PreferencesState {
-    /// A relay sent its stored records (the preferences history chain settled once).
-    var answered = false
-    var seeded = false
-    /// The upload of pending records running now, and whether another pass is wanted.
+    var sync = PreferenceSync()
+    /// The upload of pending records running now (ended by `stop()`).
     var uploadTask: Task<Void, Never>?
-    var uploadAgain = false
 }
 
 /// Private preferences (kind 30078, wire 2026 §3): received, saved here (applied at once, kept pending,
@@ -51,16 +48,21 @@ extension SyncEngine {
         await preferences.uploadTask?.value
     }
 
-    func scheduleUpload() {
-        guard preferences.uploadTask == nil else { preferences.uploadAgain = true; return }
-        preferences.uploadTask = Task { [weak self] in await self?.runUploads() }
+    func scheduleUpload() { carryOut(preferences.sync.uploadWanted()) }
+
+    private func carryOut(_ actions: [PreferenceSync.Action]) {
+        for action in actions {
+            switch action {
+            case .seedInitialBackup: seedInitialBackup()
+            case .startUpload: preferences.uploadTask = tasks.start { [weak self] in await self?.runUploads() }
+            }
+        }
     }
 
     private func runUploads() async {
         repeat {
-            preferences.uploadAgain = false
             await uploadPendingPreferences()
-        } while preferences.uploadAgain && !Task.isCancelled
+        } while preferences.sync.uploadPassEnded(cancelled: Task.isCancelled)
         preferences.uploadTask = nil
     }
 
@@ -73,29 +75,22 @@ extension SyncEngine {
         announce(preference)
     }
 
-    /// Once per run, after a relay sent the stored records: what was chosen here before preferences
-    /// synced (aliases, archived sessions) and has no record yet gets one, dated at its origin so that it
-    /// never outranks an edit made elsewhere.
-    func preferencesHistoryAnswered() async {
-        preferences.answered = true
-        if !preferences.seeded {
-            preferences.seeded = true
-            write("the initial backup of private preferences") {
-                let targets = try store.storedPreferenceTargets()
-                func missing(_ p: PrivatePreference) -> Bool { !targets.contains(store.preferenceTarget(p.key)) }
-                for contact in try store.contacts() {
-                    guard let alias = contact.alias else { continue }
-                    let p = PrivatePreference.alias(pubkey: contact.pubkey, name: alias)
-                    if missing(p) { try savePreference(p, createdAt: 1) }
-                }
-                for row in try store.sessionSummaries(archived: true) {
-                    let p = PrivatePreference.archive(sessionID: row.id, archived: true)
-                    let created = try store.session(row.id)?.derived.timeline.first?.createdAt ?? 1
-                    if missing(p) { try savePreference(p, createdAt: max(1, created)) }
-                }
+    /// After a relay sent the stored records: the initial backup (once per run), then an upload.
+    func preferencesHistoryAnswered() { carryOut(preferences.sync.historyAnswered()) }
+
+    /// What was chosen here before preferences synced (aliases, archived sessions) and has no record yet
+    /// gets one (`InitialPreferenceBackup`).
+    private func seedInitialBackup() {
+        write("the initial backup of private preferences") {
+            let targets = try store.storedPreferenceTargets()
+            let archived = try store.sessionSummaries(archived: true).map { row in
+                InitialPreferenceBackup.Archived(sessionID: row.id, since: try store.session(row.id)?.derived.timeline.first?.createdAt)
             }
+            let records = InitialPreferenceBackup.records(contacts: try store.contacts(), archived: archived) { p in
+                targets.contains(store.preferenceTarget(p.key))
+            }
+            for (p, createdAt) in records { try savePreference(p, createdAt: createdAt) }
         }
-        scheduleUpload()
     }
 
     /// Publishes the pending records one at a time, each waiting for a relay's OK; a failure keeps them

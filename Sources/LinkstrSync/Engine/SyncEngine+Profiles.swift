@@ -4,16 +4,14 @@ import NostrProtocol
 
 /// Profiles: whose kind 0 the profiles subscription asks for, and which relays answered it.
 struct ProfilesState {
-    /// Contacts and session members.
-    var authors = Set<Pubkey>()
-    var subscribed = false
+    /// Contacts and session members, in parts (`ProfileParts`, pure).
+    var people = ProfileParts(perPart: SyncEngine.authorsPerFilter)
+    var authors: Set<Pubkey> { people.authors }
+    var subscribed: Bool { people.subscribed }
+    var parts: [Int: [Pubkey]] { people.parts }
+    var partOf: [Pubkey: Int] { people.partOf }
     /// Relays that answered the profiles request (EOSE): our own kind 0 is known from them.
     var answered = Set<String>()
-    /// The authors in parts of `authorsPerFilter`, by part number (`HistoryChain.profiles`), and each
-    /// author's part; numbers are never reused.
-    var parts: [Int: [Pubkey]] = [:]
-    var partOf: [Pubkey: Int] = [:]
-    var nextPart = 0
     /// Each relay's parts still to read, one at a time (`+ProfileHistory`).
     var waiting: [String: [Int]] = [:]
     /// A profile name typed while offline going out (`startPublishingPendingProfileName`); ended by `stop()`.
@@ -27,55 +25,39 @@ extension SyncEngine {
     /// changed (a REQ with the same id replaces it; the pool re-sends it after reconnects).
     func refreshProfileSubscription() async {
         undebounce(.profileRefresh)
-        guard let authors = read("the people we know", { try store.profileAuthors() }),
-              !(profiles.subscribed && authors == profiles.authors) else { return }
-        // People only added (sessions and contacts arriving, as in a first sync): the parts read so far
-        // stand, and the newcomers make parts of their own. Anyone gone: every part is made again.
-        let growing = profiles.subscribed && profiles.authors.isSubset(of: authors)
-        let newcomers = authors.subtracting(growing ? profiles.authors : [])
-        profiles.authors = authors
-        profiles.subscribed = true
-        if !growing {
-            // Whatever ran for the old set is closed first.
-            await closeProfileHistory(on: nil)
-            profiles.parts = [:]
-            profiles.partOf = [:]
-        }
-        let added = newcomers.sorted()
-        var newParts = [Int]()
-        for start in stride(from: 0, to: added.count, by: Self.authorsPerFilter) {
-            let part = Array(added[start..<min(start + Self.authorsPerFilter, added.count)])
-            profiles.parts[profiles.nextPart] = part
-            for author in part { profiles.partOf[author] = profiles.nextPart }
-            newParts.append(profiles.nextPart)
-            profiles.nextPart += 1
-        }
-        // Our own newest kind 0 too: a name change must keep the fields other clients set.
-        // Our own lists too: another client's edit of them wins when newer.
+        guard let authors = read("the people we know", { try store.profileAuthors() }) else { return }
+        // Decided before anything is awaited: a refresh that overlaps this one sees the parts made here.
+        let change = profiles.people.take(authors)
+        guard change != .unchanged else { return }
         // Their profiles and lists: new ones here (what relays hold comes with each relay's history of
         // them, `+ProfileHistory`); all of them when nothing reads that history (an engine not started).
         let since = started ? clock() - Self.profilesClockSkew : nil
-        let filters = [Filter(authors: [me], kinds: [0], limit: 1), Filter(authors: [me], kinds: [BlockedRelayList.kind, OwnRelayList.kind], limit: 2)]
-            + profiles.parts.keys.sorted().map { Filter(authors: profiles.parts[$0] ?? [], kinds: Self.profileKinds, since: since) }
+        let filters = profiles.people.filters(me: me, ownListKinds: Self.ownListKinds, kinds: Self.profileKinds, since: since)
+        // Whatever ran for the old set is closed first.
+        if change == .remade { await closeProfileHistory(on: nil) }
         await subscribe(.profiles, filters)
         for (relay, status) in history.relayStatus.sorted(by: { $0.key < $1.key }) where status.isReadable {
-            if growing { await readProfileParts(newParts, on: relay) } else { await startProfileHistory(relay) }
+            if case .grew(let newParts) = change { await readProfileParts(newParts, on: relay) } else { await startProfileHistory(relay) }
         }
     }
+
+    /// Our own lists: blocked relays (kind 10006) and relays (kind 10002).
+    static let ownListKinds = [BlockedRelayList.kind, OwnRelayList.kind]
 
     /// New sessions or contacts arrive in bursts; look at the set of people once the burst is over.
     func scheduleProfileRefresh() { debounce(.profileRefresh, .seconds(1)) }
 
     func ingestProfile(_ e: NostrEvent, from relay: String?) {
         let author = e.pubkey.hex
-        if author == me, e.kind == BlockedRelayList.kind || e.kind == OwnRelayList.kind { return ingestOwnList(e) }
-        if e.kind == InboxRelayRule.inboxKind || e.kind == InboxRelayRule.relayListKind {
-            guard author != me else { return }
-            storeDiscoveredList(e, wanted: profiles.authors, foundOn: relay, now: clock())
-            return
-        }
-        if author == me {
-            guard e.kind == 0, e.isValid, let current = read("our profile", { try store.ownProfile() }) else { return }
+        // Cheap checks before the signature: only what we asked for is worth verifying.
+        let route = ProfileEventRoute.of(kind: e.kind, author: author, me: me, ownListKinds: Self.ownListKinds,
+                                         relayListKinds: [InboxRelayRule.inboxKind, InboxRelayRule.relayListKind], wanted: profiles.authors)
+        switch route {
+        case .ignore: return
+        case .ownList: return ingestOwnList(e)
+        case .theirRelayList: return storeDiscoveredList(e, wanted: profiles.authors, foundOn: relay, now: clock())
+        case .ownProfile:
+            guard e.isValid, let current = read("our profile", { try store.ownProfile() }) else { return }
             if case .apply(_, let stamp) = ProfileRule.decide(kind: e.kind, author: me, createdAt: e.createdAt, eventID: e.id.hex, content: e.content,
                                                               known: [me], current: current?.stamp, now: clock()) {
                 write("our profile") { try store.setOwnProfile(content: e.content, stamp: stamp) }
@@ -86,10 +68,9 @@ extension SyncEngine {
                 }
             }
             return
+        case .theirProfile: break
         }
-        // Cheap checks before the signature: only kind 0 of people we asked for is worth verifying.
-        guard e.kind == 0, profiles.authors.contains(author), e.isValid,
-              let current = read("a profile", { try store.profileStamp(author) }) else { return }
+        guard e.isValid, let current = read("a profile", { try store.profileStamp(author) }) else { return }
         let decision = ProfileRule.decide(kind: e.kind, author: author, createdAt: e.createdAt, eventID: e.id.hex, content: e.content,
                                           known: profiles.authors, current: current, now: clock())
         guard write("a profile", { try store.applyProfile(author, decision) }) == true else {
@@ -116,7 +97,7 @@ extension SyncEngine {
     /// every relay down and a name pending). What has not gone out by then stays pending (`profileNamePending`).
     public func startPublishingPendingProfileName() {
         guard profiles.pendingNameTask == nil else { return }
-        profiles.pendingNameTask = Task { [weak self] in await self?.publishPendingProfileName() }
+        profiles.pendingNameTask = tasks.start { [weak self] in await self?.publishPendingProfileName() }
     }
 
     /// Until the pending profile name went out or failed (callers bound this by their deadline).

@@ -53,7 +53,7 @@ extension SyncEngine {
     }
 
     func reconcileAnswered(_ relay: String, _ subscription: String, _ answer: NegentropyAnswer) async {
-        guard case .reconcile(let chain, _)? = SyncSubscription(id: subscription) else { return }
+        guard case .reconcile(let chain, _)? = self.subscription(subscription) else { return }
         let key = HistoryKey(relay: relay, chain: chain)
         guard subscription == reconcileID(key).id, var r = history.reconcile.reconcilers[key] else { return }
         let actions: [HistoryReconciler.Action]
@@ -133,7 +133,7 @@ extension SyncEngine {
                 filter.limit = ids.count
                 await subscribe(reconcileFetchID(key, batch), [filter], relays: [relay])
                 let sleep = self.sleep
-                history.reconcile.fetchTimers[key, default: [:]][batch] = Task { [weak self] in
+                history.reconcile.fetchTimers[key, default: [:]][batch] = tasks.start { [weak self] in
                     await sleep(Self.pageDeadline)
                     guard !Task.isCancelled else { return }
                     await self?.reconcileFetchEnded(key, batch: batch, failed: "no answer in \(Self.pageDeadline.components.seconds) s")
@@ -150,7 +150,7 @@ extension SyncEngine {
                 case .preferences:
                     await checkBackfillComplete()
                     // Seeding and uploading wait for the stored preferences (wire 2026 §3.5).
-                    await preferencesHistoryAnswered()
+                    preferencesHistoryAnswered()
                 case .profiles:
                     await profilePartSettled(key, r)
                 }
@@ -208,7 +208,7 @@ extension SyncEngine {
     private func startAnswerTimer(_ key: HistoryKey, _ wait: Duration) {
         history.reconcile.answerTimers[key]?.cancel()
         let sleep = self.sleep
-        history.reconcile.answerTimers[key] = Task { [weak self] in
+        history.reconcile.answerTimers[key] = tasks.start { [weak self] in
             await sleep(wait)
             guard !Task.isCancelled, let self else { return }
             await self.reconcileTimedOut(key)

@@ -74,7 +74,7 @@ extension SyncEngine {
     /// Starts a pass (or asks the running one for another).
     public func kickSendQueue() {
         if sendQueue.pass != nil { sendQueue.again = true; return }
-        sendQueue.pass = Task { [weak self] in await self?.runPasses() }
+        sendQueue.pass = tasks.start { [weak self] in await self?.runPasses() }
     }
 
     /// Runs passes until one ends with nothing more due now; returns when the queue is drained as far as
@@ -241,7 +241,7 @@ extension SyncEngine {
         guard !send.followUps.isEmpty else { return }
         // Best effort: never undoes the action; what relays kept is said once they answered.
         let pool = self.pool, events = send.followUps, sink = updateSink
-        Task {
+        tasks.start {
             let report: BestEffortReport
             switch await pool.publish(events, .seconds(8), true) {
             case .failure(let error): report = BestEffortReport(refusedBy: [:], unsent: error.description)
@@ -268,7 +268,7 @@ extension SyncEngine {
         sendQueue.wake = nil
         guard let at else { return }
         let sleep = self.sleep
-        sendQueue.wake = Task { [weak self] in
+        sendQueue.wake = tasks.start { [weak self] in
             await sleep(.seconds(max(1, at - now)))
             guard !Task.isCancelled else { return }
             await self?.kickSendQueue()

@@ -43,7 +43,7 @@ extension SyncEngine {
         ingestion.unstored.keep(batch)
         guard ingestion.unstored.retry == nil else { return }
         let wait = ingestion.unstored.wait, sleep = self.sleep
-        ingestion.unstored.retry = Task { [weak self] in
+        ingestion.unstored.retry = tasks.start { [weak self] in
             await sleep(wait)
             guard !Task.isCancelled else { return }
             await self?.retryUnstored()

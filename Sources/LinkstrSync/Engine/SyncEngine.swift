@@ -55,12 +55,16 @@ public actor SyncEngine {
     var waiters = Waiters<EngineWait>()
     /// Debounced work waiting to fire, each on its own task (cancelled by `stop()`).
     var debounced: [Debounced: Task<Void, Never>] = [:]
+    /// Every task the engine starts: `stop()` cancels what is left of them.
+    nonisolated let tasks = EngineTasks()
     public internal(set) var stats = SyncStats()
 
     /// `start()` ran: history and the live subscription are wanted (an engine made only to publish,
     /// as the CLI's, asks for nothing else).
     var started = false
     private var consumer: Task<Void, Never>?
+    /// The subscriptions asked for, by the id the pool and relays know them by.
+    private var subscriptions: [String: SyncSubscription] = [:]
 
     /// `time`: the engine's clock, for what it stamps and for every timer it has (a batch's flush, page
     /// deadlines, query and backfill timeouts, the profile debounces): real time, or a test's own, so a
@@ -133,7 +137,7 @@ public actor SyncEngine {
     func ensureConsuming() {
         guard consumer == nil else { return }
         let events = pool.events()
-        consumer = Task { [weak self] in
+        consumer = tasks.start { [weak self] in
             for await event in events { await self?.handle(event) }
         }
     }
@@ -157,18 +161,28 @@ public actor SyncEngine {
         await flush()
         // Best-effort inbox deliveries still under way are dropped (the CLI waits for them first).
         cancelDeliveries()
+        // Whatever else still runs (a deletion's follow-up, a caller's deadline, the ingest worker once the
+        // flush above emptied its buffer) ends here, and nothing starts afterwards.
+        tasks.cancelAll(stopping: true)
         log.debug("stopped")
         updateSink.finish()
         waiters.releaseAll()
     }
 
     func subscribe(_ subscription: SyncSubscription, _ filters: [Filter], relays: Set<String>? = nil) async {
+        subscriptions[subscription.id] = subscription
         await pool.subscribe(subscription.id, filters, relays)
     }
 
     func unsubscribe(_ subscription: SyncSubscription, relays: Set<String>? = nil) async {
+        // A late event of a closed one (or of one still open elsewhere) is parsed instead (`subscription(_:)`).
+        subscriptions[subscription.id] = nil
         await pool.unsubscribe(subscription.id, relays)
     }
+
+    /// The typed subscription of a pool event's id: looked up for what the engine asked for; parsed only
+    /// for an id not asked for now (a late event of a closed page, a relay's own).
+    func subscription(_ id: String) -> SyncSubscription? { subscriptions[id] ?? SyncSubscription(id: id) }
 
     /// Parks the caller until `wait` is released, or `deadline` passed (on the injected clock).
     func park(_ wait: EngineWait, upTo deadline: Duration? = nil) async {
@@ -176,7 +190,7 @@ public actor SyncEngine {
         var timer: Task<Void, Never>?
         if let deadline {
             let sleep = self.sleep
-            timer = Task { [weak self] in
+            timer = tasks.start { [weak self] in
                 await sleep(deadline)
                 if Task.isCancelled { return }
                 await self?.expire(wait, ticket: ticket)
@@ -224,7 +238,7 @@ public actor SyncEngine {
         case .event(let relay, let id, let e):
             // Still queued from a relay dropped for junk: not worth checking.
             if pool.isDroppedForJunk(relay) { return }
-            guard let subscription = SyncSubscription(id: id) else { return }
+            guard let subscription = subscription(id) else { return }
             if case .reconcileFetch(let chain, _, let batch) = subscription {
                 reconcileDelivered(HistoryKey(relay: relay, chain: chain), batch: batch, e)
             }
@@ -253,7 +267,7 @@ public actor SyncEngine {
             case .reconcile: break
             }
         case .eose(let relay, let id):
-            guard let subscription = SyncSubscription(id: id) else { return }
+            guard let subscription = subscription(id) else { return }
             switch subscription {
             case .live: ingestion.liveEOSE.insert(relay)
             case .profiles:
@@ -270,7 +284,7 @@ public actor SyncEngine {
             // A history page's tail joins the next page's batch (or is flushed when the history settles).
             if !subscription.isGiftWrapHistory { await flushBuffer() }
         case .closed(let relay, let id, let reason):
-            switch SyncSubscription(id: id) {
+            switch subscription(id) {
             case .history(let chain, let r, let page)?:
                 await pageEnded(HistoryKey(relay: relay, chain: chain), .history(chain, relay: r, page: page), .closed(reason.raw))
             case .query(let n)?: queryEnded(n, relay, .closed(reason.raw))
@@ -290,7 +304,7 @@ public actor SyncEngine {
             if started {
                 await restartHistory(relay)
                 // Records made offline go out once a relay is back (wire 2026 §3.5).
-                if preferences.answered { scheduleUpload() }
+                if preferences.sync.answered { scheduleUpload() }
             }
         case .status(let snapshot):
             updateSink.yield(.relay(snapshot))
@@ -312,7 +326,7 @@ public actor SyncEngine {
         guard debounced[what] == nil else { return }
         let sleep = self.sleep
         // Held weakly and cancelled by `stop()`: a burst's wait does not outlive the engine.
-        debounced[what] = Task { [weak self] in
+        debounced[what] = tasks.start { [weak self] in
             await sleep(delay)
             guard !Task.isCancelled else { return }
             await self?.fire(what)
