@@ -39,7 +39,8 @@ extension EffectRunner {
             startAccountTask { [weak self] answer in
                 do {
                     let edit = try await actions.setInboxRelays(relays)
-                    await self?.applyRelays()  // the pool reads the chosen inbox relays too
+                    // The pool reads the chosen inbox relays too; the relay rows follow.
+                    for action in await self?.applyRelays() ?? [] { answer(action) }
                     answer(.settings(.inboxRelaysSaved(note: edit.note)))
                 } catch {
                     answer(.failed(.blockedRelays, ClientError(error)))

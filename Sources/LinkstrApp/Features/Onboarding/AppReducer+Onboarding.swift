@@ -13,7 +13,7 @@ extension AppReducer {
             return [.onboarding(.unlock(passphrase: u.passphrase.text))]
         case .escape: return [.quit]
         default:
-            editField(&u.passphrase, key)
+            u.passphrase.edit(key)
             state.phase = .unlock(u)
             return []
         }
@@ -70,7 +70,7 @@ extension AppReducer {
                     return [.onboarding(.createIdentity(name: o.pendingName, passphrase: nil))]
                 }
                 o.step = .passphrase(TextField(), confirm: TextField(), focusConfirm: false)
-            default: editField(&f, key); o.step = .createName(f)
+            default: f.edit(key); o.step = .createName(f)
             }
         case .importKey(var f):
             switch key {
@@ -94,7 +94,7 @@ extension AppReducer {
                     return [.onboarding(.importIdentity(key: text, passphrase: nil))]
                 }
                 o.step = .passphrase(TextField(), confirm: text.lowercased().hasPrefix("ncryptsec1") ? nil : TextField(), focusConfirm: false)
-            default: editField(&f, key); o.step = .importKey(f); o.error = nil
+            default: f.edit(key); o.step = .importKey(f); o.error = nil
             }
         case .restoreFile(var f):
             switch key {
@@ -105,7 +105,7 @@ extension AppReducer {
                 o.busy = true
                 o.error = nil
                 return [.onboarding(.checkBackup(path: path, backupPassphrase: nil))]
-            default: editField(&f, key); o.step = .restoreFile(f); o.error = nil
+            default: f.edit(key); o.step = .restoreFile(f); o.error = nil
             }
         case .restoreSecret(let path, var f):
             switch key {
@@ -115,7 +115,7 @@ extension AppReducer {
                 o.busy = true
                 o.error = nil
                 return [.onboarding(.checkBackup(path: path, backupPassphrase: f.text))]
-            default: editField(&f, key); o.step = .restoreSecret(path: path, f); o.error = nil
+            default: f.edit(key); o.step = .restoreSecret(path: path, f); o.error = nil
             }
         case .passphrase(var p, var confirm, let focusConfirm):
             switch key {
@@ -162,8 +162,8 @@ extension AppReducer {
                 if let r = o.pendingRestore { return [.onboarding(.restoreBackup(path: r.path, backupPassphrase: r.backupPassphrase, passphrase: p.text))] }
                 return [.onboarding(.createIdentity(name: o.pendingName, passphrase: p.text))]
             default:
-                if focusConfirm, var c = confirm { editField(&c, key); confirm = c } else {
-                    editField(&p, key)
+                if focusConfirm, var c = confirm { c.edit(key); confirm = c } else {
+                    p.edit(key)
                     o.weakPassphraseSaid = false
                 }
                 o.step = .passphrase(p, confirm: confirm, focusConfirm: focusConfirm)

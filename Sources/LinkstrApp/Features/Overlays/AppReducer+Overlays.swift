@@ -71,7 +71,7 @@ extension AppReducer {
                 // Several left: they are listed above the prompt, as a shell's second Tab does.
                 state.completions = candidates(completed, state)
             default:
-                editField(&field, key)
+                field.edit(key)
                 state.overlay = .commandLine(field)
             }
             return []
@@ -178,7 +178,7 @@ extension AppReducer {
                 if f.selected.contains(c.pubkey) { f.selected.remove(c.pubkey) } else { f.selected.insert(c.pubkey) }
             }
         default:
-            if f.focus == 0 { editField(&f.name, key); f.error = nil }
+            if f.focus == 0 { f.name.edit(key); f.error = nil }
         }
         state.overlay = .newSession(f)
         return []
@@ -223,7 +223,7 @@ extension AppReducer {
             f.error = nil
             return [.settings(.exportBackup(path: f.path, passphrase: f.passphrase.text))]
         default:
-            if f.focusConfirm { editField(&f.confirm, key) } else { editField(&f.passphrase, key) }
+            if f.focusConfirm { f.confirm.edit(key) } else { f.passphrase.edit(key) }
             f.error = nil
         }
         return []

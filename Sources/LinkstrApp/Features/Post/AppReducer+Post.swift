@@ -82,7 +82,7 @@ extension AppReducer {
             c.link.clear()
             c.focus = .link
         default:
-            if c.focus == .link { editField(&c.link, key) } else { editField(&c.note, key) }
+            if c.focus == .link { c.link.edit(key) } else { c.note.edit(key) }
             c.error = nil
         }
         state.post.mode = .composer(c)

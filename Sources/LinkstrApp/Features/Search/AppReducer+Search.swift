@@ -16,7 +16,7 @@ extension AppReducer {
         case .backspace where field.isEmpty:
             feed.searchField = nil
         default:
-            editField(&field, key)
+            field.edit(key)
             feed.searchField = field
         }
         state.sessions.open = feed

@@ -77,7 +77,7 @@ extension AppReducer {
         case .down: state.sessions.selection = min(state.sessions.selection + 1, max(0, state.sessions.visibleRows.count - 1)); return []
         case .up: state.sessions.selection = max(0, state.sessions.selection - 1); return []
         default:
-            editField(&search, key)
+            search.edit(key)
             state.sessions.search = search
             state.sessions.selection = 0
             return []
@@ -305,21 +305,5 @@ extension AppReducer {
         state.post.mode = .detail(PostDetail(postID: postID, view: view, sessionName: sessionName))
         state.pane = .post
         return [.post(.loadPost(postID)), .post(.markPostRead(postID))]
-    }
-
-    /// Shared line editing for every text field.
-    static func editField(_ field: inout TextField, _ key: Key) {
-        switch key {
-        case .char(let c): field.insert(String(c))
-        case .backspace: field.backspace()
-        case .delete, .ctrl("d"): field.delete()
-        case .left, .ctrl("b"): field.move(-1)
-        case .right, .ctrl("f"): field.move(1)
-        case .home, .ctrl("a"): field.home()
-        case .end, .ctrl("e"): field.end()
-        case .ctrl("w"): field.deleteWord()
-        case .ctrl("u"): field.clear()
-        default: break
-        }
     }
 }

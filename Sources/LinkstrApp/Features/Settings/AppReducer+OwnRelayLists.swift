@@ -29,7 +29,7 @@ extension AppReducer {
                 // Added to what is shown: the relays chosen, or the ones we use (which become a choice).
                 return [.settings(.setInboxRelays(view.relays.filter { $0 != url } + [url]))]
             default:
-                editField(&field, key)
+                field.edit(key)
                 view.adding = field
             }
             return []

@@ -23,7 +23,7 @@ extension AppReducer {
                     return [.settings(.addRelay(url))]
                 }
             default:
-                editField(&field, key)
+                field.edit(key)
                 state.settings.adding = field
             }
             return []

@@ -55,11 +55,11 @@ extension AppReducer {
             }
         default:
             switch f.focus {
-            case .current: editField(&f.current, key)
+            case .current: f.current.edit(key)
             case .new:
-                editField(&f.new, key)
+                f.new.edit(key)
                 f.weakSaid = false
-            case .again: editField(&f.again, key)
+            case .again: f.again.edit(key)
             }
             f.error = nil
         }

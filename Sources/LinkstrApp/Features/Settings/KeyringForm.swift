@@ -32,7 +32,7 @@ extension AppReducer {
             f.error = nil
             return [.settings(.setKeyring(passphrase: f.passphrase.text))]
         default:
-            editField(&f.passphrase, key)
+            f.passphrase.edit(key)
             f.error = nil
         }
         return []

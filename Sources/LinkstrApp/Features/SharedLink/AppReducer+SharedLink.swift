@@ -41,7 +41,7 @@ extension AppReducer {
             return startSessionForLink(&state, picker)
         default:
             let before = picker.filter.text
-            editField(&picker.filter, key)
+            picker.filter.edit(key)
             if picker.filter.text != before { picker.selection = 0 }
         }
         state.overlay = .sharedLink(picker)

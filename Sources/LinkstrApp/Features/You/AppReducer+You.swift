@@ -11,7 +11,7 @@ extension AppReducer {
                 let name = field.text.trimmingWhitespace()
                 return [.you(.setProfileName(name.isEmpty ? nil : name))]
             default:
-                editField(&field, key)
+                field.edit(key)
                 state.you.editingName = field
             }
             return []
@@ -84,7 +84,7 @@ extension AppReducer {
             // Re-adding a contact only updates the alias; it does not republish the follow list.
             return [known ? .you(.setAlias(pk, alias: alias.isEmpty ? nil : alias)) : .you(.addContact(pk, alias: alias.isEmpty ? nil : alias, input: f.key.text))]
         default:
-            if f.focus == 0 { editField(&f.key, key) } else { editField(&f.alias, key) }
+            if f.focus == 0 { f.key.edit(key) } else { f.alias.edit(key) }
             f.error = nil
         }
         state.overlay = .contact(f)
