@@ -8,7 +8,14 @@ public enum SyncUpdate: Sendable {
     /// Someone's profile name (kind 0) arrived or changed: reload `AccountStore.profileNames()`.
     case profilesChanged
     case relay(RelaySnapshot)
+    /// A relay's words (NOTICE, a refused history page): for the log and `sync`, not the status line.
     case notice(relay: String, String)
+    /// The store refused a read or write the engine needed: what, and the store's words.
+    case storeFailed(StoreFailure)
+    /// Incoming messages that had waited for room in the store (`storeFailed(.incoming)`) are stored now.
+    case storedAfterWaiting(Int)
+    /// Private preferences saved here could not go out (no relay took them); kept, tried again on reconnect.
+    case preferencesUnsynced
     /// Every relay that connected has been backfilled (late relays get their own later).
     case backfillComplete
     /// The store was empty at start: what arrives until `backfillComplete` is the history being restored

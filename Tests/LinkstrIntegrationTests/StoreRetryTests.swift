@@ -50,7 +50,7 @@ final class StoreRetryTests: XCTestCase {
             let notices = Task { () -> [String] in
                 var said = [String]()
                 for await update in updates {
-                    if case .notice(_, let text) = update, text.hasPrefix("could not store") || text.hasPrefix("stored ") { said.append(text) }
+                    if let text = update.enginesWords, text.hasPrefix("could not store") || text.hasPrefix("stored ") { said.append(text) }
                     if said.contains(where: { $0.hasPrefix("stored ") }) { break }
                 }
                 return said

@@ -46,7 +46,7 @@ final class EngineProfileTests: XCTestCase {
         try await t.engine.savePreference(.alias(pubkey: bob, name: "Robert"))
         await t.engine.publishPendingPreferences()
         XCTAssertEqual(try t.store.pendingPreferenceEvents().count, 1, "kept for the next reconnect")
-        let notices = await t.said(&updates) { update -> String? in if case .notice(_, let text) = update { return text } else { return nil } }
+        let notices = await t.said(&updates) { update -> String? in update.enginesWords }
         XCTAssertEqual(notices, ["couldn't sync private preferences. local data is kept; linkstr will retry when you reconnect."])
     }
 }

@@ -299,8 +299,7 @@ extension SyncEngine {
             stats.storeFailures += 1
             stats.lastStoreError = words
             keepUnstored(UnstoredBatch(messages: messages, wraps: wraps, wrapCount: wrapCount))
-            updateSink.yield(.notice(relay: "", "could not store \(wrapCount) incoming message\(wrapCount == 1 ? "" : "s"): \(words) "
-                                     + "they are kept and stored as soon as there is room."))
+            updateSink.yield(.storeFailed(StoreFailure(.incoming(messages: wrapCount), what: "incoming messages", detail: words)))
             return false
         }
     }

@@ -97,14 +97,13 @@ extension SyncEngine {
     /// pending for the next reconnect.
     private func uploadPendingPreferences() async {
         guard let pending = read("the pending private preferences", { try store.pendingPreferenceEvents() }), !pending.isEmpty else { return }
-        let unsynced = "couldn't sync private preferences. local data is kept; linkstr will retry when you reconnect."
         if await pool.untilWritable() != nil {
-            updateSink.yield(.notice(relay: "", unsynced))
+            updateSink.yield(.preferencesUnsynced)
             return
         }
         for event in pending {
             guard case .success = await pool.publish([event], Self.publishTimeout, false) else {
-                updateSink.yield(.notice(relay: "", unsynced))
+                updateSink.yield(.preferencesUnsynced)
                 return
             }
             write("a published private preference") { try store.markPreferencePublished(event.id.hex) }

@@ -67,7 +67,7 @@ extension SyncEngine {
         }
         ingestion.unstored.wait = UnstoredBatches.firstWait
         log.info("stored what had waited for the store", metadata: ["wraps": "\(stored)"])
-        updateSink.yield(.notice(relay: "", "stored \(stored) incoming message\(stored == 1 ? "" : "s") that had waited for room."))
+        updateSink.yield(.storedAfterWaiting(stored))
         if ingestion.unstored.dropped {
             ingestion.unstored.dropped = false
             let connected = Set(await pool.snapshots().filter { $0.status == .connected }.map(\.url))

@@ -215,7 +215,7 @@ public actor SyncEngine {
     func write<T>(_ what: String, _ body: () throws -> T) -> T? {
         do { return try body() } catch {
             log.error("could not save", metadata: ["what": "\(what)", "error": "\(type(of: error))"])
-            updateSink.yield(.notice(relay: "", "could not save \(what): \(error)"))
+            updateSink.yield(.storeFailed(StoreFailure(.save, what: what, detail: "\(error)")))
             return nil
         }
     }
@@ -226,7 +226,7 @@ public actor SyncEngine {
     func read<T>(_ what: String, _ body: () throws -> T) -> T? {
         do { return try body() } catch {
             log.error("could not read", metadata: ["what": "\(what)", "error": "\(type(of: error))"])
-            updateSink.yield(.notice(relay: "", "could not read \(what): \(error)"))
+            updateSink.yield(.storeFailed(StoreFailure(.read, what: what, detail: "\(error)")))
             return nil
         }
     }

@@ -123,9 +123,15 @@ extension EffectRunner {
                         // What NIP-05 said of people's names, now that it was asked.
                         if let marks = try? account.nip05Marks(), !marks.isEmpty { answer(.you(.nip05Loaded(marks))) }
                     }
-                case .notice(let relay, let text):
-                    // The engine's own (relay ""): what arrived could not be stored. Relays' notices are noise.
-                    if relay.isEmpty { dispatch(.failed(.storeIncoming, ClientError(.storage, text))) }
+                case .notice:
+                    break  // relays' words: noise on the status line
+                case .storeFailed(let failure):
+                    dispatch(.failed(.storeIncoming, ClientError(.storage, failure.description)))
+                case .preferencesUnsynced:
+                    // Not a storage failure (it was shown as one): no relay took them.
+                    dispatch(.failed(.storeIncoming, ClientError(.offline, StoreFailure.preferencesUnsyncedWords)))
+                case .storedAfterWaiting:
+                    break  // good news: the next batch's rows show it
                 case .historyChanged(let relay, let note):
                     await self?.historyChanged(relay, note, of: account)
                 case .inboxDelivery:
