@@ -61,15 +61,15 @@ extension EffectRunner {
     }
 
     func startSync() {
-        guard let account, let actions else { return }
-        let reads = account.reads
+        guard let account else { return }
         // Everything the updates answer reaches the app only while this account is open.
-        let dispatch = account.tasks.guarded(self.dispatch), search = account.search, tasks = account.tasks
+        let dispatch = account.tasks.guarded(self.dispatch), tasks = account.tasks
         let shownList = self.shownList, policy = requestPolicy
+        let reader = AccountNewsReader(account: account, requests: policy) { shownList.value }
         accountView.updatesTask?.cancel()
         prepareHooks(account)
         let hooks = accountView.hooks, hooksWanted = options.hooks.enabled && !options.hooks.isEmpty, me = account.me
-        // Detached from the runner: the updates' store reads (notifications, contacts, names) run beside
+        // Detached from the runner: the news' store reads (notifications, contacts, names) run beside
         // the effects, so a feed opened during a long sync does not wait behind them. Only relay rows,
         // which are the runner's state, go through it.
         accountView.updatesTask = Task.detached { [weak self] in
@@ -90,67 +90,41 @@ extension EffectRunner {
                     events = stream
                     if let runner = hooks.runner, !lines.isEmpty { await runner.handle(lines, me: me, restoringHistory: restoring) }
                 }
-                switch update {
-                case .ingested(let touched, let notifications):
-                    search.invalidate(touched)
-                    // Requests and declined sessions never notify; when the check cannot be made, nothing rings.
-                    let shown = (try? actions.notifiable(notifications)) ?? []
-                    // What they say of the post; when that read fails they say who did what.
-                    let details = (try? actions.newsDetails(shown)) ?? [:]
-                    // The touched rows merged into the list in memory and pushed; if that read fails, the
-                    // reducer reads the whole list instead.
-                    let listing: SessionListing?
-                    do { listing = try account.sessions.refresh(touched, shownList.value, policy: policy) } catch { listing = nil }
-                    dispatch(.sessions(.messagesArrived(touchedSessions: touched, notifications: shown, listing: listing, details: details)))
-                case .contactsChanged:
-                    if let contacts = try? reads.contacts() { dispatch(.you(.contactsLoaded(contacts))) }
-                case .addedYouChanged(let followers):
-                    dispatch(.you(.addedYouChanged(followers)))
-                case .profilesChanged:
-                    if let names = try? reads.profileNames() { dispatch(.you(.profileNamesLoaded(names))) }
-                    // Our own name may have come from another device or client.
-                    do {
-                        if try reads.setting(.profileNamePending) == nil { dispatch(.you(.ownProfileNameLoaded(try reads.setting(.profileName)))) }
-                    } catch {
-                        dispatch(.failed(.readProfileName, ClientError(error)))
+                for news in reader.news(update) {
+                    switch news {
+                    case .relayChanged(let snapshot): await self?.relayChanged(snapshot, of: account)
+                    case .historyChanged(let relay, let note): await self?.historyChanged(relay, note, of: account)
+                    case .ownListsChanged: await self?.ownListsChanged(of: account)
+                    case .historyRead:
+                        // Beside the updates (it waits for relays to answer), and dropped if the account goes.
+                        tasks.start(dispatch) { answer in
+                            await account.afterHistory()
+                            // What NIP-05 said of people's names, now that it was asked.
+                            if let marks = try? account.nip05Marks(), !marks.isEmpty { answer(.you(.nip05Loaded(marks))) }
+                        }
+                    default: if let action = Self.action(news) { dispatch(action) }
                     }
-                case .relay(let snapshot):
-                    await self?.relayChanged(snapshot, of: account)
-                case .backfillComplete:
-                    // Beside the updates (it waits for relays to answer), and dropped if the account goes.
-                    tasks.start(dispatch) { answer in
-                        await account.afterHistory()
-                        // What NIP-05 said of people's names, now that it was asked.
-                        if let marks = try? account.nip05Marks(), !marks.isEmpty { answer(.you(.nip05Loaded(marks))) }
-                    }
-                case .notice:
-                    break  // relays' words: noise on the status line
-                case .storeFailed(let failure):
-                    dispatch(.failed(.storeIncoming, ClientError(.storage, failure.description)))
-                case .preferencesUnsynced:
-                    // Not a storage failure (it was shown as one): no relay took them.
-                    dispatch(.failed(.storeIncoming, ClientError(.offline, StoreFailure.preferencesUnsyncedWords)))
-                case .storedAfterWaiting:
-                    break  // good news: the next batch's rows show it
-                case .historyChanged(let relay, let note):
-                    await self?.historyChanged(relay, note, of: account)
-                case .inboxDelivery:
-                    break  // best effort: its failures are relays' words; each member's outcome comes next
-                case .deliveriesRecorded(let rumors):
-                    dispatch(.post(.deliveriesChanged(rumors)))
-                case .ownListsChanged:
-                    await self?.ownListsChanged(of: account)
-                case .sendQueue(let news):
-                    dispatch(.post(.sendQueueChanged(news)))
-                case .restoringHistory:
-                    break  // the app's notifications already leave restored history out (the ingest's rule)
-                case .postsDeleted:
-                    break  // the feed reads its posts again with the batch's `ingested`
-                case .deletionAnswered(let action, let sid, let postID, let lines):
-                    if action == .sessionDelete { dispatch(.sessions(.sessionDeleted(sessionID: sid, warnings: lines))) }
-                    if action == .postDelete, let postID { dispatch(.post(.postDeleted(postID: postID, sessionID: sid, warnings: lines))) }
                 }
             }
+        }
+    }
+
+    /// The action each piece of news is, for what the runner only forwards.
+    static func action(_ news: AccountNews) -> AppAction? {
+        switch news {
+        case .messagesArrived(let touched, let notifications, let listing, let details):
+            return .sessions(.messagesArrived(touchedSessions: touched, notifications: notifications, listing: listing, details: details))
+        case .contactsLoaded(let contacts): return .you(.contactsLoaded(contacts))
+        case .profileNamesLoaded(let names): return .you(.profileNamesLoaded(names))
+        case .ownProfileNameLoaded(let name): return .you(.ownProfileNameLoaded(name))
+        case .addedYouChanged(let followers): return .you(.addedYouChanged(followers))
+        case .deliveriesChanged(let rumors): return .post(.deliveriesChanged(rumors))
+        case .sendQueueChanged(let news): return .post(.sendQueueChanged(news))
+        case .sessionDeleted(let sid, let lines): return .sessions(.sessionDeleted(sessionID: sid, warnings: lines))
+        case .postDeleted(let postID, let sid, let lines): return .post(.postDeleted(postID: postID, sessionID: sid, warnings: lines))
+        case .failed(.storeIncoming, let error): return .failed(.storeIncoming, error)
+        case .failed(.readProfileName, let error): return .failed(.readProfileName, error)
+        case .relayChanged, .historyChanged, .ownListsChanged, .historyRead: return nil  // the runner's own (above)
         }
     }
 
