@@ -65,15 +65,18 @@ let package = Package(
         // The terminal app's state, actions, effects and reducers. Pure.
         .target(name: "LinkstrApp", dependencies: ["NostrProtocol", "LinkstrDomain"]),
 
+        // config.toml and keys.toml: the TOML reader and what each key means, for both front ends.
+        .target(name: "LinkstrConfig", dependencies: ["LinkstrDomain", "LinkstrStorage", "LinkstrClient", "LinkstrApp"]),
+
         // The ncurses front end: views into a canvas, the terminal backend, input, themes, and the effect runtime.
         .target(name: "LinkstrTUI", dependencies: ["CNcursesw", "CQRencode", "NostrProtocol", "LinkstrDomain", "LinkstrStorage",
-                                                   "LinkstrRelay", "LinkstrSync", "LinkstrClient", "LinkstrApp", "LinkstrMedia",
+                                                   "LinkstrRelay", "LinkstrSync", "LinkstrClient", "LinkstrApp", "LinkstrMedia", "LinkstrConfig",
                                                    .product(name: "Logging", package: "swift-log")]),
 
         .executableTarget(
             name: "linkstr",
             dependencies: [
-                "NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrSync", "LinkstrClient", "LinkstrApp", "LinkstrTUI", "LinkstrLogging",
+                "NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrSync", "LinkstrClient", "LinkstrApp", "LinkstrConfig", "LinkstrTUI", "LinkstrLogging",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -82,7 +85,7 @@ let package = Package(
         .executableTarget(name: "linkstr-ingest-worker", dependencies: ["LinkstrStorage", "LinkstrTestSupport", "NostrProtocol"]),
         .executableTarget(name: "linkstr-bench", dependencies: ["NostrProtocol", "LinkstrDomain", "LinkstrStorage", "LinkstrRelay", "LinkstrSync", "LinkstrClient",
                                                               "LinkstrMedia",
-                                                                 "LinkstrApp", "LinkstrTUI", "LinkstrTestSupport"]),
+                                                                 "LinkstrApp", "LinkstrConfig", "LinkstrTUI", "LinkstrTestSupport"]),
 
         // Locating ../shared, the test virtualenv and child processes; used by tests and the benchmark.
         .target(name: "LinkstrTestSupport", dependencies: ["LinkstrDomain", "NostrProtocol", "LinkstrApp", "CImage"]),
@@ -91,7 +94,7 @@ let package = Package(
         .testTarget(name: "LinkstrMediaTests", dependencies: ["LinkstrMedia", "LinkstrDomain", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrDomainTests", dependencies: ["LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrAppTests", dependencies: ["LinkstrApp", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
-        .testTarget(name: "LinkstrTUITests", dependencies: ["LinkstrTUI", "CQRencode", "LinkstrApp", "LinkstrClient", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
+        .testTarget(name: "LinkstrTUITests", dependencies: ["LinkstrTUI", "LinkstrConfig", "CQRencode", "LinkstrApp", "LinkstrClient", "LinkstrDomain", "NostrProtocol", "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrClientTests", dependencies: ["LinkstrClient", "LinkstrStorage", "LinkstrSync", "LinkstrDomain", "NostrProtocol",
                                                           "LinkstrTestSupport"]),
         .testTarget(name: "LinkstrRelayTests", dependencies: ["LinkstrRelay", "NostrProtocol"]),

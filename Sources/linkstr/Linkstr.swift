@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LinkstrApp
 import LinkstrClient
+import LinkstrConfig
 import LinkstrDomain
 import LinkstrRelay
 import LinkstrStorage

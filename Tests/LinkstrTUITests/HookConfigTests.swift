@@ -1,5 +1,6 @@
 import Foundation
 import LinkstrClient
+import LinkstrConfig
 import XCTest
 
 @testable import LinkstrTUI

@@ -1,3 +1,4 @@
+import LinkstrConfig
 import LinkstrMedia
 import LinkstrTUI
 import XCTest

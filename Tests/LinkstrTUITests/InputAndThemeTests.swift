@@ -4,6 +4,7 @@ import LinkstrDomain
 import LinkstrTestSupport
 import XCTest
 
+@testable import LinkstrConfig
 @testable import LinkstrTUI
 
 /// Terminal input decoding (bracketed paste, escape sequences), themes and colour mapping, display widths.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 
+@testable import LinkstrConfig
 @testable import LinkstrTUI
 
 /// Issue 32 (10): `[[` (and `a = [}`, `[#`…) in config.toml, keys.toml or a theme aborted the process in

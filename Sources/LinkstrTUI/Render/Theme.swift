@@ -1,4 +1,5 @@
 import Foundation
+import LinkstrConfig
 
 /// Colours as RGB, from a theme file. The terminal backend maps them to true colour, 256 or 16 colours.
 public struct RGB: Equatable, Hashable, Sendable {

@@ -1,10 +1,10 @@
 import Foundation
 import LinkstrClient
+import LinkstrConfig
 import LinkstrDomain
 import LinkstrRelay
 import LinkstrStorage
 import LinkstrSync
-import LinkstrTUI
 import NostrProtocol
 import Synchronization
 

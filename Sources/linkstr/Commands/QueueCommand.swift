@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LinkstrClient
+import LinkstrConfig
 import LinkstrDomain
 import LinkstrStorage
 import NostrProtocol

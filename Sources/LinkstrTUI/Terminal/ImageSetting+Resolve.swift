@@ -1,12 +1,8 @@
 import Foundation
+import LinkstrConfig
 import LinkstrMedia
 
-/// `images` in config.toml and `--images`: how pictures are drawn, or "auto" to ask the terminal.
-public enum ImageSetting: String, Equatable, Sendable, CaseIterable {
-    case auto, kitty, sixel, iterm, symbols, off
-
-    public static let choices = "\"auto\", \"kitty\", \"sixel\", \"iterm\", \"symbols\" or \"off\""
-
+extension ImageSetting {
     /// What this setting comes to in this terminal.
     public struct Resolved: Equatable, Sendable {
         /// nil: no pictures.
