@@ -170,18 +170,16 @@ extension SyncEngine {
         await carryOut(actions, key)
     }
 
+    /// Carries out what a pager decided: first every change of the engine's state (timers, the chain
+    /// cut short, what is said), with nothing awaited, so no other call finds them half made; then the
+    /// I/O and the follow-ups, in the pager's order.
     private func carryOut(_ actions: [HistoryPager.Action], _ key: HistoryKey) async {
         let relay = key.relay
         for action in actions {
             switch action {
-            case .close(let page):
+            case .close:
                 history.pageTimers[key]?.cancel()
                 history.pageTimers[key] = nil
-                await unsubscribe(history.subscription(key, page), relays: [relay])
-                // The next page is asked for while this one is still opened and stored (the ingest worker);
-                // `enqueue` holds the consumer once a few batches wait, which bounds memory.
-            case .request(let page):
-                await request(page, key)
             case .requestLater(let page, let wait, let reason):
                 // The page stays running (the history unsettled) while it waits; a reconnect or stop
                 // cancels the wait with the page's timer.
@@ -191,14 +189,31 @@ extension SyncEngine {
                 updateSink.yield(.notice(relay: relay, note))
                 if key.chain == .giftWraps { updateSink.yield(.historyChanged(relay: relay, note: note)) }
                 startPageTimer(key, after: wait) { engine in await engine.requestIfStillRunning(page, key) }
+            case .settled(.incomplete(.disconnected)) where key.chain.isOwn:
+                // The pool reconnects by itself: the chain starts again then; said only if that fails.
+                history.awaitingRetry[relay] = false
+            case .settled(let outcome) where key.chain == .giftWraps:
+                updateSink.yield(.historyChanged(relay: relay, note: outcome == .finished ? nil : "history " + outcome.words))
+            case .request, .settled:
+                break
+            }
+        }
+        for action in actions {
+            switch action {
+            case .close(let page):
+                await unsubscribe(history.subscription(key, page), relays: [relay])
+                // The next page is asked for while this one is still opened and stored (the ingest worker);
+                // `enqueue` holds the consumer once a few batches wait, which bounds memory.
+            case .request(let page):
+                await request(page, key)
+            case .requestLater:
+                break
             case .settled(let outcome) where !key.chain.isOwn:
                 log.debug("profiles read", metadata: ["relay": "\(relay)", "chain": "\(key.chain)", "outcome": "\(outcome)"])
                 if outcome == .incomplete(.disconnected) { profileHistoryInterrupted(relay) } else { await profilePartSettled(key) }
             case .settled(.incomplete(.disconnected)):
-                // The pool reconnects by itself: the chain starts again then; said only if that fails.
-                history.awaitingRetry[relay] = false
+                break
             case .settled(let outcome):
-                if key.chain == .giftWraps { updateSink.yield(.historyChanged(relay: relay, note: outcome == .finished ? nil : "history " + outcome.words)) }
                 if case .incomplete(let why) = outcome { await historyIncomplete(relay, why) } else {
                     log.debug("history finished", metadata: ["relay": "\(relay)", "chain": "\(key.chain)"])
                     await checkBackfillComplete()
@@ -209,7 +224,6 @@ extension SyncEngine {
         }
     }
 
-    /// The chain's one timer (a page's deadline, or the wait before asking a refused page again).
     private func startPageTimer(_ key: HistoryKey, after wait: Duration, _ then: @escaping @Sendable (SyncEngine) async -> Void) {
         history.pageTimers[key]?.cancel()
         let sleep = self.sleep
