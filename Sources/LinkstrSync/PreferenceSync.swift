@@ -43,6 +43,11 @@ struct PreferenceSync: Equatable, Sendable {
         return [.startUpload]
     }
 
+    /// A pass begins: it reads what is pending now, so what was asked for before it began is covered
+    /// (a CLI command's last request, made while its save's pass was still to begin, costs no second pass
+    /// and no second wait for a relay).
+    mutating func uploadPassBegins() { again = false }
+
     /// A pass ended: true when another is to run now (something was saved meanwhile).
     mutating func uploadPassEnded(cancelled: Bool) -> Bool {
         if again && !cancelled {

@@ -65,6 +65,9 @@ final class EngineCoordinatorTests: XCTestCase {
         _ = sync.uploadWanted()
         XCTAssertFalse(sync.uploadPassEnded(cancelled: true), "a stopped engine runs no other pass")
         XCTAssertEqual(sync.uploadWanted(), [.startUpload])
+        XCTAssertEqual(sync.uploadWanted(), [], "asked again before the pass began")
+        sync.uploadPassBegins()
+        XCTAssertFalse(sync.uploadPassEnded(cancelled: false), "the pass read what was pending then: no second pass, no second wait")
     }
 
     func testTheInitialBackupDatesRecordsAtTheirOriginAndSkipsStoredOnes() {

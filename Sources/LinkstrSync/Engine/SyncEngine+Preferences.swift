@@ -61,6 +61,7 @@ extension SyncEngine {
 
     private func runUploads() async {
         repeat {
+            preferences.sync.uploadPassBegins()
             await uploadPendingPreferences()
         } while preferences.sync.uploadPassEnded(cancelled: Task.isCancelled)
         preferences.uploadTask = nil
