@@ -1,4 +1,5 @@
 import Foundation
+import LinkstrStorage
 import LinkstrTUI
 import LinkstrTestSupport
 import XCTest
@@ -178,6 +179,8 @@ final class TUIFieldTests: XCTestCase {
             try tmux.waitFor(window, text: "1 / 1", timeout: 30)
             let screen = try tmux.screen(window, escapes: true)
             try tmux.keys(window, "C-c")
+            // The next start takes the data directory's lock: this app lets it go as it exits.
+            try DataLock.acquire(DataPaths.resolve(home: home.directory.path), wait: 10).release()
             return screen
         }
         let xterm = try start("x", ["TERM": "xterm"])
