@@ -1,4 +1,5 @@
 import Foundation
+import LinkstrStorage
 import LinkstrTestSupport
 import XCTest
 
@@ -131,6 +132,12 @@ struct Home {
         try startApp(tmux, window, relay: relay, environment: ["TERM": term])
         try tmux.waitFor(window, text: "Sessions", timeout: 30)
         try tmux.keys(window, "4")
+    }
+
+    /// Waits until no app holds this home's data lock (an app told to quit lets it go as it exits), so the
+    /// next start does not find it taken.
+    func waitUntilUnlocked(seconds: TimeInterval = 10) throws {
+        try DataLock.acquire(DataPaths.resolve(home: directory.path), wait: seconds).release()
     }
 
     /// Starts the app on this home in a tmux window, unlocked from the environment unless told otherwise.

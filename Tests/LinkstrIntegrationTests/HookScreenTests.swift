@@ -29,7 +29,7 @@ final class HookScreenTests: XCTestCase {
         try tmux.keys("hooks", "y")
         try tmux.waitFor("hooks", text: "hooks allowed: they run on news from now on.")
         try bob.ok(["post", films, "https://example.com/hooked", "--note", "look"])
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(40)
         while Date() < deadline, !((try? String(contentsOf: out, encoding: .utf8)) ?? "").contains("hooked") { usleep(100_000) }
         let lines = try String(contentsOf: out, encoding: .utf8).split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.first, "on_post")
@@ -38,6 +38,7 @@ final class HookScreenTests: XCTestCase {
         XCTAssertEqual(input?["session_name"] as? String, "Films")
         try tmux.keys("hooks", "C-c")
         try tmux.waitFor("hooks", "the app to quit") { !$0.contains("Films") }
+        try ann.waitUntilUnlocked()
 
         // The same hooks: no question. A changed hook: asked again; no runs nothing.
         try ann.startApp(tmux, "hooks-again", relay: relay.url)
@@ -46,6 +47,7 @@ final class HookScreenTests: XCTestCase {
         XCTAssertFalse(try tmux.screen("hooks-again").contains("asks to run hooks"), "allowed once, not asked again")
         try tmux.keys("hooks-again", "C-c")
         try tmux.waitFor("hooks-again", "the app to quit") { !$0.contains("Films") }
+        try ann.waitUntilUnlocked()
         try ann.writeConfig("link_previews = false\n[hooks]\non_post = \"\(record) --changed\"\n")
         try ann.startApp(tmux, "hooks-changed", relay: relay.url)
         try tmux.waitFor("hooks-changed", text: "config.toml asks to run hooks on news", timeout: 30)

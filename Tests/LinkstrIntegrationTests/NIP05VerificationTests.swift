@@ -90,6 +90,7 @@ final class NIP05VerificationTests: XCTestCase {
             try tmux.waitFor(w, text: "✓ alice@example.test")
             try tmux.keys(w, "Escape", "Escape", "q")
             _ = try? tmux.waitFor(w, "the app to quit") { !$0.contains("Names") }
+            try home.waitUntilUnlocked()
         }
 
         // Our own NIP-05 name goes out in our kind 0.

@@ -1,5 +1,4 @@
 import Foundation
-import LinkstrStorage
 import LinkstrTUI
 import LinkstrTestSupport
 import XCTest
@@ -180,7 +179,7 @@ final class TUIFieldTests: XCTestCase {
             let screen = try tmux.screen(window, escapes: true)
             try tmux.keys(window, "C-c")
             // The next start takes the data directory's lock: this app lets it go as it exits.
-            try DataLock.acquire(DataPaths.resolve(home: home.directory.path), wait: 10).release()
+            try home.waitUntilUnlocked()
             return screen
         }
         let xterm = try start("x", ["TERM": "xterm"])
